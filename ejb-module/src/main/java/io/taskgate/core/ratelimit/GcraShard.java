@@ -1,0 +1,337 @@
+package io.taskgate.core.ratelimit;
+
+import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * An in-memory GCRA limiter for a share of the keys. <b>Not thread-safe</b>: the caller serializes
+ * every call on one shard (the in-memory {@link KeyedRateLimiter} stripes keys over many shards).
+ *
+ * <h2>The algorithm</h2>
+ *
+ * Each (scope, key) has a theoretical arrival time {@code TAT}: when its budget would be exactly
+ * used up if executions had run at the steady pace. With emission interval {@code T = period /
+ * permits} and burst tolerance {@code τ = (burst − 1) · T}, a task arriving at {@code now}
+ *
+ * <pre>
+ *   tat  = max(TAT, now)            (a new key: tat = now, or now + τ when the policy starts empty)
+ *   slot = tat − τ                  (the earliest instant the key conforms)
+ *   slot ≤ now            → run now,            TAT = tat + T
+ *   slot − now > horizon  → reject, nothing spent
+ *   discard on overflow   → reject, nothing spent
+ *   otherwise             → deferred to slot,   TAT = tat + T
+ * </pre>
+ *
+ * A key idle for {@code burst · T} has {@code TAT ≤ now}: its budget is full, and forgetting it
+ * changes nothing (a forgotten key of a start-empty policy comes back empty: stricter, never
+ * looser). Slots of one key never decrease because TAT never does.
+ *
+ * <h2>Memory</h2>
+ *
+ * Keys live in open-addressed tables (linear probing, backward-shift deletion), one per scope, as
+ * three parallel arrays: key reference, key hash and TAT, 16 bytes a slot with compressed
+ * references, at most 75% full. The key strings are the caller's; the table holds references.
+ */
+public final class GcraShard {
+  /** A pending reservation is dropped this long after its slot if nobody redeemed it. */
+  static final long STALE_RESERVATION_NANOS = 3_600_000_000_000L;
+
+  /** At most one cap-driven sweep of a shard per this many nanoseconds. */
+  static final long CAP_SWEEP_INTERVAL_NANOS = 1_000_000_000L;
+
+  private static final int INITIAL_CAPACITY = 16;
+
+  private final TrackedKeys trackedKeys;
+  private final Map<String, Table> tables = new HashMap<>();
+  private Table lastTable;
+  private boolean capSwept;
+  private long lastCapSweep;
+  private int pendingReservations;
+
+  /**
+   * @param trackedKeys the key cap, shared with the limiter's other shards
+   */
+  public GcraShard(TrackedKeys trackedKeys) {
+    this.trackedKeys = trackedKeys;
+  }
+
+  /** See {@link KeyedRateLimiter#reserve(RateLimitScope, String, Object, long)}. */
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long now) {
+    Table table = table(scope);
+    if (reservationId != null && table.reservations != null) {
+      Reservation pending = table.reservations.get(reservationId);
+      if (pending != null) {
+        if (pending.key.equals(key)) {
+          if (pending.slot > now) {
+            return new RateLimitDecision(Outcome.DEFERRED, pending.slot, now);
+          }
+          removeReservation(table, reservationId);
+          return new RateLimitDecision(Outcome.RUN_NOW, now, now);
+        }
+        removeReservation(table, reservationId);
+      }
+    }
+
+    int hash = key.hashCode();
+    int index = table.find(key, hash);
+    long tat;
+    if (index >= 0) {
+      tat = Math.max(table.tats[index], now);
+    } else {
+      tat = table.startEmpty ? now + table.tolerance : now;
+    }
+    long slot = tat - table.tolerance;
+    Outcome outcome;
+    if (slot <= now) {
+      outcome = Outcome.RUN_NOW;
+      slot = now;
+    } else if (table.discard) {
+      return new RateLimitDecision(Outcome.REJECTED_DISCARD, slot, now);
+    } else if (slot - now > table.horizon) {
+      return new RateLimitDecision(Outcome.REJECTED_BEYOND_HORIZON, slot, now);
+    } else {
+      outcome = Outcome.DEFERRED;
+    }
+
+    long newTat = tat + table.interval;
+    if (index >= 0) {
+      table.tats[index] = newTat;
+    } else if (claimKey(now)) {
+      table.insert(~index, key, hash, newTat);
+    } else {
+      trackedKeys.countUntracked();
+      return new RateLimitDecision(Outcome.UNTRACKED, now, now);
+    }
+    if (outcome == Outcome.DEFERRED && reservationId != null) {
+      if (table.reservations == null) {
+        table.reservations = new HashMap<>();
+      }
+      table.reservations.put(reservationId, new Reservation(key, slot));
+      pendingReservations++;
+    }
+    return new RateLimitDecision(outcome, slot, now);
+  }
+
+  /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
+  public RateLimitDecision peek(RateLimitScope scope, String key, long now) {
+    Table table = table(scope);
+    int index = table.find(key, key.hashCode());
+    if (index < 0 && trackedKeys.tracked() >= trackedKeys.max()) {
+      return new RateLimitDecision(Outcome.UNTRACKED, now, now);
+    }
+    long tat =
+        index >= 0
+            ? Math.max(table.tats[index], now)
+            : table.startEmpty ? now + table.tolerance : now;
+    long slot = tat - table.tolerance;
+    if (slot <= now) {
+      return new RateLimitDecision(Outcome.RUN_NOW, now, now);
+    }
+    if (table.discard) {
+      return new RateLimitDecision(Outcome.REJECTED_DISCARD, slot, now);
+    }
+    if (slot - now > table.horizon) {
+      return new RateLimitDecision(Outcome.REJECTED_BEYOND_HORIZON, slot, now);
+    }
+    return new RateLimitDecision(Outcome.DEFERRED, slot, now);
+  }
+
+  /** See {@link KeyedRateLimiter#release(RateLimitScope, String, Object)}. */
+  public boolean release(RateLimitScope scope, String key, Object reservationId) {
+    Table table = tables.get(scope.name());
+    if (table == null || table.reservations == null) {
+      return false;
+    }
+    Reservation pending = table.reservations.get(reservationId);
+    if (pending == null || !pending.key.equals(key)) {
+      return false;
+    }
+    removeReservation(table, reservationId);
+    return true;
+  }
+
+  /** See {@link KeyedRateLimiter#evictIdle(long)}. */
+  public int evictIdle(long now) {
+    int evicted = 0;
+    for (Table table : tables.values()) {
+      evicted += table.evictFull(now);
+      if (table.reservations != null) {
+        Iterator<Reservation> it = table.reservations.values().iterator();
+        while (it.hasNext()) {
+          if (it.next().slot < now - STALE_RESERVATION_NANOS) {
+            it.remove();
+            pendingReservations--;
+          }
+        }
+      }
+    }
+    trackedKeys.forget(evicted);
+    return evicted;
+  }
+
+  /** Keys this shard tracks. */
+  public int trackedKeys() {
+    int n = 0;
+    for (Table table : tables.values()) {
+      n += table.size;
+    }
+    return n;
+  }
+
+  /** Reservations this shard holds. */
+  public int pendingReservations() {
+    return pendingReservations;
+  }
+
+  private boolean claimKey(long now) {
+    if (trackedKeys.tryTrack()) {
+      return true;
+    }
+    if (capSwept && now - lastCapSweep < CAP_SWEEP_INTERVAL_NANOS) {
+      return false;
+    }
+    capSwept = true;
+    lastCapSweep = now;
+    return evictIdle(now) > 0 && trackedKeys.tryTrack();
+  }
+
+  private void removeReservation(Table table, Object reservationId) {
+    table.reservations.remove(reservationId);
+    pendingReservations--;
+  }
+
+  private Table table(RateLimitScope scope) {
+    Table table = lastTable;
+    if (table == null || !table.name.equals(scope.name())) {
+      table = tables.computeIfAbsent(scope.name(), Table::new);
+      lastTable = table;
+    }
+    if (table.policy != scope.policy()) {
+      table.adopt(scope.policy());
+    }
+    return table;
+  }
+
+  private record Reservation(String key, long slot) {}
+
+  /** One scope's keys: an open-addressed map from key to TAT. */
+  private static final class Table {
+    final String name;
+    RateLimitPolicy policy;
+    long interval;
+    long tolerance;
+    long horizon;
+    boolean startEmpty;
+    boolean discard;
+
+    String[] keys = new String[INITIAL_CAPACITY];
+    int[] hashes = new int[INITIAL_CAPACITY];
+    long[] tats = new long[INITIAL_CAPACITY];
+    int size;
+    Map<Object, Reservation> reservations;
+
+    Table(String name) {
+      this.name = name;
+    }
+
+    void adopt(RateLimitPolicy policy) {
+      this.policy = policy;
+      this.interval = policy.emissionIntervalNanos();
+      this.tolerance = policy.burstToleranceNanos();
+      this.horizon = policy.maxReservationHorizonNanos();
+      this.startEmpty = policy.startEmpty();
+      this.discard = policy.overflow() == OverflowBehavior.DISCARD;
+    }
+
+    static int home(int hash, int mask) {
+      int h = hash * 0x9E3779B9;
+      return (h ^ (h >>> 16)) & mask;
+    }
+
+    /** The key's index, or {@code ~insertionIndex} when absent. */
+    int find(String key, int hash) {
+      String[] ks = keys;
+      int mask = ks.length - 1;
+      int i = home(hash, mask);
+      String k;
+      while ((k = ks[i]) != null) {
+        if (k == key || (hashes[i] == hash && k.equals(key))) {
+          return i;
+        }
+        i = (i + 1) & mask;
+      }
+      return ~i;
+    }
+
+    void insert(int index, String key, int hash, long tat) {
+      if (size + 1 > (keys.length >> 2) * 3) {
+        grow();
+        index = ~find(key, hash);
+      }
+      keys[index] = key;
+      hashes[index] = hash;
+      tats[index] = tat;
+      size++;
+    }
+
+    private void grow() {
+      String[] oldKeys = keys;
+      int[] oldHashes = hashes;
+      long[] oldTats = tats;
+      int capacity = oldKeys.length << 1;
+      keys = new String[capacity];
+      hashes = new int[capacity];
+      tats = new long[capacity];
+      int mask = capacity - 1;
+      for (int j = 0; j < oldKeys.length; j++) {
+        if (oldKeys[j] != null) {
+          int i = home(oldHashes[j], mask);
+          while (keys[i] != null) {
+            i = (i + 1) & mask;
+          }
+          keys[i] = oldKeys[j];
+          hashes[i] = oldHashes[j];
+          tats[i] = oldTats[j];
+        }
+      }
+    }
+
+    int evictFull(long now) {
+      int evicted = 0;
+      int i = 0;
+      while (i < keys.length) {
+        if (keys[i] != null && tats[i] <= now) {
+          removeAt(i);
+          evicted++;
+        } else {
+          i++;
+        }
+      }
+      return evicted;
+    }
+
+    /** Backward-shift deletion: pulls later entries of the probe run into the hole. */
+    private void removeAt(int hole) {
+      int mask = keys.length - 1;
+      int j = hole;
+      while (true) {
+        j = (j + 1) & mask;
+        if (keys[j] == null) {
+          break;
+        }
+        int home = home(hashes[j], mask);
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+          keys[hole] = keys[j];
+          hashes[hole] = hashes[j];
+          tats[hole] = tats[j];
+          hole = j;
+        }
+      }
+      keys[hole] = null;
+      size--;
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.taskgate.core.ratelimit;
+
+import java.time.Instant;
+
+/**
+ * Per-(scope, key) budgets for tasks: the seam between the task gate and a limiter
+ * implementation (in memory by default, a data grid in a cluster).
+ *
+ * <p>Every implementation keeps these invariants:
+ *
+ * <ul>
+ *   <li><b>Never blocks.</b> A call answers "run now" or "your slot is T" at once; waiting is the
+ *       caller's business.
+ *   <li><b>Idempotent reservations.</b> Reserving again with the id of a pending reservation
+ *       returns the same slot and spends no budget. Once the slot has come, that call redeems the
+ *       reservation ({@link RateLimitDecision.Outcome#RUN_NOW}) and the limiter forgets it.
+ *   <li><b>Non-decreasing slots.</b> The slots reserved for one key never go backwards, even if the
+ *       caller's clock does.
+ *   <li><b>Wall-clock UTC.</b> Times are nanoseconds since the epoch, so a slot means the same
+ *       instant on every node.
+ *   <li><b>Rejections are free.</b> A rejected reservation spends no budget.
+ *   <li><b>Fail open.</b> When a key cannot be tracked (a key cap, an infrastructure fault) the
+ *       answer is {@link RateLimitDecision.Outcome#UNTRACKED} or an exception the gate treats the
+ *       same way: the task runs unthrottled, never lost.
+ *   <li><b>Thread-safe.</b> Any thread may call any method at any time.
+ * </ul>
+ */
+public interface KeyedRateLimiter {
+
+  /**
+   * Spends budget for one execution of a task under {@code key}, or reserves the next free slot.
+   *
+   * @param scope the task type's scope and policy
+   * @param key the throttling key (tenant, account, …); not null
+   * @param reservationId the task's identity, so that a redelivery redeems its slot instead of
+   *     spending new budget; null when no reservation should be remembered
+   * @param nowEpochNanos the current time, nanoseconds since the epoch
+   */
+  RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos);
+
+  /** {@link #reserve(RateLimitScope, String, Object, long)} at an instant. */
+  default RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, Instant now) {
+    return reserve(scope, key, reservationId, EpochNanos.of(now));
+  }
+
+  /**
+   * The decision a new reservation for {@code key} would get now, spending nothing and
+   * remembering nothing.
+   */
+  RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos);
+
+  /**
+   * Forgets a pending reservation (its task was cancelled or re-keyed). The slot is not given
+   * back: later reservations keep theirs. Returns whether there was one.
+   */
+  boolean release(RateLimitScope scope, String key, Object reservationId);
+
+  /**
+   * Forgets keys whose budget has refilled completely, which would restart exactly as a new key
+   * (or, for {@code startEmpty} policies, stricter), and reservations left unredeemed for over an
+   * hour past their slot. Returns how many keys were forgotten.
+   */
+  int evictIdle(long nowEpochNanos);
+
+  /** A point-in-time view of what the limiter holds. */
+  Stats stats();
+
+  /**
+   * Counters of a limiter.
+   *
+   * @param trackedKeys keys with a budget in memory
+   * @param pendingReservations reserved slots not yet redeemed
+   * @param untrackedDecisions how many times a new key was let through untracked because the key
+   *     cap was reached (the fail-open count)
+   * @param maxTrackedKeys the key cap
+   */
+  record Stats(
+      int trackedKeys, int pendingReservations, long untrackedDecisions, int maxTrackedKeys) {}
+}

@@ -1,0 +1,110 @@
+package io.taskgate.engine.ratelimit;
+
+import io.taskgate.core.ratelimit.GcraShard;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.core.ratelimit.TrackedKeys;
+import java.util.Objects;
+
+/**
+ * The default {@link KeyedRateLimiter}: GCRA budgets in this process's memory, lost on restart.
+ * Keys are spread over a power-of-two number of {@link GcraShard}s, each guarded by its own
+ * monitor, so callers on different keys rarely contend.
+ */
+public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
+  /** The default key cap. */
+  public static final int DEFAULT_MAX_TRACKED_KEYS = 100_000;
+
+  private static final int DEFAULT_STRIPES = 64;
+
+  private final GcraShard[] shards;
+  private final int shift;
+  private final TrackedKeys trackedKeys;
+
+  /** A limiter tracking up to {@value #DEFAULT_MAX_TRACKED_KEYS} keys. */
+  public InMemoryKeyedRateLimiter() {
+    this(DEFAULT_MAX_TRACKED_KEYS);
+  }
+
+  /**
+   * @param maxTrackedKeys the key cap: beyond it new keys run untracked (fail open)
+   */
+  public InMemoryKeyedRateLimiter(int maxTrackedKeys) {
+    this(maxTrackedKeys, DEFAULT_STRIPES);
+  }
+
+  /**
+   * @param maxTrackedKeys the key cap: beyond it new keys run untracked (fail open)
+   * @param stripes how many independently locked shards, a power of two from 1 to 1024
+   */
+  public InMemoryKeyedRateLimiter(int maxTrackedKeys, int stripes) {
+    if (stripes < 1 || stripes > 1024 || Integer.bitCount(stripes) != 1) {
+      throw new IllegalArgumentException(
+          "stripes must be a power of two from 1 to 1024, was " + stripes);
+    }
+    this.trackedKeys = new TrackedKeys(maxTrackedKeys);
+    this.shards = new GcraShard[stripes];
+    for (int i = 0; i < stripes; i++) {
+      shards[i] = new GcraShard(trackedKeys);
+    }
+    this.shift = 32 - Integer.numberOfTrailingZeros(stripes);
+  }
+
+  @Override
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.reserve(scope, key, reservationId, nowEpochNanos);
+    }
+  }
+
+  @Override
+  public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.peek(scope, key, nowEpochNanos);
+    }
+  }
+
+  @Override
+  public boolean release(RateLimitScope scope, String key, Object reservationId) {
+    Objects.requireNonNull(reservationId, "reservationId");
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.release(scope, key, reservationId);
+    }
+  }
+
+  @Override
+  public int evictIdle(long nowEpochNanos) {
+    int evicted = 0;
+    for (GcraShard shard : shards) {
+      synchronized (shard) {
+        evicted += shard.evictIdle(nowEpochNanos);
+      }
+    }
+    return evicted;
+  }
+
+  @Override
+  public Stats stats() {
+    int pending = 0;
+    for (GcraShard shard : shards) {
+      synchronized (shard) {
+        pending += shard.pendingReservations();
+      }
+    }
+    return new Stats(
+        trackedKeys.tracked(), pending, trackedKeys.untrackedDecisions(), trackedKeys.max());
+  }
+
+  private GcraShard shard(RateLimitScope scope, String key) {
+    if (shards.length == 1) {
+      return shards[0];
+    }
+    int h = (scope.name().hashCode() * 31 + key.hashCode()) * 0x61C88647;
+    return shards[h >>> shift];
+  }
+}
