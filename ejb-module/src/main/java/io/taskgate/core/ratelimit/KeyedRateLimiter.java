@@ -3,8 +3,8 @@ package io.taskgate.core.ratelimit;
 import java.time.Instant;
 
 /**
- * Per-(scope, key) budgets for tasks: the seam between the task gate and a limiter
- * implementation (in memory by default, a data grid in a cluster).
+ * Per-(scope, key) budgets for tasks: the seam between the task gate and a limiter implementation
+ * (in memory by default, a data grid in a cluster).
  *
  * <p>Every implementation keeps these invariants:
  *
@@ -46,14 +46,14 @@ public interface KeyedRateLimiter {
   }
 
   /**
-   * The decision a new reservation for {@code key} would get now, spending nothing and
-   * remembering nothing.
+   * The decision a new reservation for {@code key} would get now, spending nothing and remembering
+   * nothing.
    */
   RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos);
 
   /**
-   * Forgets a pending reservation (its task was cancelled or re-keyed). The slot is not given
-   * back: later reservations keep theirs. Returns whether there was one.
+   * Forgets a pending reservation (its task was cancelled or re-keyed). The slot is not given back:
+   * later reservations keep theirs. Returns whether there was one.
    */
   boolean release(RateLimitScope scope, String key, Object reservationId);
 

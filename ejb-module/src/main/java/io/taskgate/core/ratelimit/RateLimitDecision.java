@@ -28,7 +28,10 @@ public record RateLimitDecision(Outcome outcome, long slotEpochNanos, long nowEp
     UNTRACKED
   }
 
-  /** Whether the task may run now ({@link Outcome#RUN_NOW} or the fail-open {@link Outcome#UNTRACKED}). */
+  /**
+   * Whether the task may run now ({@link Outcome#RUN_NOW} or the fail-open {@link
+   * Outcome#UNTRACKED}).
+   */
   public boolean runsNow() {
     return outcome == Outcome.RUN_NOW || outcome == Outcome.UNTRACKED;
   }

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The key cap shared by every shard of one limiter: how many keys may be tracked, how many are,
- * and how many new keys were let through untracked because the cap was reached. Thread-safe.
+ * The key cap shared by every shard of one limiter: how many keys may be tracked, how many are, and
+ * how many new keys were let through untracked because the cap was reached. Thread-safe.
  */
 public final class TrackedKeys {
   private final int max;
