@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms6g", "-Xmx6g"})
 public class KeyedLimiterBenchmark {
   private static final int ORDER_SIZE = 1 << 20;
 

@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * One "may this key go now?" call per limiter, all configured alike: {@link #RATE} permits per
  * second per key with a burst of as many. Each reads the system clock itself on every call, as it
- * would in use. The peers keep one limiter per key in a {@link ConcurrentHashMap}, the usual way
- * to key them.
+ * would in use. The peers keep one limiter per key in a {@link ConcurrentHashMap}, the usual way to
+ * key them.
  */
 final class KeyedLimiters {
   /** Permits per second per key, high enough that every call in a benchmark is admitted. */
@@ -44,8 +44,7 @@ final class KeyedLimiters {
     RateLimitScope scope =
         new RateLimitScope("Bench", RateLimitPolicy.of(RATE, Duration.ofSeconds(1)));
     InstantSource clock = InstantSource.system();
-    return (key, id) ->
-        limiter.reserve(scope, key, id, EpochNanos.of(clock.instant())).runsNow();
+    return (key, id) -> limiter.reserve(scope, key, id, EpochNanos.of(clock.instant())).runsNow();
   }
 
   static KeyedLimiter bucket4j() {
