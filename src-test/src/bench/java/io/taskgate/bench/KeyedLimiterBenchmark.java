@@ -1,6 +1,9 @@
 package io.taskgate.bench;
 
 import io.taskgate.bench.KeyedLimiters.KeyedLimiter;
+import io.taskgate.core.ratelimit.EpochNanos;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,7 +39,14 @@ public class KeyedLimiterBenchmark {
   @Param({"1", "10000", "1000000"})
   int keys;
 
-  @Param({"taskgate", "bucket4j", "resilience4j", "guava"})
+  @Param({
+    "taskgate",
+    "bucket4j",
+    "resilience4j",
+    "guava",
+    "taskgate-supplied",
+    "bucket4j-supplied"
+  })
   String limiter;
 
   KeyedLimiter impl;
@@ -49,7 +59,7 @@ public class KeyedLimiterBenchmark {
     keyNames = new String[keys];
     for (int i = 0; i < keys; i++) {
       keyNames[i] = "tenant-" + i;
-      impl.tryAcquire(keyNames[i], null);
+      impl.tryAcquire(keyNames[i], null, EpochNanos.of(Instant.now()));
     }
     SplittableRandom random = new SplittableRandom(42);
     order = new int[ORDER_SIZE];
@@ -58,15 +68,31 @@ public class KeyedLimiterBenchmark {
     }
   }
 
-  /** Each thread walks the shared random order from its own starting point. */
+  /**
+   * Each thread walks the shared random order from its own starting point, and keeps the time it
+   * hands to the "-supplied" variants: read from the system clock once every {@value
+   * #REFRESH_EVERY} calls, as an engine reads it once for a batch of dequeued tasks.
+   */
   @State(Scope.Thread)
   public static class Cursor {
-    int next;
+    static final int REFRESH_EVERY = 64;
+    final InstantSource clock = InstantSource.system();
     final Object taskId = new Object();
+    int next;
+    long[] now;
 
     @Setup(Level.Trial)
     public void setUp() {
       next = new SplittableRandom().nextInt(ORDER_SIZE);
+      now = KeyedLimiters.SUPPLIED.get();
+      now[0] = EpochNanos.of(clock.instant());
+    }
+
+    long now(int i) {
+      if ((i & (REFRESH_EVERY - 1)) == 0) {
+        now[0] = EpochNanos.of(clock.instant());
+      }
+      return now[0];
     }
   }
 
@@ -74,6 +100,6 @@ public class KeyedLimiterBenchmark {
   public boolean acquire(Cursor cursor) {
     int i = cursor.next;
     cursor.next = (i + 1) & (ORDER_SIZE - 1);
-    return impl.tryAcquire(keyNames[order[i]], cursor.taskId);
+    return impl.tryAcquire(keyNames[order[i]], cursor.taskId, cursor.now(i));
   }
 }

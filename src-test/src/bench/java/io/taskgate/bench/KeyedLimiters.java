@@ -3,6 +3,8 @@ package io.taskgate.bench;
 import com.google.common.util.concurrent.RateLimiter;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.TimeMeter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 import io.taskgate.core.ratelimit.EpochNanos;
@@ -26,40 +28,81 @@ final class KeyedLimiters {
   private KeyedLimiters() {}
 
   interface KeyedLimiter {
-    boolean tryAcquire(String key, Object id);
+    /**
+     * @param suppliedNow the caller's time in epoch nanoseconds, used only by the "-supplied"
+     *     variants
+     */
+    boolean tryAcquire(String key, Object id, long suppliedNow);
   }
 
+  /**
+   * The time a benchmark thread hands in, for Bucket4j's supplied variant, which can only pull time
+   * through its {@link TimeMeter}: one cell per thread, read through a thread-local.
+   */
+  static final ThreadLocal<long[]> SUPPLIED = ThreadLocal.withInitial(() -> new long[1]);
+
+  /**
+   * @param name {@code taskgate}, {@code bucket4j}, {@code resilience4j} or {@code guava}: each
+   *     reads the system clock on every call; {@code taskgate-supplied} and {@code
+   *     bucket4j-supplied} use the caller's time instead (Resilience4j and Guava have no way to be
+   *     handed the time)
+   */
   static KeyedLimiter create(String name, int maxKeys) {
     return switch (name) {
-      case "taskgate" -> taskgate(maxKeys);
-      case "bucket4j" -> bucket4j();
+      case "taskgate" -> taskgate(maxKeys, false);
+      case "taskgate-supplied" -> taskgate(maxKeys, true);
+      case "bucket4j" -> bucket4j(false);
+      case "bucket4j-supplied" -> bucket4j(true);
       case "resilience4j" -> resilience4j();
       case "guava" -> guava();
       default -> throw new IllegalArgumentException("unknown limiter " + name);
     };
   }
 
-  static KeyedLimiter taskgate(int maxKeys) {
+  static KeyedLimiter taskgate(int maxKeys, boolean supplied) {
     InMemoryKeyedRateLimiter limiter = new InMemoryKeyedRateLimiter(maxKeys);
     RateLimitScope scope =
         new RateLimitScope("Bench", RateLimitPolicy.of(RATE, Duration.ofSeconds(1)));
+    if (supplied) {
+      return (key, id, now) -> limiter.reserve(scope, key, id, now).runsNow();
+    }
     InstantSource clock = InstantSource.system();
-    return (key, id) -> limiter.reserve(scope, key, id, EpochNanos.of(clock.instant())).runsNow();
+    return (key, id, now) ->
+        limiter.reserve(scope, key, id, EpochNanos.of(clock.instant())).runsNow();
   }
 
-  static KeyedLimiter bucket4j() {
+  static KeyedLimiter bucket4j(boolean supplied) {
     ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
-    return (key, id) ->
+    BucketConfiguration config =
+        BucketConfiguration.builder()
+            .addLimit(
+                Bandwidth.builder()
+                    .capacity(RATE)
+                    .refillGreedy(RATE, Duration.ofSeconds(1))
+                    .build())
+            .build();
+    TimeMeter meter =
+        !supplied
+            ? TimeMeter.SYSTEM_MILLISECONDS
+            : new TimeMeter() {
+              @Override
+              public long currentTimeNanos() {
+                return SUPPLIED.get()[0];
+              }
+
+              @Override
+              public boolean isWallClockBased() {
+                return true;
+              }
+            };
+    return (key, id, now) ->
         buckets
             .computeIfAbsent(
                 key,
                 k ->
                     Bucket.builder()
-                        .addLimit(
-                            Bandwidth.builder()
-                                .capacity(RATE)
-                                .refillGreedy(RATE, Duration.ofSeconds(1))
-                                .build())
+                        .addLimit(config.getBandwidths()[0])
+                        .withCustomTimePrecision(meter)
                         .build())
             .tryConsume(1);
   }
@@ -72,13 +115,14 @@ final class KeyedLimiters {
             .timeoutDuration(Duration.ZERO)
             .build();
     ConcurrentHashMap<String, AtomicRateLimiter> limiters = new ConcurrentHashMap<>();
-    return (key, id) ->
+    return (key, id, now) ->
         limiters.computeIfAbsent(key, k -> new AtomicRateLimiter(k, config)).acquirePermission();
   }
 
   @SuppressWarnings("UnstableApiUsage")
   static KeyedLimiter guava() {
     ConcurrentHashMap<String, RateLimiter> limiters = new ConcurrentHashMap<>();
-    return (key, id) -> limiters.computeIfAbsent(key, k -> RateLimiter.create(RATE)).tryAcquire();
+    return (key, id, now) ->
+        limiters.computeIfAbsent(key, k -> RateLimiter.create(RATE)).tryAcquire();
   }
 }

@@ -22,7 +22,7 @@ public final class MemoryPerKey {
       long before = usedAfterGc();
       KeyedLimiter limiter = KeyedLimiters.create(name, keys);
       for (String key : names) {
-        limiter.tryAcquire(key, null);
+        limiter.tryAcquire(key, null, 0);
       }
       long after = usedAfterGc();
       System.out.printf("%-14s %12d %10.1f%n", name, keys, (after - before) / (double) keys);

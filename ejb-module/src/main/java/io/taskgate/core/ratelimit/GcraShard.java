@@ -60,7 +60,22 @@ public final class GcraShard {
   /** See {@link KeyedRateLimiter#reserve(RateLimitScope, String, Object, long)}. */
   public RateLimitDecision reserve(
       RateLimitScope scope, String key, Object reservationId, long now) {
+    // The hot path, kept small enough for the JIT to inline: a known key with budget.
     Table table = table(scope);
+    if (reservationId == null || table.reservations == null || table.reservations.isEmpty()) {
+      int index = table.find(key, key.hashCode());
+      if (index >= 0) {
+        long tat = Math.max(table.tats[index], now);
+        if (tat - table.tolerance <= now) {
+          table.tats[index] = tat + table.interval;
+          return new RateLimitDecision(Outcome.RUN_NOW, now, now);
+        }
+      }
+    }
+    return reserveSlow(table, key, reservationId, now);
+  }
+
+  private RateLimitDecision reserveSlow(Table table, String key, Object reservationId, long now) {
     if (reservationId != null && table.reservations != null) {
       Reservation pending = table.reservations.get(reservationId);
       if (pending != null) {
@@ -205,13 +220,19 @@ public final class GcraShard {
 
   private Table table(RateLimitScope scope) {
     Table table = lastTable;
-    if (table == null || !table.name.equals(scope.name())) {
-      table = tables.computeIfAbsent(scope.name(), Table::new);
-      lastTable = table;
+    if (table != null && table.scope == scope) {
+      return table;
     }
+    return switchTable(scope);
+  }
+
+  private Table switchTable(RateLimitScope scope) {
+    Table table = tables.computeIfAbsent(scope.name(), Table::new);
     if (table.policy != scope.policy()) {
       table.adopt(scope.policy());
     }
+    table.scope = scope;
+    lastTable = table;
     return table;
   }
 
@@ -220,6 +241,7 @@ public final class GcraShard {
   /** One scope's keys: an open-addressed map from key to TAT. */
   private static final class Table {
     final String name;
+    RateLimitScope scope;
     RateLimitPolicy policy;
     long interval;
     long tolerance;
