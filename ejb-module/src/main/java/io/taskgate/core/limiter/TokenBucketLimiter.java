@@ -6,9 +6,10 @@ package io.taskgate.core.limiter;
  * above {@code capacity}; a request takes one token per permit.
  *
  * <p>Continuous refill is computed exactly in integers: the state keeps whole tokens plus the
- * fractional token as a numerator over {@code periodNanos}, so no rounding drift accumulates. The
- * consequence, proved in the property tests: in any closed interval of length {@code W} nanos at
- * most {@code capacity + floor(W * tokensPerPeriod / periodNanos)} permits are granted.
+ * fractional token as a numerator over {@code periodNanos}, so no rounding drift accumulates; while
+ * the bucket is full nothing accrues, not even a fraction. The consequence, proved in the property
+ * tests: in any closed interval of length {@code W} nanos at most {@code capacity + floor(W *
+ * tokensPerPeriod / periodNanos)} permits are granted.
  *
  * <p>Permits are consumed, not held: closing a lease gives nothing back, so a {@link
  * ChainedLimiter} that refuses after this limiter granted leaves the tokens spent.
