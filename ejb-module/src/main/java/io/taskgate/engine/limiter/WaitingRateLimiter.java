@@ -257,10 +257,14 @@ public final class WaitingRateLimiter implements AutoCloseable {
     pendingDrain = scheduler.schedule(this::drain, delayNanos, TimeUnit.NANOSECONDS);
   }
 
+  /** Runs on the scheduler: a retry that was due, or a nudge after a release. */
   private void drain() {
     List<Runnable> completions = new ArrayList<>();
     lock.lock();
     try {
+      if (pendingDrain != null && pendingDrain.getDelay(TimeUnit.NANOSECONDS) <= 0) {
+        pendingDrain = null; // this is (or replaces) the due retry; let drainLocked plan the next
+      }
       if (!closed) {
         drainLocked(completions);
       }
