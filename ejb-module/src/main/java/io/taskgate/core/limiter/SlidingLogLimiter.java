@@ -1,5 +1,7 @@
 package io.taskgate.core.limiter;
 
+import java.time.Duration;
+
 /**
  * The strict limiter: never more than {@code permitLimit} permits in any half-open interval {@code
  * [s, s + window)}, wherever it starts. It remembers the times of the last {@code permitLimit}
@@ -62,7 +64,7 @@ public final class SlidingLogLimiter extends CasLimiter<SlidingLogLimiter.Log> {
             + " of "
             + permitLimit
             + " permits granted in the last "
-            + java.time.Duration.ofNanos(windowNanos)
+            + Duration.ofNanos(windowNanos)
             + ", "
             + permits
             + " requested");

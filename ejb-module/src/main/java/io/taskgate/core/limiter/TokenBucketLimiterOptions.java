@@ -1,7 +1,6 @@
 package io.taskgate.core.limiter;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * Options of a {@link TokenBucketLimiter}: a bucket of {@code capacity} tokens refilled at {@code
@@ -28,6 +27,6 @@ public record TokenBucketLimiterOptions(int capacity, int tokensPerPeriod, Durat
   }
 
   public long periodNanos() {
-    return Objects.requireNonNull(period).toNanos();
+    return period.toNanos();
   }
 }
