@@ -41,6 +41,7 @@ public class KeyedLimiterBenchmark {
 
   @Param({
     "taskgate",
+    "taskgate-try-acquire",
     "bucket4j",
     "resilience4j",
     "guava",

@@ -7,6 +7,9 @@ import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.TimeMeter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
+import io.taskgate.core.limiter.GcraLimiter;
+import io.taskgate.core.limiter.GcraLimiterOptions;
+import io.taskgate.core.limiter.PartitionedLimiter;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
@@ -45,12 +48,14 @@ final class KeyedLimiters {
    * @param name {@code taskgate}, {@code bucket4j}, {@code resilience4j} or {@code guava}: each
    *     reads the system clock on every call; {@code taskgate-supplied} and {@code
    *     bucket4j-supplied} use the caller's time instead (Resilience4j and Guava have no way to be
-   *     handed the time)
+   *     handed the time); {@code taskgate-try-acquire} is the plain limiter API (one {@link
+   *     GcraLimiter} per key in a {@link PartitionedLimiter}) reading {@code System.nanoTime}
    */
   static KeyedLimiter create(String name, int maxKeys) {
     return switch (name) {
       case "taskgate" -> taskgate(maxKeys, false);
       case "taskgate-supplied" -> taskgate(maxKeys, true);
+      case "taskgate-try-acquire" -> taskgateTryAcquire(maxKeys);
       case "bucket4j" -> bucket4j(false);
       case "bucket4j-supplied" -> bucket4j(true);
       case "resilience4j" -> resilience4j();
@@ -69,6 +74,15 @@ final class KeyedLimiters {
     InstantSource clock = InstantSource.system();
     return (key, id, now) ->
         limiter.reserve(scope, key, id, EpochNanos.of(clock.instant())).runsNow();
+  }
+
+  /** The plain limiter API: a partitioned limiter with one GCRA limiter per key. */
+  static KeyedLimiter taskgateTryAcquire(int maxKeys) {
+    PartitionedLimiter<String> limiter =
+        new PartitionedLimiter<>(
+            k -> new GcraLimiter(new GcraLimiterOptions(RATE, Duration.ofSeconds(1), RATE)),
+            maxKeys);
+    return (key, id, now) -> limiter.tryAcquire(key, 1, System.nanoTime()).isAcquired();
   }
 
   static KeyedLimiter bucket4j(boolean supplied) {

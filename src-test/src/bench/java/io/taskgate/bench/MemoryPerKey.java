@@ -18,7 +18,8 @@ public final class MemoryPerKey {
       names[i] = "tenant-" + i;
     }
     System.out.printf("%-14s %12s %10s%n", "limiter", "keys", "bytes/key");
-    for (String name : new String[] {"taskgate", "bucket4j", "resilience4j", "guava"}) {
+    for (String name :
+        new String[] {"taskgate", "taskgate-try-acquire", "bucket4j", "resilience4j", "guava"}) {
       long before = usedAfterGc();
       KeyedLimiter limiter = KeyedLimiters.create(name, keys);
       for (String key : names) {
