@@ -68,7 +68,7 @@ public final class GcraShard {
         long tat = Math.max(table.tats[index], now);
         if (tat - table.tolerance <= now) {
           table.tats[index] = tat + table.interval;
-          return new RateLimitDecision(Outcome.RUN_NOW, now, now);
+          return RateLimitDecision.runNow();
         }
       }
     }
@@ -81,10 +81,10 @@ public final class GcraShard {
       if (pending != null) {
         if (pending.key.equals(key)) {
           if (pending.slot > now) {
-            return new RateLimitDecision(Outcome.DEFERRED, pending.slot, now);
+            return RateLimitDecision.deferred(pending.slot, now);
           }
           removeReservation(table, reservationId);
-          return new RateLimitDecision(Outcome.RUN_NOW, now, now);
+          return RateLimitDecision.runNow();
         }
         removeReservation(table, reservationId);
       }
@@ -102,11 +102,10 @@ public final class GcraShard {
     Outcome outcome;
     if (slot <= now) {
       outcome = Outcome.RUN_NOW;
-      slot = now;
     } else if (table.discard) {
-      return new RateLimitDecision(Outcome.REJECTED_DISCARD, slot, now);
+      return RateLimitDecision.discarded(slot, now);
     } else if (slot - now > table.horizon) {
-      return new RateLimitDecision(Outcome.REJECTED_BEYOND_HORIZON, slot, now);
+      return RateLimitDecision.beyondHorizon(slot, now);
     } else {
       outcome = Outcome.DEFERRED;
     }
@@ -118,7 +117,7 @@ public final class GcraShard {
       table.insert(~index, key, hash, newTat);
     } else {
       trackedKeys.countUntracked();
-      return new RateLimitDecision(Outcome.UNTRACKED, now, now);
+      return RateLimitDecision.untracked();
     }
     if (outcome == Outcome.DEFERRED && reservationId != null) {
       if (table.reservations == null) {
@@ -127,7 +126,9 @@ public final class GcraShard {
       table.reservations.put(reservationId, new Reservation(key, slot));
       pendingReservations++;
     }
-    return new RateLimitDecision(outcome, slot, now);
+    return outcome == Outcome.RUN_NOW
+        ? RateLimitDecision.runNow()
+        : RateLimitDecision.deferred(slot, now);
   }
 
   /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
@@ -135,7 +136,7 @@ public final class GcraShard {
     Table table = table(scope);
     int index = table.find(key, key.hashCode());
     if (index < 0 && trackedKeys.tracked() >= trackedKeys.max()) {
-      return new RateLimitDecision(Outcome.UNTRACKED, now, now);
+      return RateLimitDecision.untracked();
     }
     long tat =
         index >= 0
@@ -143,15 +144,15 @@ public final class GcraShard {
             : table.startEmpty ? now + table.tolerance : now;
     long slot = tat - table.tolerance;
     if (slot <= now) {
-      return new RateLimitDecision(Outcome.RUN_NOW, now, now);
+      return RateLimitDecision.runNow();
     }
     if (table.discard) {
-      return new RateLimitDecision(Outcome.REJECTED_DISCARD, slot, now);
+      return RateLimitDecision.discarded(slot, now);
     }
     if (slot - now > table.horizon) {
-      return new RateLimitDecision(Outcome.REJECTED_BEYOND_HORIZON, slot, now);
+      return RateLimitDecision.beyondHorizon(slot, now);
     }
-    return new RateLimitDecision(Outcome.DEFERRED, slot, now);
+    return RateLimitDecision.deferred(slot, now);
   }
 
   /** See {@link KeyedRateLimiter#release(RateLimitScope, String, Object)}. */

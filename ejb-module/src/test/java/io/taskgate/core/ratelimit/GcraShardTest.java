@@ -39,13 +39,16 @@ class GcraShardTest {
     return shard.reserve(scope, key, "task-" + ids++, at(millis));
   }
 
-  /** Reserves {@code n} tasks at once and returns their slots in ms after T0. */
+  /**
+   * Reserves {@code n} tasks at once and returns when each runs, in ms after T0: now for a run-now
+   * decision, else its slot.
+   */
   List<Long> burstOf(int n, RateLimitScope scope, String key, long millis) {
     List<Long> slots = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       RateLimitDecision d = reserve(scope, key, millis);
       assertThat(d.outcome()).isIn(RUN_NOW, DEFERRED);
-      slots.add(millisOf(d));
+      slots.add(d.runsNow() ? millis : millisOf(d));
     }
     return slots;
   }
@@ -185,7 +188,9 @@ class GcraShardTest {
 
     RateLimitDecision redeemed = shard.reserve(scope, "k", "b", at(4_000));
 
-    assertThat(redeemed.outcome()).isEqualTo(RUN_NOW);
+    assertThat(redeemed).isSameAs(RateLimitDecision.runNow());
+    assertThat(redeemed.slot()).isEmpty();
+    assertThat(redeemed.retryAfter()).isZero();
     assertThat(shard.pendingReservations()).isZero();
     // Forgotten: the same id now needs new budget, the slot after b's.
     assertThat(millisOf(shard.reserve(scope, "k", "b", at(4_000)))).isEqualTo(8_000);
