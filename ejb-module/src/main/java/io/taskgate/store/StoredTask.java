@@ -1,0 +1,197 @@
+package io.taskgate.store;
+
+import io.taskgate.core.task.TaskStatus;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One stored task, as the store hands it out: an immutable snapshot. Change it with the {@code
+ * with…} methods and {@link TaskStore#update}.
+ *
+ * @param id the task's identity, chosen at dispatch
+ * @param type the task type's name (its class name)
+ * @param payload the task as JSON
+ * @param status where the task is in its life
+ * @param queue the queue it runs on
+ * @param taskKey the dispatch identity, or null
+ * @param scheduledAt when it is due: the dispatch time for "now", later for a delay, the next
+ *     occurrence for a recurring task, the next attempt's time for a retry
+ * @param attempt attempts started so far for the current run (0 before the first)
+ * @param lastError the last failure (class and message), or null
+ * @param recurrence the recurrence in {@link io.taskgate.core.task.Recurrence#encode()} form, or
+ *     null for a one-shot task
+ * @param runs real executions so far (recurring tasks)
+ * @param createdAt when it was first stored
+ * @param updatedAt when it last changed
+ * @param version the optimistic-lock version, set by the store
+ */
+public record StoredTask(
+    UUID id,
+    String type,
+    String payload,
+    TaskStatus status,
+    String queue,
+    String taskKey,
+    Instant scheduledAt,
+    int attempt,
+    String lastError,
+    String recurrence,
+    long runs,
+    Instant createdAt,
+    Instant updatedAt,
+    long version) {
+
+  /** Checks the fields that must be present. */
+  public StoredTask {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(payload, "payload");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(scheduledAt, "scheduledAt");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(updatedAt, "updatedAt");
+  }
+
+  /** A new QUEUED task, version 0. */
+  public static StoredTask queued(
+      UUID id,
+      String type,
+      String payload,
+      String queue,
+      String taskKey,
+      Instant scheduledAt,
+      String recurrence,
+      Instant now) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        TaskStatus.QUEUED,
+        queue,
+        taskKey,
+        scheduledAt,
+        0,
+        null,
+        recurrence,
+        0,
+        now,
+        now,
+        0);
+  }
+
+  /** This task with another status. */
+  public StoredTask withStatus(TaskStatus status) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version);
+  }
+
+  /** This task with another payload. */
+  public StoredTask withPayload(String payload) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version);
+  }
+
+  /** This task due at another time. */
+  public StoredTask withScheduledAt(Instant scheduledAt) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version);
+  }
+
+  /** This task with another attempt count. */
+  public StoredTask withAttempt(int attempt) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version);
+  }
+
+  /** This task with another last error. */
+  public StoredTask withLastError(String lastError) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version);
+  }
+
+  /** This task with another run count. */
+  public StoredTask withRuns(long runs) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version);
+  }
+}

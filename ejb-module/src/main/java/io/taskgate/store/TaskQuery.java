@@ -1,0 +1,34 @@
+package io.taskgate.store;
+
+import io.taskgate.core.task.TaskStatus;
+import java.util.Optional;
+
+/**
+ * A filter and a page over stored tasks.
+ *
+ * @param status only tasks in this status
+ * @param type only tasks of this type
+ * @param queue only tasks on this queue
+ * @param page the page, from 0
+ * @param size tasks per page, 1 to 500
+ */
+public record TaskQuery(
+    Optional<TaskStatus> status,
+    Optional<String> type,
+    Optional<String> queue,
+    int page,
+    int size) {
+
+  /** The largest page. */
+  public static final int MAX_SIZE = 500;
+
+  /** Checks the page and its size. */
+  public TaskQuery {
+    if (page < 0) {
+      throw new IllegalArgumentException("page must not be negative, was " + page);
+    }
+    if (size < 1 || size > MAX_SIZE) {
+      throw new IllegalArgumentException("size must be from 1 to " + MAX_SIZE + ", was " + size);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package io.taskgate.store;
+
+import io.taskgate.core.task.TaskStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Where tasks live between dispatch and the end of their life. Every method is one short
+ * transaction of its own (or joins the caller's, in a container); the current time is passed in,
+ * never read.
+ *
+ * <p>Invariants every implementation keeps:
+ *
+ * <ul>
+ *   <li>{@link #update} is a compare-and-set on the version: it changes the row only if nobody
+ *       changed it since {@code expected} was read, so two engines never both move one task.
+ *   <li>A status change must be allowed by {@link io.taskgate.core.task.TaskStates}; a forbidden
+ *       one is refused with an {@link IllegalStateException} naming both states and the task.
+ *   <li>Audit rows follow the store's {@link io.taskgate.core.task.AuditLevel}: every status change
+ *       at FULL, terminal ones only at MINIMAL, none at NONE.
+ * </ul>
+ */
+public interface TaskStore {
+
+  /** Stores a new task (and its first audit row at FULL). */
+  void insert(StoredTask task);
+
+  /** The task with this id. */
+  Optional<StoredTask> find(UUID id);
+
+  /** The live (not terminal) task of {@code type} with this task key, if any. */
+  Optional<StoredTask> findLive(String type, String taskKey);
+
+  /**
+   * Replaces {@code expected} by {@code changed} if the stored version is still {@code
+   * expected.version()}; writes {@code updatedAt = now} and the next version.
+   *
+   * @return the stored task after the change, or empty if someone changed it first
+   */
+  Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now);
+
+  /** Up to {@code max} tasks in any of {@code statuses}, oldest scheduledAt first. */
+  List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max);
+
+  /** A page of tasks matching the query, newest first, and how many match in all. */
+  TaskPage query(TaskQuery query);
+
+  /** The audit rows of a task, oldest first. */
+  List<TaskAudit> history(UUID id);
+}
