@@ -4,7 +4,6 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -140,7 +139,7 @@ public record Recurrence(
         r = r.withMaxRuns(Long.parseLong(fields.get("maxRuns")));
       }
       return r;
-    } catch (DateTimeParseException | NumberFormatException | DateTimeException e) {
+    } catch (NumberFormatException | DateTimeException e) {
       throw invalid("cannot read recurrence '" + text + "': " + e.getMessage());
     }
   }
