@@ -1,15 +1,36 @@
 package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Task;
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.core.task.Recurrence;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.TaskEngine;
+import io.taskgate.engine.TaskTimeoutException;
 import io.taskgate.engine.TaskgateInfo;
+import io.taskgate.it.engine.Probe;
+import io.taskgate.it.engine.Tasks.Doomed;
+import io.taskgate.it.engine.Tasks.Echo;
+import io.taskgate.it.engine.Tasks.Flaky;
+import io.taskgate.it.engine.Tasks.Slow;
+import io.taskgate.it.engine.Tasks.Tick;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
+import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -33,6 +54,10 @@ class EngineIT {
   @ArquillianResource URL baseUrl;
 
   @Inject TaskgateInfo taskgateInfo;
+  @Inject TaskDispatcher dispatcher;
+  @Inject TaskStore store;
+  @Inject TaskEngine engine;
+  @Inject Probe probe;
 
   @Deployment
   static WebArchive taskgateWar() {
@@ -44,6 +69,7 @@ class EngineIT {
         .importFrom(war)
         .as(WebArchive.class)
         .addClasses(Http.class, ItConfig.class)
+        .addPackage(Probe.class.getPackage())
         .addAsLibraries(
             Maven.resolver()
                 .loadPomFromFile("pom.xml")
@@ -69,6 +95,237 @@ class EngineIT {
     assertThat(taskgateInfo.startedAt())
         .isNotNull()
         .isBeforeOrEqualTo(InstantSource.system().instant());
+  }
+
+  @Test
+  void aDispatchedTaskRunsItsHandlerAndCompletes() throws Exception {
+    String id = testId();
+
+    TaskReceipt receipt = dispatcher.dispatch(new Echo(id, "hello"));
+
+    assertThat(receipt.replaced()).isFalse();
+    StoredTask done = awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
+    assertThat(probe.events(id)).containsExactly("started", "handle:hello", "completed");
+    assertThat(done.attempt()).isEqualTo(1);
+    assertThat(done.queue()).isEqualTo("default");
+    assertThat(store.history(receipt.taskId()))
+        .extracting(TaskAudit::to)
+        .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void aDelayedTaskWaitsForItsTime() throws Exception {
+    String id = testId();
+    Instant dispatched = Instant.now();
+
+    TaskReceipt receipt =
+        dispatcher.dispatch(new Echo(id, "later"), DispatchOptions.now().after(Duration.ofMillis(800)));
+
+    assertThat(receipt.scheduledAt()).isAfterOrEqualTo(dispatched.plusMillis(800));
+    Thread.sleep(300);
+    assertThat(store.find(receipt.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
+    awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
+    Instant started =
+        store.history(receipt.taskId()).stream()
+            .filter(a -> a.to() == TaskStatus.IN_PROGRESS)
+            .findFirst()
+            .orElseThrow()
+            .at();
+    assertThat(started).isAfterOrEqualTo(dispatched.plusMillis(800));
+  }
+
+  @Test
+  void aTaskDispatchedAtAnInstantRunsThen() throws Exception {
+    String id = testId();
+    Instant at = Instant.now().plusMillis(500);
+
+    TaskReceipt receipt = dispatcher.dispatch(new Echo(id, "at"), DispatchOptions.now().at(at));
+
+    assertThat(receipt.scheduledAt()).isEqualTo(at);
+    awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
+    assertThat(probe.events(id)).contains("handle:at");
+  }
+
+  @Test
+  void aCancelledTaskNeverRuns() throws Exception {
+    String id = testId();
+    TaskReceipt receipt =
+        dispatcher.dispatch(new Echo(id, "never"), DispatchOptions.now().after(Duration.ofMillis(700)));
+
+    assertThat(dispatcher.cancel(receipt.taskId())).isTrue();
+
+    assertThat(store.find(receipt.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.CANCELLED);
+    Thread.sleep(1_200);
+    assertThat(probe.events(id)).isEmpty();
+    assertThat(dispatcher.cancel(receipt.taskId())).isFalse();
+    assertThat(dispatcher.cancel(UUID.randomUUID())).isFalse();
+  }
+
+  @Test
+  void aSecondDispatchWithTheSameTaskKeyReplacesThePayloadExactlyOnce() throws Exception {
+    String id = testId();
+    String key = "report-" + id;
+    TaskReceipt first =
+        dispatcher.dispatch(
+            new Echo(id, "first"),
+            DispatchOptions.now().after(Duration.ofMillis(600)).withTaskKey(key));
+
+    TaskReceipt second =
+        dispatcher.dispatch(new Echo(id, "second"), DispatchOptions.now().withTaskKey(key));
+
+    assertThat(second.replaced()).isTrue();
+    assertThat(second.taskId()).isEqualTo(first.taskId());
+    awaitStatus(first.taskId(), TaskStatus.COMPLETED);
+    Thread.sleep(300);
+    assertThat(probe.events(id)).containsExactly("started", "handle:second", "completed");
+  }
+
+  @Test
+  void aFailingTaskIsRetriedAndThenSucceeds() throws Exception {
+    String id = testId();
+
+    TaskReceipt receipt = dispatcher.dispatch(new Flaky(id, 2));
+
+    StoredTask done = awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
+    assertThat(done.attempt()).isEqualTo(3);
+    assertThat(probe.events(id))
+        .containsExactly(
+            "attempt:1",
+            "retry:1:100:flaky failure 1",
+            "attempt:2",
+            "retry:2:100:flaky failure 2",
+            "attempt:3",
+            "completed");
+  }
+
+  @Test
+  void retriesExhaustedFailTheTaskAndCallOnErrorOnce() throws Exception {
+    String id = testId();
+
+    TaskReceipt receipt = dispatcher.dispatch(new Doomed(id));
+
+    StoredTask failed = awaitStatus(receipt.taskId(), TaskStatus.FAILED);
+    Thread.sleep(200);
+    assertThat(probe.events(id)).containsExactly("attempt:1", "attempt:2", "error:doomed " + id);
+    assertThat(failed.attempt()).isEqualTo(2);
+    assertThat(failed.lastError())
+        .isEqualTo("java.lang.UnsupportedOperationException: doomed " + id);
+  }
+
+  @Test
+  void anAttemptThatOutlivesItsTimeoutIsInterruptedAndFails() throws Exception {
+    String id = testId();
+    long start = System.nanoTime();
+
+    TaskReceipt receipt = dispatcher.dispatch(new Slow(id, 10_000));
+
+    StoredTask failed = awaitStatus(receipt.taskId(), TaskStatus.FAILED);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(failed.lastError())
+        .startsWith(TaskTimeoutException.class.getName())
+        .contains("exceeded its timeout of PT0.3S");
+    assertThat(probe.events(id)).containsExactly("handle", "error:TaskTimeoutException");
+  }
+
+  @Test
+  void aRecurringTaskRunsMaxRunsTimesThenCompletes() throws Exception {
+    String id = testId();
+
+    TaskReceipt receipt =
+        dispatcher.schedule(
+            new Tick(id),
+            Recurrence.every(Duration.ofMillis(200)).withMaxRuns(3),
+            DispatchOptions.now());
+
+    StoredTask done = awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
+    assertThat(done.runs()).isEqualTo(3);
+    Thread.sleep(500);
+    assertThat(probe.count(id, "tick")).isEqualTo(3);
+    assertThat(probe.events(id)).contains("runs-before:0", "runs-before:1", "runs-before:2");
+  }
+
+  @Test
+  void recoveryRunsTasksLeftQueuedOrInProgress() throws Exception {
+    String queuedId = testId();
+    String runningId = testId();
+    Instant now = Instant.now();
+    StoredTask queued = leftBehind(queuedId, now);
+    StoredTask running = leftBehind(runningId, now);
+    store.insert(queued);
+    store.insert(running);
+    store.update(running, running.withStatus(TaskStatus.IN_PROGRESS).withAttempt(1), now);
+
+    engine.recover();
+
+    awaitStatus(queued.id(), TaskStatus.COMPLETED);
+    awaitStatus(running.id(), TaskStatus.COMPLETED);
+    assertThat(probe.events(queuedId)).contains("handle:left behind");
+    assertThat(probe.events(runningId)).contains("handle:left behind");
+  }
+
+  @Test
+  void aTaskWhosePayloadCannotBeReadFailsAlone() throws Exception {
+    Instant now = Instant.now();
+    StoredTask broken =
+        StoredTask.queued(
+            UUID.randomUUID(), Echo.class.getName(), "{not json", "default", null, now, null, now);
+    store.insert(broken);
+    String id = testId();
+
+    engine.recover();
+    TaskReceipt healthy = dispatcher.dispatch(new Echo(id, "fine"));
+
+    StoredTask failed = awaitStatus(broken.id(), TaskStatus.FAILED);
+    assertThat(failed.lastError()).startsWith("its payload cannot be read as " + Echo.class.getName());
+    awaitStatus(healthy.taskId(), TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void anUnknownQueueFallsBackToTheDefaultQueue() throws Exception {
+    String id = testId();
+
+    TaskReceipt receipt = dispatcher.dispatch(new Echo(id, "q"), DispatchOptions.now().onQueue("nope"));
+
+    assertThat(awaitStatus(receipt.taskId(), TaskStatus.COMPLETED).queue()).isEqualTo("default");
+  }
+
+  @Test
+  void dispatchingATaskTypeWithoutAHandlerIsRefused() {
+    record Orphan(String id) implements Task {}
+
+    assertThatThrownBy(() -> dispatcher.dispatch(new Orphan("x")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("No handler runs task type " + Orphan.class.getName());
+  }
+
+  private StoredTask leftBehind(String id, Instant now) {
+    return StoredTask.queued(
+        UUID.randomUUID(),
+        Echo.class.getName(),
+        "{\"id\":\"" + id + "\",\"payload\":\"left behind\"}",
+        "default",
+        null,
+        now,
+        null,
+        now);
+  }
+
+  private StoredTask awaitStatus(UUID taskId, TaskStatus status) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    StoredTask task = store.find(taskId).orElseThrow();
+    while (task.status() != status) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "task " + taskId + " is " + task.status() + ", not " + status + ": " + task);
+      }
+      Thread.sleep(20);
+      task = store.find(taskId).orElseThrow();
+    }
+    return task;
+  }
+
+  private static String testId() {
+    return UUID.randomUUID().toString();
   }
 
   private URI api(String path) throws Exception {

@@ -1,0 +1,110 @@
+package io.taskgate.engine;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Task;
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.core.task.Occurrences;
+import io.taskgate.core.task.Recurrence;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The {@link TaskDispatcher}: stores the task, then hands it to the scheduler. */
+@ApplicationScoped
+public class DefaultTaskDispatcher implements TaskDispatcher {
+  private static final int REPLACE_TRIES = 5;
+
+  @Inject TaskStore store;
+  @Inject HandlerRegistry registry;
+  @Inject Payloads payloads;
+  @Inject TaskQueues queues;
+  @Inject TaskScheduler scheduler;
+  @Inject InstantSource clock;
+
+  @Override
+  public TaskReceipt dispatch(Task task, DispatchOptions options) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(options, "options");
+    Instant now = clock.instant();
+    Instant due = options.at().orElseGet(() -> now.plus(options.delay().orElse(Duration.ZERO)));
+    return store(task, options, due, null, now);
+  }
+
+  @Override
+  public TaskReceipt schedule(Task task, Recurrence recurrence, DispatchOptions options) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(recurrence, "recurrence");
+    if (options.delay().isPresent() || options.at().isPresent()) {
+      throw new IllegalArgumentException(
+          "A recurring task takes its times from its recurrence: give the first time with"
+              + " Recurrence.withStartAt instead of a delay or an instant");
+    }
+    Instant now = clock.instant();
+    Instant first =
+        Occurrences.first(recurrence, now)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "Recurrence " + recurrence.encode() + " has no occurrence after " + now));
+    return store(task, options, first, recurrence.encode(), now);
+  }
+
+  @Override
+  public boolean cancel(UUID taskId) {
+    for (int i = 0; i < REPLACE_TRIES; i++) {
+      StoredTask task = store.find(taskId).orElse(null);
+      if (task == null || task.status() != TaskStatus.QUEUED) {
+        return false;
+      }
+      if (store.update(task, task.withStatus(TaskStatus.CANCELLED), clock.instant()).isPresent()) {
+        scheduler.cancelTimer(taskId);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private TaskReceipt store(
+      Task task, DispatchOptions options, Instant due, String recurrence, Instant now) {
+    HandlerInfo handler = registry.require(task.getClass());
+    String queue = queues.resolve(options.queue().orElse(handler.queue()));
+    String payload = payloads.write(task);
+    Optional<String> taskKey = options.taskKey();
+    if (taskKey.isPresent()) {
+      Optional<TaskReceipt> replaced = replaceLive(handler.typeName(), taskKey.get(), payload, now);
+      if (replaced.isPresent()) {
+        return replaced.get();
+      }
+    }
+    UUID id = UUID.randomUUID();
+    store.insert(
+        StoredTask.queued(
+            id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now));
+    scheduler.submit(queue, id, due);
+    return new TaskReceipt(id, due, false);
+  }
+
+  /** Gives a queued task with the same key the new payload; empty when there is none queued. */
+  private Optional<TaskReceipt> replaceLive(
+      String type, String taskKey, String payload, Instant now) {
+    for (int i = 0; i < REPLACE_TRIES; i++) {
+      StoredTask live = store.findLive(type, taskKey).orElse(null);
+      if (live == null || live.status() != TaskStatus.QUEUED) {
+        return Optional.empty();
+      }
+      if (store.update(live, live.withPayload(payload), now).isPresent()) {
+        return Optional.of(new TaskReceipt(live.id(), live.scheduledAt(), true));
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,39 @@
+package io.taskgate.engine;
+
+import io.taskgate.api.Task;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import jakarta.json.bind.JsonbException;
+
+/** Tasks to JSON and back, with JSON-B. */
+@ApplicationScoped
+public class Payloads {
+  private final Jsonb jsonb = JsonbBuilder.create();
+
+  /** The task as JSON. */
+  public String write(Task task) {
+    try {
+      return jsonb.toJson(task);
+    } catch (JsonbException e) {
+      throw new IllegalArgumentException(
+          "Task "
+              + task.getClass().getName()
+              + " cannot be stored as JSON: "
+              + e.getMessage()
+              + " (its components must be JSON-B serializable)",
+          e);
+    }
+  }
+
+  /** The task {@code json} describes. */
+  public <T extends Task> T read(String json, Class<T> type) {
+    return jsonb.fromJson(json, type);
+  }
+
+  @PreDestroy
+  void close() throws Exception {
+    jsonb.close();
+  }
+}

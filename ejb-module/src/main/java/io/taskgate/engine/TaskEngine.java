@@ -1,0 +1,140 @@
+package io.taskgate.engine;
+
+import io.taskgate.core.task.Occurrences;
+import io.taskgate.core.task.Recurrence;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Starts the engine with the application: connects the queues to the runner, recovers the tasks
+ * that were queued or running when the application last stopped (at-least-once: a task that was
+ * running runs again), and sweeps the store now and then for due tasks no worker holds.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class TaskEngine {
+  private static final Logger LOG = Logger.getLogger(TaskEngine.class.getName());
+  private static final int BATCH = 1_000;
+
+  @Inject TaskStore store;
+  @Inject TaskQueues queues;
+  @Inject TaskRunner runner;
+  @Inject TaskScheduler scheduler;
+  @Inject InstantSource clock;
+
+  @Inject
+  @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
+  String sweepInterval;
+
+  @Resource ManagedScheduledExecutorService timers;
+
+  private ScheduledFuture<?> sweeper;
+
+  @PostConstruct
+  void start() {
+    queues.onTask(runner::run);
+    int recovered = recover();
+    if (recovered > 0) {
+      LOG.info("Taskgate recovered " + recovered + " queued or interrupted tasks");
+    }
+    long every = Duration.parse(sweepInterval).toMillis();
+    sweeper = timers.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  @PreDestroy
+  void stop() {
+    if (sweeper != null) {
+      sweeper.cancel(false);
+    }
+  }
+
+  /**
+   * Re-queues interrupted tasks and re-arms every queued one, as at start. Returns how many. Safe
+   * to call again (tests call it to simulate a restart): tasks already held are not doubled.
+   */
+  public int recover() {
+    int n = 0;
+    Instant now = clock.instant();
+    for (StoredTask task :
+        store.findByStatus(EnumSet.of(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS), Integer.MAX_VALUE)) {
+      StoredTask queued = task;
+      if (task.status() == TaskStatus.IN_PROGRESS || missedOccurrence(task, now)) {
+        queued =
+            store
+                .update(task, requeue(task, now), now)
+                .orElse(null);
+      }
+      if (queued != null && queued.status() == TaskStatus.QUEUED) {
+        submit(queued);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Hands due queued tasks that no timer, channel or worker holds back to the scheduler. */
+  void sweep() {
+    try {
+      Instant now = clock.instant();
+      for (StoredTask task : store.findByStatus(EnumSet.of(TaskStatus.QUEUED), BATCH)) {
+        if (task.scheduledAt().isAfter(now)) {
+          break;
+        }
+        if (!scheduler.holds(task.id())) {
+          submit(task);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate sweep failed; the next one retries", e);
+    }
+  }
+
+  private void submit(StoredTask task) {
+    try {
+      scheduler.submit(task.queue(), task.id(), task.scheduledAt());
+    } catch (QueueFullException e) {
+      LOG.warning(e.getMessage());
+    }
+  }
+
+  /**
+   * The task queued again: an interrupted attempt as it was, a recurring task whose occurrence
+   * passed while the application was down at its next occurrence (missed ones are skipped).
+   */
+  private static StoredTask requeue(StoredTask task, Instant now) {
+    StoredTask queued = task.withStatus(TaskStatus.QUEUED);
+    if (missedOccurrence(task, now)) {
+      Optional<Instant> next =
+          Occurrences.next(Recurrence.decode(task.recurrence()), task.scheduledAt(), now, task.runs());
+      return next.map(queued::withScheduledAt).orElse(queued);
+    }
+    return queued;
+  }
+
+  private static boolean missedOccurrence(StoredTask task, Instant now) {
+    return task.recurrence() != null
+        && task.attempt() == 0
+        && task.scheduledAt().isBefore(now);
+  }
+}

@@ -1,0 +1,86 @@
+package io.taskgate.engine;
+
+import io.taskgate.api.TaskContext;
+import io.taskgate.api.HandlerInterception;
+import io.taskgate.api.TaskHandler;
+import jakarta.annotation.Priority;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Wraps every {@code handle} call of a {@link TaskHandler} bean: times it, logs it, and enforces
+ * the handler's per-attempt timeout by interrupting the worker at the deadline. An attempt that
+ * outlives its timeout fails with {@link TaskTimeoutException}, even if the handler ignored the
+ * interrupt and returned later. Other methods of the bean pass straight through.
+ */
+@HandlerInterception
+@Interceptor
+@Priority(Interceptor.Priority.LIBRARY_BEFORE + 100)
+public class TaskHandlerInterceptor {
+  private static final Logger LOG = Logger.getLogger(TaskHandlerInterceptor.class.getName());
+
+  @Inject HandlerRegistry registry;
+
+  @Resource ManagedScheduledExecutorService scheduler;
+
+  @AroundInvoke
+  Object aroundHandle(InvocationContext invocation) throws Exception {
+    Object[] args = invocation.getParameters();
+    if (!invocation.getMethod().getName().equals("handle")
+        || args.length != 2
+        || !(args[1] instanceof TaskContext context)) {
+      return invocation.proceed();
+    }
+    Optional<Duration> timeout = registry.find(context.taskType()).flatMap(HandlerInfo::timeout);
+    long start = System.nanoTime();
+    Thread worker = Thread.currentThread();
+    AtomicBoolean timedOut = new AtomicBoolean();
+    ScheduledFuture<?> alarm =
+        timeout
+            .<ScheduledFuture<?>>map(
+                t ->
+                    scheduler.schedule(
+                        () -> {
+                          timedOut.set(true);
+                          worker.interrupt();
+                        },
+                        t.toNanos(),
+                        TimeUnit.NANOSECONDS))
+            .orElse(null);
+    try {
+      Object result = invocation.proceed();
+      if (timedOut.get()) {
+        throw new TaskTimeoutException(context, timeout.orElseThrow());
+      }
+      return result;
+    } catch (InterruptedException e) {
+      if (timedOut.get()) {
+        throw new TaskTimeoutException(context, timeout.orElseThrow());
+      }
+      throw e;
+    } finally {
+      if (alarm != null) {
+        alarm.cancel(false);
+        if (timedOut.get()) {
+          Thread.interrupted(); // the alarm's interrupt belongs to this attempt only
+        }
+      }
+      long micros = (System.nanoTime() - start) / 1_000;
+      LOG.log(
+          Level.FINE,
+          "Task {0} ({1}) attempt {2} ran {3} µs",
+          new Object[] {context.taskId(), context.taskType(), context.attempt(), micros});
+    }
+  }
+}

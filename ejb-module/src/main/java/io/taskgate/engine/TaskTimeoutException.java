@@ -1,0 +1,21 @@
+package io.taskgate.engine;
+
+import io.taskgate.api.TaskContext;
+import java.time.Duration;
+
+/** An attempt ran longer than its handler's {@code timeout}. */
+public class TaskTimeoutException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  TaskTimeoutException(TaskContext context, Duration timeout) {
+    super(
+        "Task "
+            + context.taskId()
+            + " ("
+            + context.taskType()
+            + ") attempt "
+            + context.attempt()
+            + " exceeded its timeout of "
+            + timeout);
+  }
+}
