@@ -16,8 +16,8 @@ import java.util.OptionalLong;
  * methods.
  *
  * @param interval the fixed interval, or empty for a cron recurrence
- * @param cron the cron expression (five fields: minute hour day-of-month month day-of-week), or
- *     empty for an interval
+ * @param cron the cron expression (five fields: minute hour day-of-month month day-of-week, see
+ *     {@link CronExpression}), or empty for an interval
  * @param zone the time zone the cron expression is read in (UTC for intervals)
  * @param startAt the first occurrence of an interval recurrence (empty: the dispatch time)
  * @param runUntil no occurrence after this instant
@@ -46,6 +46,11 @@ public record Recurrence(
         c -> {
           if (c.isBlank()) {
             throw invalid("cron expression must not be blank");
+          }
+          try {
+            CronExpression.parse(c);
+          } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
           }
         });
     if (zone == null) {
