@@ -9,8 +9,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
 
 /**
- * The interceptor binding that {@link TaskHandler} carries: it binds Taskgate's handler
- * interceptor to every handler. Applications use {@link TaskHandler}, not this.
+ * The interceptor binding that {@link TaskHandler} carries: it binds Taskgate's handler interceptor
+ * to every handler. Applications use {@link TaskHandler}, not this.
  */
 @InterceptorBinding
 @Inherited

@@ -16,9 +16,9 @@ import java.lang.annotation.Target;
  * options. It is a CDI stereotype: it makes the class a bean (default scope {@link Dependent}: one
  * instance per attempt, unless the class declares another scope) and binds Taskgate's interceptor
  * to it, which times each attempt and enforces its timeout. Taskgate discovers every bean with it
- * at deployment and checks it: a task type
- * with two handlers, a handler whose task type cannot be resolved, or an invalid option fails the
- * deployment with a message naming the class, the option and the value.
+ * at deployment and checks it: a task type with two handlers, a handler whose task type cannot be
+ * resolved, or an invalid option fails the deployment with a message naming the class, the option
+ * and the value.
  *
  * <p>Durations are ISO-8601 strings ({@code "PT30S"}, {@code "PT1M"}); an empty string means
  * "none".

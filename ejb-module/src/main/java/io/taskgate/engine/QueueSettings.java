@@ -32,7 +32,8 @@ public class QueueSettings {
   public Map<String, Sizes> queues() {
     Map<String, Sizes> queues = new LinkedHashMap<>();
     queues.put(DEFAULT_QUEUE, sizes(DEFAULT_QUEUE));
-    for (String name : config.getOptionalValue("taskgate.queues", String.class).orElse("").split(",")) {
+    for (String name :
+        config.getOptionalValue("taskgate.queues", String.class).orElse("").split(",")) {
       if (!name.isBlank()) {
         queues.putIfAbsent(name.strip(), sizes(name.strip()));
       }

@@ -77,13 +77,11 @@ public class TaskEngine {
     int n = 0;
     Instant now = clock.instant();
     for (StoredTask task :
-        store.findByStatus(EnumSet.of(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS), Integer.MAX_VALUE)) {
+        store.findByStatus(
+            EnumSet.of(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS), Integer.MAX_VALUE)) {
       StoredTask queued = task;
       if (task.status() == TaskStatus.IN_PROGRESS || missedOccurrence(task, now)) {
-        queued =
-            store
-                .update(task, requeue(task, now), now)
-                .orElse(null);
+        queued = store.update(task, requeue(task, now), now).orElse(null);
       }
       if (queued != null && queued.status() == TaskStatus.QUEUED) {
         submit(queued);
@@ -126,15 +124,14 @@ public class TaskEngine {
     StoredTask queued = task.withStatus(TaskStatus.QUEUED);
     if (missedOccurrence(task, now)) {
       Optional<Instant> next =
-          Occurrences.next(Recurrence.decode(task.recurrence()), task.scheduledAt(), now, task.runs());
+          Occurrences.next(
+              Recurrence.decode(task.recurrence()), task.scheduledAt(), now, task.runs());
       return next.map(queued::withScheduledAt).orElse(queued);
     }
     return queued;
   }
 
   private static boolean missedOccurrence(StoredTask task, Instant now) {
-    return task.recurrence() != null
-        && task.attempt() == 0
-        && task.scheduledAt().isBefore(now);
+    return task.recurrence() != null && task.attempt() == 0 && task.scheduledAt().isBefore(now);
   }
 }

@@ -1,7 +1,7 @@
 package io.taskgate.engine;
 
-import io.taskgate.api.TaskContext;
 import io.taskgate.api.HandlerInterception;
+import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
 import jakarta.annotation.Priority;
 import jakarta.annotation.Resource;

@@ -24,9 +24,9 @@ import java.util.logging.Logger;
 
 /**
  * Runs one attempt of one stored task on the calling worker: claims it (QUEUED → IN_PROGRESS, a
- * compare-and-set, so a task never runs twice at once), calls its handler, and records the
- * outcome: COMPLETED, the next occurrence of a recurring task, a retry after the policy's backoff,
- * or FAILED. A task whose handler or payload cannot be found fails alone.
+ * compare-and-set, so a task never runs twice at once), calls its handler, and records the outcome:
+ * COMPLETED, the next occurrence of a recurring task, a retry after the policy's backoff, or
+ * FAILED. A task whose handler or payload cannot be found fails alone.
  */
 @ApplicationScoped
 public class TaskRunner {
@@ -158,8 +158,7 @@ public class TaskRunner {
     int attempt = running.attempt();
     if (handlerInfo.retry().retriesAfter(attempt)) {
       Duration delay = handlerInfo.retry().delayAfter(attempt, nextRandom());
-      callback(
-          running, "onRetry", () -> handler.onRetry(task, context, attempt, delay, failure));
+      callback(running, "onRetry", () -> handler.onRetry(task, context, attempt, delay, failure));
       Instant due = end.plus(delay);
       record(
           running,
@@ -217,8 +216,7 @@ public class TaskRunner {
     try {
       callback.run();
     } catch (RuntimeException e) {
-      LOG.log(
-          Level.WARNING, "Callback " + name + " of task " + task.id() + " threw; ignored", e);
+      LOG.log(Level.WARNING, "Callback " + name + " of task " + task.id() + " threw; ignored", e);
     }
   }
 

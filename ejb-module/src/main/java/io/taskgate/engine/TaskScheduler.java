@@ -18,8 +18,8 @@ import java.util.logging.Logger;
 
 /**
  * Brings stored tasks to their queue when they are due: at once, or later through the {@link
- * ManagedScheduledExecutorService}. It tracks every task id it holds (timer, channel or worker),
- * so that the periodic sweep never hands one task to the engine twice.
+ * ManagedScheduledExecutorService}. It tracks every task id it holds (timer, channel or worker), so
+ * that the periodic sweep never hands one task to the engine twice.
  */
 @ApplicationScoped
 public class TaskScheduler {
@@ -37,8 +37,8 @@ public class TaskScheduler {
   /**
    * Hands the task to {@code queue} at {@code due}. Returns false if the task is already held.
    *
-   * @throws QueueFullException when it is due now and the queue stays full (it is stored, the
-   *     sweep brings it back)
+   * @throws QueueFullException when it is due now and the queue stays full (it is stored, the sweep
+   *     brings it back)
    */
   public boolean submit(String queue, UUID taskId, Instant due) {
     if (!tracked.add(taskId)) {

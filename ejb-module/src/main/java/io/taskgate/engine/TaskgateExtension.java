@@ -70,7 +70,8 @@ public class TaskgateExtension implements Extension {
                             + " io.taskgate.api.Handler<T> with a concrete task type T"
                             + " (for example Handler<SyncTenantData>)"));
     if (options.queue().isBlank()) {
-      throw new IllegalArgumentException("option queue must not be blank, was '" + options.queue() + "'");
+      throw new IllegalArgumentException(
+          "option queue must not be blank, was '" + options.queue() + "'");
     }
     RetryPolicy retry =
         RetryPolicy.of(
@@ -90,9 +91,7 @@ public class TaskgateExtension implements Extension {
         timeout = Optional.of(t);
       } catch (DateTimeParseException e) {
         throw new IllegalArgumentException(
-            "option timeout '"
-                + options.timeout()
-                + "' is not an ISO-8601 duration such as PT30S",
+            "option timeout '" + options.timeout() + "' is not an ISO-8601 duration such as PT30S",
             e);
       }
     }

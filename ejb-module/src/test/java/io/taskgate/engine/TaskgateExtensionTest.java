@@ -93,7 +93,8 @@ class TaskgateExtensionTest {
         Arguments.of(RawHandler.class, "does not implement io.taskgate.api.Handler<T>"),
         Arguments.of(GenericHandler.class, "with a concrete task type T"),
         Arguments.of(BadDelay.class, "retryDelay 'soon' is not an ISO-8601 duration"),
-        Arguments.of(BadTimeout.class, "option timeout '30s' is not an ISO-8601 duration such as PT30S"),
+        Arguments.of(
+            BadTimeout.class, "option timeout '30s' is not an ISO-8601 duration such as PT30S"),
         Arguments.of(ZeroTimeout.class, "option timeout must be positive, was 'PT0S'"),
         Arguments.of(NoAttempts.class, "maxAttempts must be at least 1, was 0"),
         Arguments.of(BlankQueue.class, "option queue must not be blank, was ' '"));

@@ -119,7 +119,8 @@ class EngineIT {
     Instant dispatched = Instant.now();
 
     TaskReceipt receipt =
-        dispatcher.dispatch(new Echo(id, "later"), DispatchOptions.now().after(Duration.ofMillis(800)));
+        dispatcher.dispatch(
+            new Echo(id, "later"), DispatchOptions.now().after(Duration.ofMillis(800)));
 
     assertThat(receipt.scheduledAt()).isAfterOrEqualTo(dispatched.plusMillis(800));
     Thread.sleep(300);
@@ -150,7 +151,8 @@ class EngineIT {
   void aCancelledTaskNeverRuns() throws Exception {
     String id = testId();
     TaskReceipt receipt =
-        dispatcher.dispatch(new Echo(id, "never"), DispatchOptions.now().after(Duration.ofMillis(700)));
+        dispatcher.dispatch(
+            new Echo(id, "never"), DispatchOptions.now().after(Duration.ofMillis(700)));
 
     assertThat(dispatcher.cancel(receipt.taskId())).isTrue();
 
@@ -276,7 +278,8 @@ class EngineIT {
     TaskReceipt healthy = dispatcher.dispatch(new Echo(id, "fine"));
 
     StoredTask failed = awaitStatus(broken.id(), TaskStatus.FAILED);
-    assertThat(failed.lastError()).startsWith("its payload cannot be read as " + Echo.class.getName());
+    assertThat(failed.lastError())
+        .startsWith("its payload cannot be read as " + Echo.class.getName());
     awaitStatus(healthy.taskId(), TaskStatus.COMPLETED);
   }
 
@@ -284,7 +287,8 @@ class EngineIT {
   void anUnknownQueueFallsBackToTheDefaultQueue() throws Exception {
     String id = testId();
 
-    TaskReceipt receipt = dispatcher.dispatch(new Echo(id, "q"), DispatchOptions.now().onQueue("nope"));
+    TaskReceipt receipt =
+        dispatcher.dispatch(new Echo(id, "q"), DispatchOptions.now().onQueue("nope"));
 
     assertThat(awaitStatus(receipt.taskId(), TaskStatus.COMPLETED).queue()).isEqualTo("default");
   }

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** What the test handlers did, by test id: "handle", "started", "completed", "retry:2", "error:…". */
+/**
+ * What the test handlers did, by test id: "handle", "started", "completed", "retry:2", "error:…".
+ */
 @ApplicationScoped
 public class Probe {
   private final Map<String, List<String>> events = new ConcurrentHashMap<>();
@@ -37,8 +39,17 @@ public class Probe {
     while (count(id, event) < times) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError(
-            id + " recorded " + event + " " + count(id, event) + " of " + times
-                + " times within " + timeout + "; events: " + events(id));
+            id
+                + " recorded "
+                + event
+                + " "
+                + count(id, event)
+                + " of "
+                + times
+                + " times within "
+                + timeout
+                + "; events: "
+                + events(id));
       }
       Thread.sleep(20);
     }
