@@ -1,0 +1,34 @@
+package io.taskgate.store.jpa;
+
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The store contract on H2 2.2.224, the database Payara embeds as {@code jdbc/__default}: a private
+ * in-memory database for this class.
+ */
+class H2TaskStoreTest extends TaskStoreContract {
+
+  @Override
+  EntityManagerFactory openFactory() {
+    String url =
+        "jdbc:h2:mem:taskgate_"
+            + UUID.randomUUID().toString().replace("-", "")
+            + ";DB_CLOSE_DELAY=-1";
+    return Persistence.createEntityManagerFactory(
+        TEST_UNIT,
+        Map.of(
+            "eclipselink.persistencexml", TEST_PERSISTENCE_XML,
+            "jakarta.persistence.jdbc.driver", "org.h2.Driver",
+            "jakarta.persistence.jdbc.url", url,
+            "jakarta.persistence.jdbc.user", "sa",
+            "jakarta.persistence.jdbc.password", ""));
+  }
+
+  @Override
+  void dropDatabase() {
+    // In memory: gone with the JVM; closing the factory leaves nothing on disk.
+  }
+}
