@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -38,6 +39,11 @@ class PostgresTaskStoreTest extends TaskStoreContract {
             USER,
             "jakarta.persistence.jdbc.password",
             ""));
+  }
+
+  @Override
+  List<String> expectedColumnTypes() {
+    return List.of("varchar(36)", "text(2147483647)", "timestamptz(35)", "varchar(2000)");
   }
 
   @Override

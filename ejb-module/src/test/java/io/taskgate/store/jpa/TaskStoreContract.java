@@ -15,12 +15,17 @@ import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQuery;
 import jakarta.persistence.EntityManagerFactory;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -67,6 +72,12 @@ abstract class TaskStoreContract {
   /** Drops what {@link #openFactory()} created. */
   abstract void dropDatabase() throws Exception;
 
+  /**
+   * The type names this database's JDBC metadata gives the columns that must be portable: id,
+   * payload, scheduled_at, last_error.
+   */
+  abstract List<String> expectedColumnTypes();
+
   @BeforeAll
   void open() throws Exception {
     factory = openFactory();
@@ -109,6 +120,42 @@ abstract class TaskStoreContract {
 
   static Instant micros(Instant instant) {
     return instant.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  // ---- schema
+
+  @Test
+  void theSchemaHasThePortableColumnTypes() {
+    List<String> types =
+        tx.inTransaction(
+            em -> {
+              try {
+                DatabaseMetaData meta = em.unwrap(Connection.class).getMetaData();
+                List<String> found = new ArrayList<>();
+                for (String column : List.of("id", "payload", "scheduled_at", "last_error")) {
+                  found.add(columnType(meta, "taskgate_task", column));
+                }
+                return found;
+              } catch (SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+
+    assertThat(types).containsExactlyElementsOf(expectedColumnTypes());
+  }
+
+  private static String columnType(DatabaseMetaData meta, String table, String column)
+      throws SQLException {
+    for (String t : List.of(table, table.toUpperCase(Locale.ROOT))) {
+      for (String c : List.of(column, column.toUpperCase(Locale.ROOT))) {
+        try (ResultSet rs = meta.getColumns(null, null, t, c)) {
+          if (rs.next()) {
+            return rs.getString("TYPE_NAME") + "(" + rs.getInt("COLUMN_SIZE") + ")";
+          }
+        }
+      }
+    }
+    return "missing";
   }
 
   // ---- insert and find
