@@ -1,0 +1,45 @@
+package io.taskgate.store.jpa;
+
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The store contract on H2 2.2.224, the database Payara embeds as {@code jdbc/__default}: a private
+ * in-memory database for this class.
+ */
+class H2TaskStoreTest extends TaskStoreContract {
+
+  @Override
+  EntityManagerFactory openFactory() {
+    String url =
+        "jdbc:h2:mem:taskgate_"
+            + UUID.randomUUID().toString().replace("-", "")
+            + ";DB_CLOSE_DELAY=-1";
+    return Persistence.createEntityManagerFactory(
+        TEST_UNIT,
+        Map.of(
+            "eclipselink.persistencexml", TEST_PERSISTENCE_XML,
+            "jakarta.persistence.jdbc.driver", "org.h2.Driver",
+            "jakarta.persistence.jdbc.url", url,
+            "jakarta.persistence.jdbc.user", "sa",
+            "jakarta.persistence.jdbc.password", ""));
+  }
+
+  @Override
+  List<String> expectedColumnTypes() {
+    // EclipseLink's H2Platform maps a @Lob String to H2's longest VARCHAR, not to CLOB.
+    return List.of(
+        "CHARACTER VARYING(36)",
+        "CHARACTER VARYING(1000000000)",
+        "TIMESTAMP WITH TIME ZONE(32)",
+        "CHARACTER VARYING(2000)");
+  }
+
+  @Override
+  void dropDatabase() {
+    // In memory: gone with the JVM; closing the factory leaves nothing on disk.
+  }
+}

@@ -1,0 +1,76 @@
+package io.taskgate.store.jpa;
+
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The store contract on PostgreSQL at {@value #SERVER} (user postgres, trust authentication), in a
+ * schema of its own created for this class and dropped after it. PostgreSQL must be running: CI
+ * starts it; if it is not reachable this class fails, it does not skip.
+ */
+class PostgresTaskStoreTest extends TaskStoreContract {
+
+  static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/test";
+  static final String USER = "postgres";
+
+  private final String schema =
+      "taskgate_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+  @Override
+  EntityManagerFactory openFactory() throws SQLException {
+    execute("CREATE SCHEMA " + schema);
+    return Persistence.createEntityManagerFactory(
+        TEST_UNIT,
+        Map.of(
+            "eclipselink.persistencexml",
+            TEST_PERSISTENCE_XML,
+            "jakarta.persistence.jdbc.driver",
+            "org.postgresql.Driver",
+            "jakarta.persistence.jdbc.url",
+            SERVER + "?currentSchema=" + schema,
+            "jakarta.persistence.jdbc.user",
+            USER,
+            "jakarta.persistence.jdbc.password",
+            ""));
+  }
+
+  @Override
+  List<String> expectedColumnTypes() {
+    return List.of("varchar(36)", "text(2147483647)", "timestamptz(35)", "varchar(2000)");
+  }
+
+  @Override
+  void dropDatabase() throws SQLException {
+    execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+  }
+
+  private static void execute(String sql) throws SQLException {
+    Connection connection;
+    try {
+      connection = DriverManager.getConnection(SERVER, USER, "");
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "PostgreSQL is not reachable at "
+              + SERVER
+              + " as user "
+              + USER
+              + " ("
+              + e.getMessage()
+              + "). The store's PostgreSQL tests need it: start the local cluster"
+              + " (e.g. `pg_ctlcluster 15 main start`; .ci/run does this) and create database"
+              + " 'test'.",
+          e);
+    }
+    try (connection;
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+}

@@ -1,0 +1,665 @@
+package io.taskgate.store.jpa;
+
+import static io.taskgate.core.task.TaskStatus.CANCELLED;
+import static io.taskgate.core.task.TaskStatus.COMPLETED;
+import static io.taskgate.core.task.TaskStatus.FAILED;
+import static io.taskgate.core.task.TaskStatus.IN_PROGRESS;
+import static io.taskgate.core.task.TaskStatus.QUEUED;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.taskgate.core.task.AuditLevel;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskPage;
+import io.taskgate.store.TaskQuery;
+import jakarta.persistence.EntityManagerFactory;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TimeZone;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What every {@link JpaTaskStore} database must do, run once per database by a subclass that opens
+ * it. Each test empties both tables first and seeds its own tasks; time is always passed in.
+ *
+ * <p>Precision: instants are kept to the microsecond on every database (H2 and PostgreSQL both keep
+ * {@code TIMESTAMP(6) WITH TIME ZONE}); the store cuts the nanoseconds off before writing.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class TaskStoreContract {
+
+  static final String TEST_UNIT = "taskgate-test";
+  static final String TEST_PERSISTENCE_XML = "META-INF/taskgate-test-persistence.xml";
+  static final Instant T0 = Instant.parse("2025-03-30T00:59:58.123456789Z");
+  static final String TYPE = "com.example.SendMail";
+
+  private EntityManagerFactory factory;
+  private Transactor tx;
+  private JpaTaskStore store;
+
+  /** Opens the database (empty or not) and a factory on unit {@value #TEST_UNIT}. */
+  abstract EntityManagerFactory openFactory() throws Exception;
+
+  /** Drops what {@link #openFactory()} created. */
+  abstract void dropDatabase() throws Exception;
+
+  /**
+   * The type names this database's JDBC metadata gives the columns that must be portable: id,
+   * payload, scheduled_at, last_error.
+   */
+  abstract List<String> expectedColumnTypes();
+
+  @BeforeAll
+  void open() throws Exception {
+    factory = openFactory();
+    tx = new ResourceLocalTransactor(factory);
+    store = new JpaTaskStore(tx, AuditLevel.FULL);
+  }
+
+  @AfterAll
+  void close() throws Exception {
+    if (factory != null) {
+      factory.close();
+    }
+    dropDatabase();
+  }
+
+  @BeforeEach
+  void emptyTables() {
+    tx.inTransaction(
+        em -> {
+          em.createQuery("DELETE FROM TaskAuditEntity a").executeUpdate();
+          return em.createQuery("DELETE FROM TaskEntity t").executeUpdate();
+        });
+  }
+
+  static StoredTask queued(String key, Instant scheduledAt, Instant now) {
+    return StoredTask.queued(
+        UUID.randomUUID(),
+        TYPE,
+        "{\"to\":\"a@example.com\"}",
+        "default",
+        key,
+        scheduledAt,
+        null,
+        now);
+  }
+
+  static StoredTask inStatus(TaskStatus status, Instant now) {
+    return queued(null, now, now).withStatus(status);
+  }
+
+  static Instant micros(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  // ---- schema
+
+  @Test
+  void theSchemaHasThePortableColumnTypes() {
+    List<String> types =
+        tx.inTransaction(
+            em -> {
+              try {
+                DatabaseMetaData meta = em.unwrap(Connection.class).getMetaData();
+                List<String> found = new ArrayList<>();
+                for (String column : List.of("id", "payload", "scheduled_at", "last_error")) {
+                  found.add(columnType(meta, "taskgate_task", column));
+                }
+                return found;
+              } catch (SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+
+    assertThat(types).containsExactlyElementsOf(expectedColumnTypes());
+  }
+
+  private static String columnType(DatabaseMetaData meta, String table, String column)
+      throws SQLException {
+    for (String t : List.of(table, table.toUpperCase(Locale.ROOT))) {
+      for (String c : List.of(column, column.toUpperCase(Locale.ROOT))) {
+        try (ResultSet rs = meta.getColumns(null, null, t, c)) {
+          if (rs.next()) {
+            return rs.getString("TYPE_NAME") + "(" + rs.getInt("COLUMN_SIZE") + ")";
+          }
+        }
+      }
+    }
+    return "missing";
+  }
+
+  // ---- insert and find
+
+  @Test
+  void findReadsBackEveryFieldToTheMicrosecond() {
+    StoredTask task =
+        new StoredTask(
+            UUID.randomUUID(),
+            TYPE,
+            "{\"to\":\"ünïcødé 🚀\"}",
+            IN_PROGRESS,
+            "mail",
+            "customer-42",
+            T0.plusSeconds(30),
+            3,
+            "java.io.IOException: timeout",
+            "every=PT10S;maxRuns=5",
+            7,
+            T0,
+            T0.plusNanos(210),
+            0);
+    store.insert(task);
+
+    StoredTask read = store.find(task.id()).orElseThrow();
+
+    assertThat(read)
+        .isEqualTo(
+            new StoredTask(
+                task.id(),
+                TYPE,
+                "{\"to\":\"ünïcødé 🚀\"}",
+                IN_PROGRESS,
+                "mail",
+                "customer-42",
+                Instant.parse("2025-03-30T01:00:28.123456Z"),
+                3,
+                "java.io.IOException: timeout",
+                "every=PT10S;maxRuns=5",
+                7,
+                Instant.parse("2025-03-30T00:59:58.123456Z"),
+                Instant.parse("2025-03-30T00:59:58.123456Z"),
+                0));
+  }
+
+  @Test
+  void findKeepsNullsAndAnUnknownIdIsEmpty() {
+    StoredTask task = queued(null, T0, T0);
+    store.insert(task);
+
+    StoredTask read = store.find(task.id()).orElseThrow();
+
+    assertThat(read.taskKey()).isNull();
+    assertThat(read.lastError()).isNull();
+    assertThat(read.recurrence()).isNull();
+    assertThat(read.version()).isZero();
+    assertThat(store.find(UUID.randomUUID())).isEmpty();
+  }
+
+  @Test
+  void instantsDoNotDependOnTheJvmTimeZone() {
+    // 02:30 UTC on 2025-03-30 is a wall-clock time that does not exist in Paris (clocks jump from
+    // 02:00 to 03:00): a store that wrote UTC wall-clock times through the JVM zone would shift it.
+    Instant inTheGap = Instant.parse("2025-03-30T02:30:00.000001Z");
+    TimeZone before = TimeZone.getDefault();
+    StoredTask read;
+    StoredTask task = queued(null, inTheGap, inTheGap);
+    try {
+      TimeZone.setDefault(TimeZone.getTimeZone("Europe/Paris"));
+      store.insert(task);
+      read = store.find(task.id()).orElseThrow();
+    } finally {
+      TimeZone.setDefault(before);
+    }
+    assertThat(read.scheduledAt()).isEqualTo(inTheGap);
+    assertThat(store.find(task.id()).orElseThrow().createdAt()).isEqualTo(inTheGap);
+  }
+
+  @Test
+  void aLargePayloadRoundTrips() {
+    StringBuilder json = new StringBuilder("{\"lines\":[");
+    for (int i = 0; json.length() < 1_100_000; i++) {
+      json.append(i == 0 ? "" : ",").append("\"line ").append(i).append(" ✓ äöü\"");
+    }
+    String payload = json.append("]}").toString();
+    StoredTask task = queued(null, T0, T0).withPayload(payload);
+    store.insert(task);
+
+    assertThat(store.find(task.id()).orElseThrow().payload()).isEqualTo(payload);
+
+    String bigger = payload.replace("✓", "✗");
+    StoredTask changed = store.update(task, task.withPayload(bigger), T0).orElseThrow();
+    assertThat(changed.payload()).isEqualTo(bigger);
+    assertThat(store.find(task.id()).orElseThrow().payload()).isEqualTo(bigger);
+  }
+
+  @Test
+  void lastErrorIsCutToTheColumnWithoutSplittingACharacter() {
+    String rocket = "🚀"; // two chars: a surrogate pair
+    // The high surrogate of the rocket is the last character that would fit: it goes too.
+    String longError = "x".repeat(TaskEntity.ERROR_LENGTH - 10) + rocket + "tail";
+    StoredTask task = queued(null, T0, T0);
+    store.insert(task);
+
+    StoredTask failed =
+        store
+            .update(task, task.withStatus(FAILED).withLastError("nul\0here " + longError), T0)
+            .orElseThrow();
+
+    StoredTask read = store.find(task.id()).orElseThrow();
+    assertThat(read).isEqualTo(failed);
+    assertThat(read.lastError())
+        .hasSize(TaskEntity.ERROR_LENGTH - 1)
+        .endsWith("xxx")
+        .startsWith("nul\uFFFDhere xxx")
+        .doesNotContain("\0");
+    assertThat(store.history(task.id()).get(1).detail()).isEqualTo(read.lastError());
+
+    String exact = "y".repeat(TaskEntity.ERROR_LENGTH - 2) + rocket;
+    StoredTask other = queued(null, T0, T0);
+    store.insert(other);
+    store.update(other, other.withLastError(exact), T0);
+    assertThat(store.find(other.id()).orElseThrow().lastError()).isEqualTo(exact);
+  }
+
+  @Test
+  void valuesLongerThanTheirColumnAreRefusedByName() {
+    StoredTask task = queued("k".repeat(TaskEntity.NAME_LENGTH + 1), T0, T0);
+
+    assertThatThrownBy(() -> store.insert(task))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("taskKey must be at most 255 characters, was 256");
+    assertThat(store.find(task.id())).isEmpty();
+  }
+
+  // ---- findLive
+
+  @Test
+  void findLiveReturnsOnlyATaskThatIsNotTerminal() {
+    StoredTask queued = queued("order-1", T0, T0);
+    store.insert(queued);
+    assertThat(store.findLive(TYPE, "order-1")).contains(queued(queued));
+
+    StoredTask running = store.update(queued, queued.withStatus(IN_PROGRESS), T0).orElseThrow();
+    assertThat(store.findLive(TYPE, "order-1")).contains(running);
+
+    store.update(running, running.withStatus(COMPLETED), T0.plusSeconds(1));
+    assertThat(store.findLive(TYPE, "order-1")).isEmpty();
+
+    for (TaskStatus terminal : List.of(COMPLETED, FAILED, CANCELLED)) {
+      StoredTask done = queued("order-2", T0, T0).withStatus(terminal);
+      store.insert(done);
+    }
+    assertThat(store.findLive(TYPE, "order-2")).isEmpty();
+    StoredTask again = queued("order-2", T0, T0.plusSeconds(5));
+    store.insert(again);
+    assertThat(store.findLive(TYPE, "order-2")).contains(queued(again));
+    assertThat(store.findLive("com.example.Other", "order-2")).isEmpty();
+    assertThat(store.findLive(TYPE, "order-3")).isEmpty();
+    assertThat(store.findLive(TYPE, null)).isEmpty();
+  }
+
+  private static StoredTask queued(StoredTask task) {
+    return new StoredTask(
+        task.id(),
+        task.type(),
+        task.payload(),
+        task.status(),
+        task.queue(),
+        task.taskKey(),
+        micros(task.scheduledAt()),
+        task.attempt(),
+        task.lastError(),
+        task.recurrence(),
+        task.runs(),
+        micros(task.createdAt()),
+        micros(task.updatedAt()),
+        task.version());
+  }
+
+  // ---- update
+
+  @Test
+  void updateWritesTheChangeTheTimeAndTheNextVersion() {
+    StoredTask task = queued("k", T0, T0);
+    store.insert(task);
+    Instant now = T0.plusSeconds(2).plusNanos(7);
+
+    StoredTask changed =
+        task.withStatus(IN_PROGRESS)
+            .withAttempt(1)
+            .withScheduledAt(T0.plusSeconds(1))
+            .withRuns(4)
+            .withLastError("boom");
+    StoredTask updated = store.update(task, changed, now).orElseThrow();
+
+    assertThat(updated.version()).isEqualTo(1);
+    assertThat(updated.updatedAt()).isEqualTo(micros(now));
+    assertThat(updated.createdAt()).isEqualTo(micros(T0));
+    assertThat(updated.status()).isEqualTo(IN_PROGRESS);
+    assertThat(updated.attempt()).isEqualTo(1);
+    assertThat(updated.runs()).isEqualTo(4);
+    assertThat(updated.lastError()).isEqualTo("boom");
+    assertThat(updated.scheduledAt()).isEqualTo(micros(T0.plusSeconds(1)));
+    assertThat(store.find(task.id())).contains(updated);
+  }
+
+  @Test
+  void aStaleVersionChangesNothingAndReturnsEmpty() {
+    StoredTask task = queued("k", T0, T0);
+    store.insert(task);
+    StoredTask first = store.update(task, task.withStatus(IN_PROGRESS), T0).orElseThrow();
+
+    Optional<StoredTask> stale =
+        store.update(task, task.withStatus(CANCELLED).withPayload("{}"), T0.plusSeconds(1));
+
+    assertThat(stale).isEmpty();
+    assertThat(store.find(task.id())).contains(first);
+    assertThat(store.history(task.id()))
+        .extracting(TaskAudit::to)
+        .containsExactly(QUEUED, IN_PROGRESS);
+    assertThat(store.update(first, first.withStatus(COMPLETED), T0.plusSeconds(2)))
+        .map(StoredTask::version)
+        .contains(2L);
+  }
+
+  @Test
+  void anUpdateOfAMissingTaskReturnsEmpty() {
+    StoredTask neverStored = queued(null, T0, T0);
+
+    assertThat(store.update(neverStored, neverStored.withStatus(IN_PROGRESS), T0)).isEmpty();
+    assertThat(store.history(neverStored.id())).isEmpty();
+  }
+
+  @Test
+  void updateRefusesToChangeTheIdentityOfATask() {
+    StoredTask task = queued(null, T0, T0);
+    store.insert(task);
+    StoredTask otherId = queued(null, T0, T0);
+    StoredTask otherType =
+        new StoredTask(
+            task.id(),
+            "com.example.Other",
+            task.payload(),
+            task.status(),
+            task.queue(),
+            task.taskKey(),
+            task.scheduledAt(),
+            0,
+            null,
+            null,
+            0,
+            task.createdAt(),
+            task.updatedAt(),
+            0);
+
+    assertThatThrownBy(() -> store.update(task, otherId, T0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot change a task's id");
+    assertThatThrownBy(() -> store.update(task, otherType, T0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot change a task's type");
+    assertThat(store.find(task.id()).orElseThrow().version()).isZero();
+  }
+
+  static final Map<TaskStatus, Set<TaskStatus>> ALLOWED =
+      Map.of(
+          QUEUED, EnumSet.of(IN_PROGRESS, CANCELLED, FAILED, QUEUED),
+          IN_PROGRESS, EnumSet.of(COMPLETED, FAILED, QUEUED));
+
+  static Stream<Arguments> everyMove() {
+    List<Arguments> moves = new ArrayList<>();
+    for (TaskStatus from : TaskStatus.values()) {
+      for (TaskStatus to : TaskStatus.values()) {
+        moves.add(Arguments.of(from, to, ALLOWED.getOrDefault(from, Set.of()).contains(to)));
+      }
+    }
+    return moves.stream();
+  }
+
+  @ParameterizedTest(name = "{0} -> {1} allowed: {2}")
+  @MethodSource("everyMove")
+  void onlyTheTransitionTableMovesATask(TaskStatus from, TaskStatus to, boolean allowed) {
+    StoredTask task = inStatus(from, T0);
+    store.insert(task);
+
+    if (allowed) {
+      assertThat(store.update(task, task.withStatus(to), T0)).map(StoredTask::status).contains(to);
+    } else {
+      assertThatThrownBy(() -> store.update(task, task.withStatus(to), T0))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("Task " + task.id())
+          .hasMessageContaining("from " + from + " to " + to);
+      assertThat(store.find(task.id()).orElseThrow().status()).isEqualTo(from);
+      assertThat(store.find(task.id()).orElseThrow().version()).isZero();
+    }
+  }
+
+  @Test
+  void aMoveOutOfATerminalStatusSaysItIsTerminal() {
+    StoredTask task = inStatus(COMPLETED, T0);
+    store.insert(task);
+
+    assertThatThrownBy(() -> store.update(task, task.withStatus(QUEUED), T0))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage(
+            "Task " + task.id() + " cannot move from COMPLETED to QUEUED: COMPLETED is terminal");
+  }
+
+  @Test
+  void twoThreadsUpdatingOneTaskExactlyOneWins() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 10; round++) {
+        StoredTask task = queued(null, T0, T0);
+        store.insert(task);
+        CyclicBarrier start = new CyclicBarrier(2);
+        Callable<Optional<StoredTask>> toRunning =
+            () -> {
+              start.await(10, TimeUnit.SECONDS);
+              return store.update(task, task.withStatus(IN_PROGRESS).withAttempt(1), T0);
+            };
+        Callable<Optional<StoredTask>> toCancelled =
+            () -> {
+              start.await(10, TimeUnit.SECONDS);
+              return store.update(task, task.withStatus(CANCELLED), T0);
+            };
+        Future<Optional<StoredTask>> a = pool.submit(toRunning);
+        Future<Optional<StoredTask>> b = pool.submit(toCancelled);
+        Optional<StoredTask> ra = a.get(30, TimeUnit.SECONDS);
+        Optional<StoredTask> rb = b.get(30, TimeUnit.SECONDS);
+
+        assertThat(ra.isPresent() ^ rb.isPresent())
+            .as("round %d: exactly one wins", round)
+            .isTrue();
+        StoredTask winner = ra.orElseGet(rb::orElseThrow);
+        assertThat(store.find(task.id())).contains(winner);
+        assertThat(winner.version()).isEqualTo(1);
+        assertThat(store.history(task.id())).hasSize(2);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  // ---- audit
+
+  @Test
+  void fullAuditRecordsTheInsertAndEveryStatusChange() {
+    JpaTaskStore full = new JpaTaskStore(tx, AuditLevel.FULL);
+    StoredTask t = queued(null, T0, T0);
+    full.insert(t);
+    StoredTask v1 = full.update(t, t.withScheduledAt(T0.plusSeconds(9)), T0).orElseThrow();
+    StoredTask v2 = full.update(v1, v1.withStatus(IN_PROGRESS).withAttempt(1), T0).orElseThrow();
+    StoredTask v3 =
+        full.update(v2, v2.withStatus(QUEUED).withLastError("IOException: reset"), T0)
+            .orElseThrow();
+    StoredTask v4 = full.update(v3, v3.withStatus(IN_PROGRESS).withAttempt(2), T0).orElseThrow();
+    full.update(v4, v4.withStatus(FAILED), T0.plusSeconds(1));
+
+    Instant at = micros(T0);
+    assertThat(full.history(t.id()))
+        .containsExactly(
+            new TaskAudit(t.id(), null, QUEUED, at, 0, null),
+            new TaskAudit(t.id(), QUEUED, IN_PROGRESS, at, 1, null),
+            new TaskAudit(t.id(), IN_PROGRESS, QUEUED, at, 1, "IOException: reset"),
+            new TaskAudit(t.id(), QUEUED, IN_PROGRESS, at, 2, null),
+            new TaskAudit(
+                t.id(), IN_PROGRESS, FAILED, micros(T0.plusSeconds(1)), 2, "IOException: reset"));
+  }
+
+  @Test
+  void minimalAuditRecordsOnlyTheMoveIntoATerminalStatus() {
+    JpaTaskStore minimal = new JpaTaskStore(tx, AuditLevel.MINIMAL);
+    StoredTask t = queued(null, T0, T0);
+    minimal.insert(t);
+    StoredTask v1 = minimal.update(t, t.withStatus(IN_PROGRESS), T0).orElseThrow();
+    StoredTask v2 = minimal.update(v1, v1.withStatus(QUEUED), T0).orElseThrow();
+    StoredTask v3 = minimal.update(v2, v2.withStatus(IN_PROGRESS), T0).orElseThrow();
+    minimal.update(v3, v3.withStatus(COMPLETED), T0.plusSeconds(3));
+
+    assertThat(minimal.history(t.id()))
+        .containsExactly(
+            new TaskAudit(t.id(), IN_PROGRESS, COMPLETED, micros(T0.plusSeconds(3)), 0, null));
+  }
+
+  @Test
+  void noAuditRecordsNothing() {
+    JpaTaskStore none = new JpaTaskStore(tx, AuditLevel.NONE);
+    StoredTask t = queued(null, T0, T0);
+    none.insert(t);
+    StoredTask v1 = none.update(t, t.withStatus(IN_PROGRESS), T0).orElseThrow();
+    none.update(v1, v1.withStatus(FAILED).withLastError("boom"), T0);
+
+    assertThat(none.history(t.id())).isEmpty();
+    assertThat(none.find(t.id()).orElseThrow().status()).isEqualTo(FAILED);
+  }
+
+  @Test
+  void historyIsOldestFirstAndOnlyOfItsTask() {
+    StoredTask a = queued(null, T0, T0.plusSeconds(10));
+    StoredTask b = queued(null, T0, T0);
+    store.insert(a);
+    store.insert(b);
+    StoredTask a1 = store.update(a, a.withStatus(IN_PROGRESS), T0.plusSeconds(20)).orElseThrow();
+    store.update(b, b.withStatus(CANCELLED), T0.plusSeconds(1));
+    store.update(a1, a1.withStatus(COMPLETED), T0.plusSeconds(30));
+
+    assertThat(store.history(a.id()))
+        .extracting(TaskAudit::to, TaskAudit::at)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(QUEUED, micros(T0.plusSeconds(10))),
+            org.assertj.core.groups.Tuple.tuple(IN_PROGRESS, micros(T0.plusSeconds(20))),
+            org.assertj.core.groups.Tuple.tuple(COMPLETED, micros(T0.plusSeconds(30))));
+    assertThat(store.history(b.id())).extracting(TaskAudit::to).containsExactly(QUEUED, CANCELLED);
+  }
+
+  // ---- findByStatus and query
+
+  @Test
+  void findByStatusIsOldestScheduledFirstAndLimited() {
+    List<StoredTask> due = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      StoredTask task = queued(null, T0.plus(Duration.ofMinutes(10 - i)), T0.plusSeconds(i));
+      store.insert(task);
+      due.add(task);
+    }
+    StoredTask running = queued(null, T0.minusSeconds(3600), T0);
+    store.insert(running);
+    store.update(running, running.withStatus(IN_PROGRESS), T0);
+    store.insert(inStatus(COMPLETED, T0.minusSeconds(7200)));
+
+    assertThat(store.findByStatus(Set.of(QUEUED), 4))
+        .extracting(StoredTask::id)
+        .containsExactly(due.get(5).id(), due.get(4).id(), due.get(3).id(), due.get(2).id());
+    assertThat(store.findByStatus(EnumSet.of(QUEUED, IN_PROGRESS), 2))
+        .extracting(StoredTask::id)
+        .containsExactly(running.id(), due.get(5).id());
+    assertThat(store.findByStatus(Set.of(CANCELLED), 10)).isEmpty();
+    assertThat(store.findByStatus(Set.of(), 10)).isEmpty();
+    assertThat(store.findByStatus(Set.of(QUEUED), 0)).isEmpty();
+    assertThatThrownBy(() -> store.findByStatus(Set.of(QUEUED), -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("max must not be negative, was -1");
+  }
+
+  @Test
+  void queryFiltersPagesNewestFirstAndCountsAll() {
+    List<StoredTask> mail = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      StoredTask task = queued(null, T0, T0.plusSeconds(i));
+      store.insert(task);
+      mail.add(task);
+    }
+    StoredTask report =
+        StoredTask.queued(
+            UUID.randomUUID(),
+            "com.example.Report",
+            "{}",
+            "reports",
+            null,
+            T0,
+            null,
+            T0.plusSeconds(100));
+    store.insert(report);
+    StoredTask cancelled = mail.get(6);
+    store.update(cancelled, cancelled.withStatus(CANCELLED), T0);
+
+    TaskPage all =
+        store.query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 3));
+    assertThat(all.total()).isEqualTo(8);
+    assertThat(all.tasks())
+        .extracting(StoredTask::id)
+        .containsExactly(report.id(), mail.get(6).id(), mail.get(5).id());
+
+    TaskQuery queuedMail =
+        new TaskQuery(Optional.of(QUEUED), Optional.of(TYPE), Optional.of("default"), 1, 4);
+    TaskPage second = store.query(queuedMail);
+    assertThat(second.total()).isEqualTo(6);
+    assertThat(second.tasks())
+        .extracting(StoredTask::id)
+        .containsExactly(mail.get(1).id(), mail.get(0).id());
+
+    assertThat(
+            store
+                .query(
+                    new TaskQuery(
+                        Optional.of(CANCELLED), Optional.empty(), Optional.empty(), 0, 10))
+                .tasks())
+        .extracting(StoredTask::id)
+        .containsExactly(cancelled.id());
+    assertThat(
+            store
+                .query(
+                    new TaskQuery(
+                        Optional.empty(), Optional.empty(), Optional.of("reports"), 0, 10))
+                .tasks())
+        .containsExactly(store.find(report.id()).orElseThrow());
+    TaskPage beyond =
+        store.query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 5, 500));
+    assertThat(beyond.tasks()).isEmpty();
+    assertThat(beyond.total()).isEqualTo(8);
+    TaskPage none =
+        store.query(new TaskQuery(Optional.of(FAILED), Optional.empty(), Optional.empty(), 0, 10));
+    assertThat(none).isEqualTo(new TaskPage(List.of(), 0));
+  }
+}
