@@ -6,6 +6,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.json.bind.JsonbException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /** Tasks to JSON and back, with JSON-B. */
 @ApplicationScoped
@@ -33,7 +35,11 @@ public class Payloads {
   }
 
   @PreDestroy
-  void close() throws Exception {
-    jsonb.close();
+  void close() {
+    try {
+      jsonb.close();
+    } catch (Exception e) {
+      Logger.getLogger(Payloads.class.getName()).log(Level.FINE, "Closing JSON-B failed", e);
+    }
   }
 }

@@ -1,12 +1,9 @@
 package io.taskgate.store.jpa;
 
-import static io.taskgate.core.task.TaskStatus.CANCELLED;
-import static io.taskgate.core.task.TaskStatus.COMPLETED;
 import static io.taskgate.core.task.TaskStatus.FAILED;
-import static io.taskgate.core.task.TaskStatus.IN_PROGRESS;
-import static io.taskgate.core.task.TaskStatus.QUEUED;
 
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.core.task.TaskStates;
 import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
@@ -21,7 +18,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -40,15 +36,6 @@ import java.util.UUID;
  * Nothing stays managed in the persistence context after a call.
  */
 public final class JpaTaskStore implements TaskStore {
-
-  /**
-   * The allowed status moves. Mirrors {@code io.taskgate.core.task.TaskStates} exactly (to be
-   * replaced by it); terminal statuses never move.
-   */
-  private static final Map<TaskStatus, Set<TaskStatus>> ALLOWED =
-      Map.of(
-          QUEUED, EnumSet.of(IN_PROGRESS, CANCELLED, FAILED, QUEUED),
-          IN_PROGRESS, EnumSet.of(COMPLETED, FAILED, QUEUED));
 
   private static final Set<TaskStatus> LIVE = EnumSet.noneOf(TaskStatus.class);
 
@@ -280,9 +267,9 @@ public final class JpaTaskStore implements TaskStore {
         });
   }
 
-  /** Refuses a move the transition table does not allow, naming the task and both statuses. */
+  /** Refuses a move {@link TaskStates} does not allow, naming the task and both statuses. */
   static void checkTransition(UUID id, TaskStatus from, TaskStatus to) {
-    Set<TaskStatus> allowed = ALLOWED.getOrDefault(from, Set.of());
+    Set<TaskStatus> allowed = TaskStates.next(from);
     if (!allowed.contains(to)) {
       throw new IllegalStateException(
           "Task "
