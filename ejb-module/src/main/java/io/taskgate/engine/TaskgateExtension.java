@@ -35,24 +35,29 @@ public class TaskgateExtension implements Extension {
     }
     Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
     try {
-      HandlerInfo info = describe(beanClass, options);
-      HandlerInfo other = handlers.putIfAbsent(info.typeName(), info);
-      if (other != null) {
-        throw new IllegalArgumentException(
-            "two handlers for task type "
-                + info.typeName()
-                + ": "
-                + other.beanClass().getName()
-                + " and "
-                + beanClass.getName()
-                + "; keep exactly one");
-      }
+      HandlerInfo info = register(describe(beanClass, options));
       LOG.fine(() -> "Taskgate handler " + beanClass.getName() + " runs " + info.typeName());
     } catch (IllegalArgumentException e) {
       event.addDefinitionError(
           new DeploymentException(
               "Taskgate handler " + beanClass.getName() + ": " + e.getMessage(), e));
     }
+  }
+
+  /** Records a handler; a second one for the same task type is refused, naming both. */
+  HandlerInfo register(HandlerInfo info) {
+    HandlerInfo other = handlers.putIfAbsent(info.typeName(), info);
+    if (other != null) {
+      throw new IllegalArgumentException(
+          "two handlers for task type "
+              + info.typeName()
+              + ": "
+              + other.beanClass().getName()
+              + " and "
+              + info.beanClass().getName()
+              + "; keep exactly one");
+    }
+    return info;
   }
 
   /** The handlers found, by task type name. */

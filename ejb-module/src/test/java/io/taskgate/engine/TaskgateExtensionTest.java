@@ -108,6 +108,24 @@ class TaskgateExtensionTest {
         .hasMessageContaining(message);
   }
 
+  @Test
+  void aSecondHandlerForTheSameTaskTypeIsRefusedNamingBoth() {
+    TaskgateExtension extension = new TaskgateExtension();
+    extension.register(describe(PingHandler.class));
+
+    assertThatThrownBy(() -> extension.register(describe(SubPingHandler.class)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "two handlers for task type "
+                + Ping.class.getName()
+                + ": "
+                + PingHandler.class.getName()
+                + " and "
+                + SubPingHandler.class.getName()
+                + "; keep exactly one");
+    assertThat(extension.handlers()).containsOnlyKeys(Ping.class.getName());
+  }
+
   private static HandlerInfo describe(Class<?> handler) {
     return TaskgateExtension.describe(handler, handler.getAnnotation(TaskHandler.class));
   }
