@@ -9,17 +9,23 @@ import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.QueueFullException;
 import io.taskgate.engine.TaskEngine;
 import io.taskgate.engine.TaskTimeoutException;
 import io.taskgate.engine.TaskgateInfo;
 import io.taskgate.it.engine.Probe;
+import io.taskgate.it.engine.Tasks;
+import io.taskgate.it.engine.Tasks.Blocker;
 import io.taskgate.it.engine.Tasks.Doomed;
 import io.taskgate.it.engine.Tasks.Echo;
 import io.taskgate.it.engine.Tasks.Flaky;
 import io.taskgate.it.engine.Tasks.Slow;
 import io.taskgate.it.engine.Tasks.Tick;
+import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskPage;
+import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -30,12 +36,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.jboss.shrinkwrap.resolver.api.maven.Maven;
@@ -70,6 +79,9 @@ class EngineIT {
         .as(WebArchive.class)
         .addClasses(Http.class, ItConfig.class)
         .addPackage(Probe.class.getPackage())
+        .addAsResource(
+            new StringAsset(TestConfigSource.class.getName()),
+            "META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource")
         .addAsLibraries(
             Maven.resolver()
                 .loadPomFromFile("pom.xml")
@@ -291,6 +303,52 @@ class EngineIT {
         dispatcher.dispatch(new Echo(id, "q"), DispatchOptions.now().onQueue("nope"));
 
     assertThat(awaitStatus(receipt.taskId(), TaskStatus.COMPLETED).queue()).isEqualTo("default");
+  }
+
+  @Test
+  void aFullQueuePushesBackOnProducersAndLosesNothing() throws Exception {
+    // The "tiny" queue: 1 worker, a channel of 2, producers wait 0.2 s (TestConfigSource).
+    String id = testId();
+    TaskReceipt running = dispatcher.dispatch(new Blocker(id));
+    probe.await(id, "handle", 1, Duration.ofSeconds(10));
+    TaskReceipt waiting1 = dispatcher.dispatch(new Blocker(id));
+    TaskReceipt waiting2 = dispatcher.dispatch(new Blocker(id));
+    long start = System.nanoTime();
+
+    assertThatThrownBy(() -> dispatcher.dispatch(new Blocker(id)))
+        .isInstanceOf(QueueFullException.class)
+        .hasMessageContaining(
+            "queue 'tiny' is full (2 tasks waiting) and had no room within PT0.2S")
+        .hasMessageContaining("is stored and will run when the queue drains");
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(200));
+
+    TaskPage queued =
+        store.query(
+            new TaskQuery(
+                Optional.of(TaskStatus.QUEUED),
+                Optional.of(Blocker.class.getName()),
+                Optional.empty(),
+                0,
+                10));
+    assertThat(queued.total()).isEqualTo(3);
+    Tasks.GATE.countDown();
+    for (TaskReceipt r : List.of(running, waiting1, waiting2)) {
+      awaitStatus(r.taskId(), TaskStatus.COMPLETED);
+    }
+    probe.await(id, "handle", 4, Duration.ofSeconds(10));
+    assertThat(
+            store
+                .query(
+                    new TaskQuery(
+                        Optional.empty(),
+                        Optional.of(Blocker.class.getName()),
+                        Optional.empty(),
+                        0,
+                        10))
+                .tasks())
+        .hasSize(4)
+        .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED));
   }
 
   @Test

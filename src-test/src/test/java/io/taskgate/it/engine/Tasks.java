@@ -24,6 +24,13 @@ public final class Tasks {
   /** Sleeps {@code millis}: longer than its handler's 300 ms timeout when large. */
   public record Slow(String id, long millis) implements Task {}
 
+  /** Waits (up to 20 s) until the test opens {@link #GATE}; runs on the one-worker "tiny" queue. */
+  public record Blocker(String id) implements Task {}
+
+  /** Opened by a test to let {@link Blocker} tasks finish. */
+  public static final java.util.concurrent.CountDownLatch GATE =
+      new java.util.concurrent.CountDownLatch(1);
+
   /** Records each run of a recurring series. */
   public record Tick(String id) implements Task {}
 
@@ -100,6 +107,17 @@ public final class Tasks {
     @Override
     public void onError(Slow task, TaskContext context, Throwable error) {
       probe.record(task.id(), "error:" + error.getClass().getSimpleName());
+    }
+  }
+
+  @TaskHandler(queue = "tiny")
+  public static class BlockerHandler implements Handler<Blocker> {
+    @Inject Probe probe;
+
+    @Override
+    public void handle(Blocker task, TaskContext context) throws InterruptedException {
+      probe.record(task.id(), "handle");
+      GATE.await(20, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 
