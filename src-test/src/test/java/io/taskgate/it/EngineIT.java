@@ -36,6 +36,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -275,6 +276,35 @@ class EngineIT {
     awaitStatus(running.id(), TaskStatus.COMPLETED);
     assertThat(probe.events(queuedId)).contains("handle:left behind");
     assertThat(probe.events(runningId)).contains("handle:left behind");
+  }
+
+  @Test
+  void recoverySkipsOccurrencesARecurringTaskMissedWhileDown() throws Exception {
+    String id = testId();
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS); // the store keeps microseconds
+    // Every 2 s, last due 9 s ago: four or five occurrences passed while "down".
+    Recurrence every2s = Recurrence.every(Duration.ofSeconds(2)).withMaxRuns(2);
+    Instant lastDue = now.minusSeconds(9);
+    StoredTask series =
+        StoredTask.queued(
+            UUID.randomUUID(),
+            Tick.class.getName(),
+            "{\"id\":\"" + id + "\"}",
+            "default",
+            null,
+            lastDue,
+            every2s.encode(),
+            now);
+    store.insert(series);
+
+    engine.recover();
+
+    StoredTask rearmed = store.find(series.id()).orElseThrow();
+    assertThat(rearmed.status()).isEqualTo(TaskStatus.QUEUED);
+    assertThat(rearmed.scheduledAt()).isAfter(now).isEqualTo(lastDue.plusSeconds(10));
+    StoredTask done = awaitStatus(series.id(), TaskStatus.COMPLETED);
+    assertThat(done.runs()).isEqualTo(2);
+    assertThat(probe.count(id, "tick")).isEqualTo(2);
   }
 
   @Test
