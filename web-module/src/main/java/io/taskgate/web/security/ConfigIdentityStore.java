@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -21,7 +22,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * Checks HTTP Basic credentials against users defined in MicroProfile Config: user {@code <name>}
  * has the password {@code taskgate.security.user.<name>.password} and the groups (comma-separated)
  * {@code taskgate.security.user.<name>.groups}; group {@code admin} maps to role {@code admin}. A
- * user without a password, or with an empty one, cannot log in. The same on Payara Server and
+ * user without a password, or with an empty one, cannot log in. Unless configured otherwise, user
+ * {@code admin} has the password {@value #DEFAULT_ADMIN_PASSWORD} and the group {@code admin}: the
+ * defaults live here, not in a properties file, because in an EAR Payara's MicroProfile Config does
+ * not read a WAR's {@code META-INF/microprofile-config.properties}. The same on Payara Server and
  * Payara Micro, with no server configuration.
  */
 @ApplicationScoped
@@ -29,15 +33,28 @@ import org.eclipse.microprofile.config.ConfigProvider;
 public class ConfigIdentityStore implements IdentityStore {
   static final String REALM = "taskgate";
   static final String PREFIX = "taskgate.security.user.";
+  static final String DEFAULT_ADMIN_PASSWORD = "taskgate";
+  static final String ADMIN_PASSWORD_KEY = PREFIX + "admin.password";
+  private static final Map<String, String> DEFAULTS =
+      Map.of(ADMIN_PASSWORD_KEY, DEFAULT_ADMIN_PASSWORD, PREFIX + "admin.groups", "admin");
   private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   /** Validates a user name and password; called by Jakarta Security. */
   public CredentialValidationResult validate(UsernamePasswordCredential credential) {
-    Config config = ConfigProvider.getConfig();
     return validate(
-        key -> config.getOptionalValue(key, String.class),
+        settings(ConfigProvider.getConfig()),
         credential.getCaller(),
         credential.getPasswordAsString());
+  }
+
+  /** The security settings: MicroProfile Config, then the built-in defaults of user admin. */
+  static Function<String, Optional<String>> settings(Config config) {
+    return withDefaults(key -> config.getOptionalValue(key, String.class));
+  }
+
+  static Function<String, Optional<String>> withDefaults(
+      Function<String, Optional<String>> config) {
+    return key -> config.apply(key).or(() -> Optional.ofNullable(DEFAULTS.get(key)));
   }
 
   /** The result for {@code user} and {@code password}, reading settings through {@code config}. */

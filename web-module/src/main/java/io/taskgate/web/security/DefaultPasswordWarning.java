@@ -9,15 +9,14 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /** Logs a warning at start while the admin user still has the password Taskgate ships with. */
 @ApplicationScoped
 public class DefaultPasswordWarning {
-  static final String DEFAULT_ADMIN_PASSWORD = "taskgate";
   private static final Logger LOG = Logger.getLogger(DefaultPasswordWarning.class.getName());
 
   void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
-    String key = ConfigIdentityStore.PREFIX + "admin.password";
+    String key = ConfigIdentityStore.ADMIN_PASSWORD_KEY;
     boolean shipped =
-        ConfigProvider.getConfig()
-            .getOptionalValue(key, String.class)
-            .filter(DEFAULT_ADMIN_PASSWORD::equals)
+        ConfigIdentityStore.settings(ConfigProvider.getConfig())
+            .apply(key)
+            .filter(ConfigIdentityStore.DEFAULT_ADMIN_PASSWORD::equals)
             .isPresent();
     if (shipped) {
       LOG.warning(

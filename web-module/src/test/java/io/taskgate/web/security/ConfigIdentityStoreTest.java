@@ -24,6 +24,39 @@ class ConfigIdentityStoreTest {
   @CsvSource(
       nullValues = "NULL",
       value = {
+        "NULL, NULL, admin, taskgate, VALID",
+        "NULL, NULL, admin, wrong, INVALID",
+        "changed, NULL, admin, taskgate, INVALID",
+        "changed, NULL, admin, changed, VALID",
+        "'', NULL, admin, taskgate, INVALID",
+        "changed, ops, admin, changed, VALID",
+      })
+  void userAdminHasDefaultsThatConfigOverrides(
+      String password, String groups, String user, String given, Status status) {
+    Map<String, String> settings = new java.util.HashMap<>();
+    if (password != null) {
+      settings.put("taskgate.security.user.admin.password", password);
+    }
+    if (groups != null) {
+      settings.put("taskgate.security.user.admin.groups", groups);
+    }
+
+    CredentialValidationResult result =
+        ConfigIdentityStore.validate(
+            ConfigIdentityStore.withDefaults(k -> Optional.ofNullable(settings.get(k))),
+            user,
+            given);
+
+    assertThat(result.getStatus()).isEqualTo(status);
+    if (status == Status.VALID) {
+      assertThat(result.getCallerGroups()).containsExactly(groups == null ? "admin" : groups);
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      nullValues = "NULL",
+      value = {
         "admin, s3cret, VALID, 'admin,ops'",
         "viewer, look, VALID, ''",
         "admin, S3cret, INVALID, ''",
