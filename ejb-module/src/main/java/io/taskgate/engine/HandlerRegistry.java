@@ -2,6 +2,7 @@ package io.taskgate.engine;
 
 import io.taskgate.api.Task;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
 import java.util.Collection;
 import java.util.Optional;
@@ -31,6 +32,20 @@ public class HandlerRegistry {
                         + ": write a CDI bean implementing Handler<"
                         + taskType.getSimpleName()
                         + "> annotated @TaskHandler, in a module of this application"));
+  }
+
+  /**
+   * The CDI bean of {@code handler}: create instances from it with {@code
+   * BeanManager.getReference(bean, …)}, which works from the engine's module for handlers in any
+   * module of the application (a WAR's beans are not resolvable by type from an EJB jar in an EAR).
+   */
+  public Bean<?> bean(HandlerInfo handler) {
+    return extension
+        .bean(handler.beanClass())
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "Taskgate has no CDI bean for handler " + handler.beanClass().getName()));
   }
 
   /** All handlers. */

@@ -4,7 +4,6 @@ import io.taskgate.api.HandlerInterception;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
 import jakarta.annotation.Priority;
-import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -17,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
  * Wraps every {@code handle} call of a {@link TaskHandler} bean: times it, logs it, and enforces
@@ -32,7 +33,22 @@ public class TaskHandlerInterceptor {
 
   @Inject HandlerRegistry registry;
 
-  @Resource ManagedScheduledExecutorService scheduler;
+  /**
+   * The container's default scheduled executor, looked up by its standard name when a timeout needs
+   * it. Not a {@code @Resource} field: the interceptor is also instantiated for handlers in a WAR
+   * of an EAR, whose {@code java:comp/env} has no entry for a class of the EJB jar.
+   */
+  static final String DEFAULT_SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
+
+  private static ManagedScheduledExecutorService scheduler() {
+    try {
+      return InitialContext.doLookup(DEFAULT_SCHEDULER);
+    } catch (NamingException e) {
+      throw new IllegalStateException(
+          "Taskgate cannot enforce handler timeouts: " + DEFAULT_SCHEDULER + " is not available",
+          e);
+    }
+  }
 
   @AroundInvoke
   Object aroundHandle(InvocationContext invocation) throws Exception {
@@ -50,13 +66,14 @@ public class TaskHandlerInterceptor {
         timeout
             .<ScheduledFuture<?>>map(
                 t ->
-                    scheduler.schedule(
-                        () -> {
-                          timedOut.set(true);
-                          worker.interrupt();
-                        },
-                        t.toNanos(),
-                        TimeUnit.NANOSECONDS))
+                    scheduler()
+                        .schedule(
+                            () -> {
+                              timedOut.set(true);
+                              worker.interrupt();
+                            },
+                            t.toNanos(),
+                            TimeUnit.NANOSECONDS))
             .orElse(null);
     try {
       Object result = invocation.proceed();

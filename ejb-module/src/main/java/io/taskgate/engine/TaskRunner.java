@@ -9,10 +9,12 @@ import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.context.spi.CreationalContext;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -37,7 +39,7 @@ public class TaskRunner {
   @Inject Payloads payloads;
   @Inject TaskScheduler scheduler;
   @Inject InstantSource clock;
-  @Inject @Any Instance<Object> beans;
+  @Inject BeanManager beanManager;
 
   private final SplittableRandom random = new SplittableRandom();
 
@@ -106,9 +108,14 @@ public class TaskRunner {
             handlerInfo.retry().maxAttempts(),
             running.scheduledAt(),
             running.runs());
-    Instance.Handle<?> bean = beans.select(handlerInfo.beanClass()).getHandle();
+    Bean<?> bean = registry.bean(handlerInfo);
+    CreationalContext<?> creation = beanManager.createCreationalContext(bean);
     try {
-      Handler<Task> handler = (Handler<Task>) bean.get();
+      Type type =
+          bean.getTypes().contains(handlerInfo.beanClass())
+              ? handlerInfo.beanClass()
+              : Object.class;
+      Handler<Task> handler = (Handler<Task>) beanManager.getReference(bean, type, creation);
       callback(running, "onStarted", () -> handler.onStarted(task, context));
       Throwable failure = null;
       try {
@@ -123,7 +130,7 @@ public class TaskRunner {
           ? succeeded(running, handler, task, context, end)
           : failed(running, handlerInfo, handler, task, context, failure, end);
     } finally {
-      bean.destroy();
+      creation.release();
     }
   }
 

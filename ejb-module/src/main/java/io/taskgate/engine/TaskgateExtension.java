@@ -5,6 +5,7 @@ import io.taskgate.api.Task;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.core.task.RetryPolicy;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
@@ -27,6 +28,7 @@ public class TaskgateExtension implements Extension {
   private static final Logger LOG = Logger.getLogger(TaskgateExtension.class.getName());
 
   private final Map<String, HandlerInfo> handlers = new LinkedHashMap<>();
+  private final Map<Class<?>, Bean<?>> beans = new LinkedHashMap<>();
 
   void onBean(@Observes ProcessManagedBean<?> event) {
     TaskHandler options = event.getAnnotatedBeanClass().getAnnotation(TaskHandler.class);
@@ -36,6 +38,7 @@ public class TaskgateExtension implements Extension {
     Class<?> beanClass = event.getAnnotatedBeanClass().getJavaClass();
     try {
       HandlerInfo info = register(describe(beanClass, options));
+      beans.put(beanClass, event.getBean());
       LOG.fine(() -> "Taskgate handler " + beanClass.getName() + " runs " + info.typeName());
     } catch (IllegalArgumentException e) {
       event.addDefinitionError(
@@ -63,6 +66,14 @@ public class TaskgateExtension implements Extension {
   /** The handlers found, by task type name. */
   public Map<String, HandlerInfo> handlers() {
     return Collections.unmodifiableMap(handlers);
+  }
+
+  /**
+   * The CDI bean of a handler class. The runner creates handlers from it rather than by type
+   * resolution, because in an EAR the engine's module cannot resolve beans of a WAR by type.
+   */
+  public Optional<Bean<?>> bean(Class<?> handlerClass) {
+    return Optional.ofNullable(beans.get(handlerClass));
   }
 
   static HandlerInfo describe(Class<?> beanClass, TaskHandler options) {

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.JsonObject;
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +18,11 @@ class EarSmokeIT {
 
   /** Deploy has returned when the tests start; this only covers a slow first request. */
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
+
+  /** The default API user that the WAR ships with (README, security section). */
+  private static final String ADMIN = "admin";
+
+  private static final String ADMIN_PASSWORD = "taskgate";
 
   @Test
   void apiInfoAnswersUpOnPayaraServer() throws Exception {
@@ -34,5 +41,38 @@ class EarSmokeIT {
     assertThat(body.getString("status")).isEqualTo("UP");
     assertThat(body.getString("version")).isEqualTo(ItConfig.required("taskgate.version"));
     assertThat(body.getString("startedAt")).isNotBlank();
+  }
+
+  /**
+   * The example handler lives in the WAR, the engine in the EJB jar at the EAR root: a task
+   * dispatched over REST with the default admin user completing shows that the engine finds and
+   * runs handlers of the WAR.
+   */
+  @Test
+  void anExampleTaskDispatchedOverRestCompletesOnPayaraServer() throws Exception {
+    URI api = URI.create(ItConfig.required("taskgate.server.url")).resolve("api/");
+    Http.awaitOk(
+        api.resolve("info"), STARTUP_TIMEOUT, "See " + ItConfig.required("taskgate.server.log"));
+    String body = "{\"tenantId\":\"" + UUID.randomUUID() + "\"}";
+
+    assertThat(
+            Http.send("POST", api.resolve("tasks/SyncTenantData"), body, null, null).statusCode())
+        .isEqualTo(401);
+    HttpResponse<String> posted =
+        Http.send("POST", api.resolve("tasks/SyncTenantData"), body, ADMIN, ADMIN_PASSWORD);
+
+    assertThat(posted.statusCode()).as(posted.body()).isEqualTo(202);
+    URI task = URI.create(posted.headers().firstValue("Location").orElseThrow());
+    JsonObject done =
+        Http.awaitJson(
+            task,
+            ADMIN,
+            ADMIN_PASSWORD,
+            t ->
+                !t.getString("status").equals("QUEUED")
+                    && !t.getString("status").equals("IN_PROGRESS"),
+            Duration.ofSeconds(30));
+    assertThat(done.getString("status")).as(done.toString()).isEqualTo("COMPLETED");
+    assertThat(done.getString("type")).isEqualTo("io.taskgate.web.examples.SyncTenantData");
   }
 }

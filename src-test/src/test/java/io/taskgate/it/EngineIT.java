@@ -2,6 +2,7 @@ package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.Task;
@@ -29,6 +30,7 @@ import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.io.File;
 import java.net.URI;
 import java.net.URL;
@@ -37,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -47,6 +50,7 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.jboss.shrinkwrap.resolver.api.maven.Maven;
 import org.junit.jupiter.api.Test;
@@ -60,6 +64,22 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ArquillianExtension.class)
 class EngineIT {
+
+  /** The default API user, as the README documents it. */
+  private static final String ADMIN = "admin";
+
+  private static final String ADMIN_PASSWORD = "taskgate";
+
+  /** A user without the admin role, defined for these tests only. */
+  private static final String VIEWER = "viewer";
+
+  private static final String VIEWER_PASSWORD = "viewer-secret";
+
+  /** A queue only the REST list test uses, so that its filter sees only its own tasks. */
+  private static final String REST_QUEUE = "rest-it";
+
+  private static final String ECHO = Echo.class.getName();
+  private static final Duration TASK_TIMEOUT = Duration.ofSeconds(20);
 
   @ArquillianResource URL baseUrl;
 
@@ -83,6 +103,16 @@ class EngineIT {
         .addAsResource(
             new StringAsset(TestConfigSource.class.getName()),
             "META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource")
+        .addAsLibraries(
+            ShrinkWrap.create(JavaArchive.class, "taskgate-it-config.jar")
+                .addAsManifestResource(
+                    new StringAsset(
+                        String.join(
+                            "\n",
+                            "taskgate.security.user." + VIEWER + ".password=" + VIEWER_PASSWORD,
+                            "taskgate.security.user." + VIEWER + ".groups=viewer",
+                            "taskgate.queues=" + REST_QUEUE)),
+                    "microprofile-config.properties"))
         .addAsLibraries(
             Maven.resolver()
                 .loadPomFromFile("pom.xml")
@@ -388,6 +418,300 @@ class EngineIT {
     assertThatThrownBy(() -> dispatcher.dispatch(new Orphan("x")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("No handler runs task type " + Orphan.class.getName());
+  }
+
+  // ---- REST API (/api/tasks), from the client side ----
+
+  @Test
+  @RunAsClient
+  void aPostedTaskIsAcceptedWithItsLocationAndCompletes() throws Exception {
+    String id = testId();
+
+    HttpResponse<String> posted =
+        asAdmin("POST", api("tasks/Echo"), "{\"id\":\"" + id + "\",\"payload\":\"rest\"}");
+
+    assertThat(posted.statusCode()).isEqualTo(202);
+    JsonObject receipt = Http.json(posted);
+    String taskId = receipt.getString("id");
+    assertThat(receipt.getBoolean("replaced")).isFalse();
+    assertThat(Instant.parse(receipt.getString("scheduledAt"))).isNotNull();
+    URI location = URI.create(posted.headers().firstValue("Location").orElseThrow());
+    assertThat(location).isEqualTo(api("tasks/" + taskId));
+
+    JsonObject task = awaitTask(location, "COMPLETED");
+    assertThat(task.getString("type")).isEqualTo(ECHO);
+    assertThat(task.getString("queue")).isEqualTo("default");
+    assertThat(task.getInt("attempt")).isEqualTo(1);
+    assertThat(Http.json(task.getString("payload")).getString("payload")).isEqualTo("rest");
+    assertThat(task.getJsonArray("history").getValuesAs(JsonObject.class))
+        .extracting(h -> h.getString("to"))
+        .containsExactly("QUEUED", "IN_PROGRESS", "COMPLETED");
+  }
+
+  @Test
+  @RunAsClient
+  void aPostWithTheSameTaskKeyReplacesTheQueuedTask() throws Exception {
+    String key = "rest-key-" + testId();
+    String query = "?delay=PT1H&taskKey=" + key;
+    String first =
+        Http.json(asAdmin("POST", api("tasks/" + ECHO + query), echo("first"))).getString("id");
+
+    HttpResponse<String> second = asAdmin("POST", api("tasks/Echo" + query), echo("second"));
+
+    assertThat(second.statusCode()).isEqualTo(202);
+    assertThat(Http.json(second).getString("id")).isEqualTo(first);
+    assertThat(Http.json(second).getBoolean("replaced")).isTrue();
+    JsonObject task = Http.json(asAdmin("GET", api("tasks/" + first), null));
+    assertThat(task.getString("taskKey")).isEqualTo(key);
+    assertThat(task.getString("payload")).contains("second");
+    assertThat(asAdmin("DELETE", api("tasks/" + first), null).statusCode()).isEqualTo(204);
+  }
+
+  @Test
+  @RunAsClient
+  void theListFiltersByStatusTypeAndQueueAndPages() throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      HttpResponse<String> posted =
+          asAdmin("POST", api("tasks/Echo?delay=PT1H&queue=" + REST_QUEUE), echo("list " + i));
+      assertThat(posted.statusCode()).isEqualTo(202);
+      ids.add(Http.json(posted).getString("id"));
+    }
+    String filter = "tasks?status=queued&type=Echo&queue=" + REST_QUEUE;
+
+    JsonObject first = Http.json(asAdmin("GET", api(filter + "&size=2"), null));
+    JsonObject second = Http.json(asAdmin("GET", api(filter + "&size=2&page=1"), null));
+    JsonObject all = Http.json(asAdmin("GET", api(filter), null));
+
+    assertThat(first.getInt("total")).isEqualTo(3);
+    assertThat(first.getInt("page")).isZero();
+    assertThat(first.getInt("size")).isEqualTo(2);
+    assertThat(second.getInt("page")).isEqualTo(1);
+    assertThat(ids(first)).hasSize(2);
+    assertThat(ids(second)).hasSize(1);
+    List<String> paged = new ArrayList<>(ids(first));
+    paged.addAll(ids(second));
+    assertThat(paged).containsExactlyInAnyOrderElementsOf(ids).isEqualTo(ids(all));
+    assertThat(all.getInt("size")).isEqualTo(50);
+    assertThat(all.getJsonArray("items").getValuesAs(JsonObject.class))
+        .extracting(
+            t -> t.getString("status"), t -> t.getString("type"), t -> t.containsKey("history"))
+        .containsOnly(tuple("QUEUED", ECHO, false));
+    JsonObject completed =
+        Http.json(asAdmin("GET", api("tasks?status=COMPLETED&queue=" + REST_QUEUE), null));
+    assertThat(completed.getInt("total")).isZero();
+
+    for (String id : ids) {
+      assertThat(asAdmin("DELETE", api("tasks/" + id), null).statusCode()).isEqualTo(204);
+    }
+    assertThat(Http.json(asAdmin("GET", api(filter), null)).getInt("total")).isZero();
+  }
+
+  @Test
+  @RunAsClient
+  void deletingADelayedTaskCancelsItAndASecondDeleteConflicts() throws Exception {
+    String id = testId();
+    String taskId =
+        Http.json(asAdmin("POST", api("tasks/Echo?delay=PT1H"), echo(id))).getString("id");
+
+    HttpResponse<String> deleted = asAdmin("DELETE", api("tasks/" + taskId), null);
+
+    assertThat(deleted.statusCode()).isEqualTo(204);
+    assertThat(deleted.body()).isEmpty();
+    JsonObject task = Http.json(asAdmin("GET", api("tasks/" + taskId), null));
+    assertThat(task.getString("status")).isEqualTo("CANCELLED");
+    assertThat(task.getJsonArray("history").getValuesAs(JsonObject.class))
+        .extracting(h -> h.getString("to"))
+        .containsExactly("QUEUED", "CANCELLED");
+    HttpResponse<String> again = asAdmin("DELETE", api("tasks/" + taskId), null);
+    assertProblem(again, 409, "id", taskId);
+    assertThat(Http.json(again).getString("taskStatus")).isEqualTo("CANCELLED");
+  }
+
+  @Test
+  @RunAsClient
+  void deletingAFinishedTaskIsAConflictAndAnUnknownOneIsNotFound() throws Exception {
+    HttpResponse<String> posted = asAdmin("POST", api("tasks/Echo"), echo("done"));
+    URI location = URI.create(posted.headers().firstValue("Location").orElseThrow());
+    awaitTask(location, "COMPLETED");
+
+    HttpResponse<String> conflict = asAdmin("DELETE", location, null);
+
+    assertProblem(conflict, 409, "id", Http.json(posted).getString("id"));
+    assertThat(Http.json(conflict).getString("taskStatus")).isEqualTo("COMPLETED");
+    assertThat(Http.json(conflict).getString("detail")).contains("is COMPLETED");
+    String unknown = UUID.randomUUID().toString();
+    assertProblem(asAdmin("DELETE", api("tasks/" + unknown), null), 404, "id", unknown);
+    assertProblem(asAdmin("GET", api("tasks/" + unknown), null), 404, "id", unknown);
+  }
+
+  @Test
+  @RunAsClient
+  void badInputIsA400ProblemNamingTheParameterAndValue() throws Exception {
+    String echo = echo("bad input");
+    record Case(String method, String path, String body, String parameter, String value) {}
+    List<Case> cases =
+        List.of(
+            new Case("POST", "tasks/Echo?delay=soon", echo, "delay", "soon"),
+            new Case("POST", "tasks/Echo?delay=-PT1M", echo, "delay", "-PT1M"),
+            new Case(
+                "POST",
+                "tasks/Echo?delay=PT1M&at=2030-01-01T00:00:00Z",
+                echo,
+                "at",
+                "2030-01-01T00:00:00Z"),
+            new Case("POST", "tasks/Echo?at=tomorrow", echo, "at", "tomorrow"),
+            new Case("POST", "tasks/Echo?queue=", echo, "queue", ""),
+            new Case("POST", "tasks/NoSuchTask", echo, "type", "NoSuchTask"),
+            new Case("POST", "tasks/Echo", "{not json", "body", null),
+            new Case("POST", "tasks/Echo", "[1,2]", "body", null),
+            new Case("POST", "tasks/Echo", "", "body", null),
+            new Case("GET", "tasks?status=DONE", null, "status", "DONE"),
+            new Case("GET", "tasks?page=-1", null, "page", "-1"),
+            new Case("GET", "tasks?size=0", null, "size", "0"),
+            new Case("GET", "tasks?size=501", null, "size", "501"),
+            new Case("GET", "tasks?size=ten", null, "size", "ten"),
+            new Case("GET", "tasks?type=Nope", null, "type", "Nope"),
+            new Case("GET", "tasks/not-a-uuid", null, "id", "not-a-uuid"),
+            new Case("DELETE", "tasks/not-a-uuid", null, "id", "not-a-uuid"));
+
+    for (Case c : cases) {
+      HttpResponse<String> response = asAdmin(c.method(), api(c.path()), c.body());
+      assertProblem(response, 400, c.parameter(), c.value());
+    }
+    JsonObject unknownType = Http.json(asAdmin("POST", api("tasks/NoSuchTask"), echo));
+    assertThat(unknownType.getJsonArray("knownTypes").getValuesAs(JsonString.class))
+        .extracting(JsonString::getString)
+        .contains(ECHO, "io.taskgate.web.examples.SyncTenantData");
+    assertThat(Http.json(asAdmin("POST", api("tasks/Echo"), "{not json")).getString("detail"))
+        .startsWith("The body cannot be read as task type " + ECHO + ": ");
+  }
+
+  @Test
+  @RunAsClient
+  void theTasksApiNeedsTheAdminRoleWhileInfoStaysOpen() throws Exception {
+    URI tasks = api("tasks");
+    URI one = api("tasks/" + UUID.randomUUID());
+
+    HttpResponse<String> anonymous = Http.send("GET", tasks, null, null, null);
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertThat(anonymous.headers().firstValue("WWW-Authenticate"))
+        .hasValueSatisfying(h -> assertThat(h).startsWith("Basic"));
+    assertThat(Http.send("POST", api("tasks/Echo"), echo("anon"), null, null).statusCode())
+        .isEqualTo(401);
+    assertThat(Http.send("DELETE", one, null, null, null).statusCode()).isEqualTo(401);
+    assertThat(Http.send("GET", tasks, null, ADMIN, "wrong").statusCode()).isEqualTo(401);
+    assertThat(Http.send("GET", tasks, null, VIEWER, VIEWER_PASSWORD).statusCode()).isEqualTo(403);
+    assertThat(
+            Http.send("POST", api("tasks/Echo"), echo("viewer"), VIEWER, VIEWER_PASSWORD)
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(Http.send("DELETE", one, null, VIEWER, VIEWER_PASSWORD).statusCode()).isEqualTo(403);
+    assertThat(Http.send("GET", tasks, null, ADMIN, ADMIN_PASSWORD).statusCode()).isEqualTo(200);
+    assertThat(Http.send("GET", api("info"), null, null, null).statusCode()).isEqualTo(200);
+  }
+
+  // ---- the example handlers (io.taskgate.web.examples), over REST ----
+
+  @Test
+  @RunAsClient
+  void theExampleTenantApiAllowsFifteenSyncsPerTenantAMinute() throws Exception {
+    String body = "{\"tenantId\":\"" + UUID.randomUUID() + "\"}";
+    List<URI> tasks = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      HttpResponse<String> posted = asAdmin("POST", api("tasks/SyncTenantData"), body);
+      assertThat(posted.statusCode()).isEqualTo(202);
+      tasks.add(URI.create(posted.headers().firstValue("Location").orElseThrow()));
+    }
+
+    List<String> outcomes = new ArrayList<>();
+    List<String> errors = new ArrayList<>();
+    for (URI task : tasks) {
+      JsonObject done = awaitTask(task, "COMPLETED", "FAILED");
+      outcomes.add(done.getString("status"));
+      if (done.getString("status").equals("FAILED")) {
+        errors.add(done.getString("lastError"));
+      }
+    }
+    assertThat(outcomes).filteredOn("COMPLETED"::equals).hasSize(15);
+    assertThat(errors)
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .contains("made more than 15 calls in the last minute");
+  }
+
+  @Test
+  @RunAsClient
+  void theUnreliableReportFailsTwiceThenSucceeds() throws Exception {
+    HttpResponse<String> posted =
+        asAdmin("POST", api("tasks/UnreliableReport"), "{\"name\":\"q3\"}");
+
+    JsonObject done =
+        awaitTask(URI.create(posted.headers().firstValue("Location").orElseThrow()), "COMPLETED");
+
+    assertThat(done.getInt("attempt")).isEqualTo(3);
+    assertThat(done.getJsonArray("history").getValuesAs(JsonObject.class))
+        .extracting(h -> h.getString("to"))
+        .containsExactly(
+            "QUEUED", "IN_PROGRESS", "QUEUED", "IN_PROGRESS", "QUEUED", "IN_PROGRESS", "COMPLETED");
+  }
+
+  @Test
+  @RunAsClient
+  void theHeartbeatIsScheduledOnceAtStart() throws Exception {
+    JsonObject beats =
+        Http.json(asAdmin("GET", api("tasks?type=io.taskgate.web.examples.Heartbeat"), null));
+
+    assertThat(beats.getJsonArray("items").getValuesAs(JsonObject.class))
+        .filteredOn(
+            t -> !List.of("COMPLETED", "FAILED", "CANCELLED").contains(t.getString("status")))
+        .singleElement()
+        .satisfies(
+            t -> {
+              assertThat(t.getString("taskKey")).isEqualTo("taskgate-example-heartbeat");
+              assertThat(t.getString("recurrence")).contains("PT30S");
+            });
+  }
+
+  private HttpResponse<String> asAdmin(String method, URI uri, String body) throws Exception {
+    return Http.send(method, uri, body, ADMIN, ADMIN_PASSWORD);
+  }
+
+  private static String echo(String payload) {
+    return "{\"id\":\"" + testId() + "\",\"payload\":\"" + payload + "\"}";
+  }
+
+  private static List<String> ids(JsonObject page) {
+    return page.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+        .map(t -> t.getString("id"))
+        .toList();
+  }
+
+  private JsonObject awaitTask(URI task, String... statuses) throws Exception {
+    List<String> wanted = List.of(statuses);
+    return Http.awaitJson(
+        task, ADMIN, ADMIN_PASSWORD, t -> wanted.contains(t.getString("status")), TASK_TIMEOUT);
+  }
+
+  private static void assertProblem(
+      HttpResponse<String> response, int status, String parameter, String value) {
+    String what = response.request().method() + " " + response.request().uri();
+    assertThat(response.statusCode()).as(what + ": " + response.body()).isEqualTo(status);
+    assertThat(response.headers().firstValue("Content-Type"))
+        .as(what)
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+    JsonObject problem = Http.json(response);
+    assertThat(problem.getInt("status")).as(what).isEqualTo(status);
+    assertThat(problem.getString("type")).as(what).startsWith("urn:taskgate:problem:");
+    assertThat(problem.getString("title")).as(what).isNotBlank();
+    assertThat(problem.getString("detail")).as(what).isNotBlank();
+    if (status == 400) {
+      assertThat(problem.getString("parameter")).as(what).isEqualTo(parameter);
+    } else {
+      assertThat(problem.getString(parameter)).as(what).isEqualTo(value);
+    }
+    if (value != null && status == 400) {
+      assertThat(problem.getString("value")).as(what).isEqualTo(value);
+    }
   }
 
   private StoredTask leftBehind(String id, Instant now) {

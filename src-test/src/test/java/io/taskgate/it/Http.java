@@ -9,9 +9,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.function.Predicate;
 
-/** HTTP from the test side: plain GETs, JSON bodies, and waiting for a URL to answer 200. */
+/**
+ * HTTP from the test side: plain GETs, requests with Basic credentials, JSON bodies, and waiting
+ * for a URL to answer 200.
+ */
 final class Http {
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -30,6 +36,65 @@ final class Http {
             .GET()
             .build();
     return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Sends {@code method} to {@code uri} with an optional JSON body and optional Basic credentials
+   * ({@code user} null: none).
+   */
+  static HttpResponse<String> send(
+      String method, URI uri, String jsonBody, String user, String password)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .timeout(REQUEST_TIMEOUT)
+            .header("Accept", "application/json")
+            .method(
+                method,
+                jsonBody == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(jsonBody));
+    if (jsonBody != null) {
+      request.header("Content-Type", "application/json");
+    }
+    if (user != null) {
+      String token = user + ":" + password;
+      request.header(
+          "Authorization",
+          "Basic " + Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)));
+    }
+    return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * GETs {@code uri} with Basic credentials until {@code done} accepts the JSON object it answers,
+   * polling until {@code timeout} has passed; returns that object.
+   */
+  static JsonObject awaitJson(
+      URI uri, String user, String password, Predicate<JsonObject> done, Duration timeout)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      HttpResponse<String> response = send("GET", uri, null, user, password);
+      if (response.statusCode() == 200) {
+        JsonObject body = json(response);
+        if (done.test(body)) {
+          return body;
+        }
+      }
+      if (System.nanoTime() - deadline >= 0) {
+        throw new AssertionError(
+            "GET "
+                + uri
+                + " did not reach the expected state within "
+                + timeout
+                + ": HTTP "
+                + response.statusCode()
+                + " "
+                + response.body());
+      }
+      Thread.sleep(100);
+    }
   }
 
   /**
@@ -67,7 +132,11 @@ final class Http {
   }
 
   static JsonObject json(HttpResponse<String> response) {
-    try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+    return json(response.body());
+  }
+
+  static JsonObject json(String text) {
+    try (JsonReader reader = Json.createReader(new StringReader(text))) {
       return reader.readObject();
     }
   }

@@ -1,0 +1,140 @@
+package io.taskgate.engine;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Task;
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskPage;
+import io.taskgate.store.TaskQuery;
+import io.taskgate.store.TaskStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The facade the web module uses for tasks: dispatch from JSON, look up, list and cancel. It speaks
+ * in task type names and JSON and hands out {@link TaskView} values, never stored entities.
+ */
+@ApplicationScoped
+public class TaskAdmin {
+  @Inject HandlerRegistry registry;
+  @Inject Payloads payloads;
+  @Inject TaskDispatcher dispatcher;
+  @Inject TaskStore store;
+
+  /** The full class names of every task type a handler runs, sorted. */
+  public List<String> taskTypes() {
+    return registry.all().stream().map(HandlerInfo::typeName).sorted().toList();
+  }
+
+  /**
+   * Reads {@code json} as the task type named {@code type} and dispatches it.
+   *
+   * @param type the task type's full class name, or its simple name if no other task type shares it
+   * @throws UnknownTaskTypeException if no handler runs such a type, or the simple name is shared
+   * @throws InvalidTaskPayloadException if {@code json} is not JSON of that task's shape
+   */
+  public TaskReceipt dispatchJson(String type, String json, DispatchOptions options) {
+    HandlerInfo handler = registry.find(resolveType(type, taskTypes())).orElseThrow();
+    Task task;
+    try {
+      task = payloads.read(json == null ? "" : json, handler.taskType());
+    } catch (RuntimeException e) {
+      throw new InvalidTaskPayloadException(handler.typeName(), describe(e), e);
+    }
+    if (task == null) {
+      throw new InvalidTaskPayloadException(
+          handler.typeName(), "the body is JSON null, not an object", null);
+    }
+    return dispatcher.dispatch(task, options);
+  }
+
+  /** The task with this id and its history. */
+  public Optional<TaskView> find(UUID id) {
+    return store.find(id).map(task -> TaskView.of(task, store.history(id)));
+  }
+
+  /**
+   * A page of tasks, newest first.
+   *
+   * @param type a task type's full class name (also of a type no handler runs any more), or the
+   *     simple name of a registered one
+   * @throws UnknownTaskTypeException if {@code type} is a simple name no handler's type has, or
+   *     more than one
+   */
+  public TaskViewPage list(
+      Optional<TaskStatus> status,
+      Optional<String> type,
+      Optional<String> queue,
+      int page,
+      int size) {
+    Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
+    TaskPage found = store.query(new TaskQuery(status, typeName, queue, page, size));
+    List<TaskView> items = found.tasks().stream().map(t -> TaskView.of(t, null)).toList();
+    return new TaskViewPage(items, page, size, found.total());
+  }
+
+  /**
+   * Cancels a task that has not started.
+   *
+   * @return true if it is cancelled now; false if it has already started or finished
+   * @throws TaskNotFoundException if no task has this id
+   */
+  public boolean cancel(UUID id) {
+    StoredTask task = store.find(id).orElseThrow(() -> new TaskNotFoundException(id));
+    if (task.status() != TaskStatus.QUEUED) {
+      return false;
+    }
+    return dispatcher.cancel(id);
+  }
+
+  /**
+   * The full name among {@code known} that {@code requested} names: itself, or the one whose simple
+   * name (after the last '.' or '$') it is.
+   *
+   * @throws UnknownTaskTypeException if none or more than one matches
+   */
+  static String resolveType(String requested, Collection<String> known) {
+    List<String> sorted = known.stream().sorted().toList();
+    if (requested != null && sorted.contains(requested)) {
+      return requested;
+    }
+    List<String> matches =
+        sorted.stream()
+            .filter(name -> requested != null && !requested.isEmpty())
+            .filter(name -> simpleName(name).equals(requested) || canonical(name).equals(requested))
+            .toList();
+    if (matches.size() == 1) {
+      return matches.get(0);
+    }
+    throw new UnknownTaskTypeException(
+        String.valueOf(requested), matches.size() > 1 ? matches : List.of(), sorted);
+  }
+
+  static String simpleName(String className) {
+    int cut = Math.max(className.lastIndexOf('.'), className.lastIndexOf('$'));
+    return className.substring(cut + 1);
+  }
+
+  private static String canonical(String className) {
+    return className.replace('$', '.');
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder reason = new StringBuilder(String.valueOf(e.getMessage()));
+    Throwable cause = e.getCause();
+    for (int depth = 0; cause != null && cause != e && depth < 3; depth++) {
+      if (cause.getMessage() != null && !reason.toString().contains(cause.getMessage())) {
+        reason.append(": ").append(cause.getMessage());
+      }
+      e = cause;
+      cause = cause.getCause();
+    }
+    return reason.toString();
+  }
+}

@@ -1,0 +1,136 @@
+package io.taskgate.web.api;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.core.task.TaskStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Parses the API's query and path parameters; a bad one becomes a 400 {@link ApiProblem} naming the
+ * parameter and its value. Parameters arrive as strings so that a bad number or id is our 400, not
+ * the JAX-RS default 404.
+ */
+final class Params {
+  static final int DEFAULT_PAGE_SIZE = 50;
+  static final int MAX_PAGE_SIZE = 500;
+
+  private Params() {}
+
+  /** The dispatch options from {@code delay}, {@code at}, {@code queue} and {@code taskKey}. */
+  static DispatchOptions dispatchOptions(String delay, String at, String queue, String taskKey) {
+    if (present(delay) && present(at)) {
+      throw ApiProblem.invalidParameter(
+          "at", at, "Give either delay or at, not both (delay was '" + delay + "')");
+    }
+    DispatchOptions options = DispatchOptions.now();
+    if (present(delay)) {
+      options = options.after(duration("delay", delay));
+    }
+    if (present(at)) {
+      options = options.at(instant("at", at));
+    }
+    if (queue != null) {
+      options = options.onQueue(text("queue", queue));
+    }
+    if (taskKey != null) {
+      options = options.withTaskKey(text("taskKey", taskKey));
+    }
+    return options;
+  }
+
+  static Duration duration(String name, String value) {
+    Duration d;
+    try {
+      d = Duration.parse(value.trim());
+    } catch (DateTimeParseException e) {
+      throw ApiProblem.invalidParameter(
+          name, value, name + " must be an ISO-8601 duration such as PT30S or PT5M");
+    }
+    if (d.isNegative()) {
+      throw ApiProblem.invalidParameter(name, value, name + " must not be negative");
+    }
+    return d;
+  }
+
+  static Instant instant(String name, String value) {
+    try {
+      return Instant.parse(value.trim());
+    } catch (DateTimeParseException e) {
+      throw ApiProblem.invalidParameter(
+          name,
+          value,
+          name + " must be an ISO-8601 instant such as 2030-01-31T09:00:00Z (encode '+' as %2B)");
+    }
+  }
+
+  static String text(String name, String value) {
+    if (value.isBlank()) {
+      throw ApiProblem.invalidParameter(name, value, name + " must not be blank");
+    }
+    return value;
+  }
+
+  static Optional<TaskStatus> status(String value) {
+    if (!present(value)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(TaskStatus.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT)));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter(
+          "status", value, "status must be one of " + Arrays.toString(TaskStatus.values()));
+    }
+  }
+
+  static Optional<String> optionalText(String value) {
+    return present(value) ? Optional.of(value.trim()) : Optional.empty();
+  }
+
+  static int page(String value) {
+    int page = integer("page", value, 0);
+    if (page < 0) {
+      throw ApiProblem.invalidParameter("page", value, "page must not be negative");
+    }
+    return page;
+  }
+
+  static int size(String value) {
+    int size = integer("size", value, DEFAULT_PAGE_SIZE);
+    if (size < 1 || size > MAX_PAGE_SIZE) {
+      throw ApiProblem.invalidParameter("size", value, "size must be from 1 to " + MAX_PAGE_SIZE);
+    }
+    return size;
+  }
+
+  static UUID uuid(String name, String value) {
+    try {
+      UUID id = UUID.fromString(value);
+      if (!id.toString().equalsIgnoreCase(value)) {
+        throw new IllegalArgumentException(value);
+      }
+      return id;
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter(
+          name, value, name + " must be a UUID such as 123e4567-e89b-12d3-a456-426614174000");
+    }
+  }
+
+  private static int integer(String name, String value, int fallback) {
+    if (!present(value)) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw ApiProblem.invalidParameter(name, value, name + " must be a whole number");
+    }
+  }
+
+  private static boolean present(String value) {
+    return value != null && !value.isEmpty();
+  }
+}

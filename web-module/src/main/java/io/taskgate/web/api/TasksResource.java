@@ -1,0 +1,100 @@
+package io.taskgate.web.api;
+
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.engine.TaskAdmin;
+import io.taskgate.engine.TaskView;
+import io.taskgate.engine.TaskViewPage;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * {@code /api/tasks}: dispatch a task from JSON, list, show and cancel tasks. Parses the request
+ * and hands off to {@link TaskAdmin}; the role {@code admin} is required (WEB-INF/web.xml).
+ */
+@Path("tasks")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class TasksResource {
+
+  @Inject TaskAdmin admin;
+  @Context UriInfo uriInfo;
+
+  /** Dispatches the body as a task of {@code type} (full class name or unique simple name). */
+  @POST
+  @Path("{type}")
+  public Response dispatch(
+      @PathParam("type") String type,
+      @QueryParam("delay") String delay,
+      @QueryParam("at") String at,
+      @QueryParam("queue") String queue,
+      @QueryParam("taskKey") String taskKey,
+      String body) {
+    TaskReceipt receipt =
+        admin.dispatchJson(type, body, Params.dispatchOptions(delay, at, queue, taskKey));
+    URI location =
+        uriInfo
+            .getBaseUriBuilder()
+            .path(TasksResource.class)
+            .path(receipt.taskId().toString())
+            .build();
+    return Response.accepted(
+            new DispatchResult(receipt.taskId(), receipt.scheduledAt(), receipt.replaced()))
+        .location(location)
+        .build();
+  }
+
+  /** A page of tasks, newest first, filtered by status, type and queue. */
+  @GET
+  public TaskViewPage list(
+      @QueryParam("status") String status,
+      @QueryParam("type") String type,
+      @QueryParam("queue") String queue,
+      @QueryParam("page") String page,
+      @QueryParam("size") String size) {
+    return admin.list(
+        Params.status(status),
+        Params.optionalText(type),
+        Params.optionalText(queue),
+        Params.page(page),
+        Params.size(size));
+  }
+
+  /** One task with its history. */
+  @GET
+  @Path("{id}")
+  public TaskView find(@PathParam("id") String id) {
+    UUID taskId = Params.uuid("id", id);
+    return admin.find(taskId).orElseThrow(() -> EngineProblemMappers.notFound(id));
+  }
+
+  /** Cancels a task that has not started: 204; 409 if it has started or finished. */
+  @DELETE
+  @Path("{id}")
+  public Response cancel(@PathParam("id") String id) {
+    UUID taskId = Params.uuid("id", id);
+    if (admin.cancel(taskId)) {
+      return Response.noContent().build();
+    }
+    String status = admin.find(taskId).map(t -> t.status().name()).orElse("unknown");
+    throw new ApiProblem(
+        409,
+        ApiProblem.NOT_CANCELLABLE,
+        "Task not cancellable",
+        "Task " + taskId + " is " + status + ": only a QUEUED task can be cancelled",
+        Map.of("id", id, "taskStatus", status));
+  }
+}

@@ -1,0 +1,89 @@
+package io.taskgate.web.security;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.security.enterprise.authentication.mechanism.http.BasicAuthenticationMechanismDefinition;
+import jakarta.security.enterprise.credential.UsernamePasswordCredential;
+import jakarta.security.enterprise.identitystore.CredentialValidationResult;
+import jakarta.security.enterprise.identitystore.IdentityStore;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Checks HTTP Basic credentials against users defined in MicroProfile Config: user {@code <name>}
+ * has the password {@code taskgate.security.user.<name>.password} and the groups (comma-separated)
+ * {@code taskgate.security.user.<name>.groups}; group {@code admin} maps to role {@code admin}. A
+ * user without a password, or with an empty one, cannot log in. Unless configured otherwise, user
+ * {@code admin} has the password {@value #DEFAULT_ADMIN_PASSWORD} and the group {@code admin}: the
+ * defaults live here, not in a properties file, because in an EAR Payara's MicroProfile Config does
+ * not read a WAR's {@code META-INF/microprofile-config.properties}. The same on Payara Server and
+ * Payara Micro, with no server configuration.
+ */
+@ApplicationScoped
+@BasicAuthenticationMechanismDefinition(realmName = ConfigIdentityStore.REALM)
+public class ConfigIdentityStore implements IdentityStore {
+  static final String REALM = "taskgate";
+  static final String PREFIX = "taskgate.security.user.";
+  static final String DEFAULT_ADMIN_PASSWORD = "taskgate";
+  static final String ADMIN_PASSWORD_KEY = PREFIX + "admin.password";
+  private static final Map<String, String> DEFAULTS =
+      Map.of(ADMIN_PASSWORD_KEY, DEFAULT_ADMIN_PASSWORD, PREFIX + "admin.groups", "admin");
+  private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+  /** Validates a user name and password; called by Jakarta Security. */
+  public CredentialValidationResult validate(UsernamePasswordCredential credential) {
+    return validate(
+        settings(ConfigProvider.getConfig()),
+        credential.getCaller(),
+        credential.getPasswordAsString());
+  }
+
+  /** The security settings: MicroProfile Config, then the built-in defaults of user admin. */
+  static Function<String, Optional<String>> settings(Config config) {
+    return withDefaults(key -> config.getOptionalValue(key, String.class));
+  }
+
+  static Function<String, Optional<String>> withDefaults(
+      Function<String, Optional<String>> config) {
+    return key -> config.apply(key).or(() -> Optional.ofNullable(DEFAULTS.get(key)));
+  }
+
+  /** The result for {@code user} and {@code password}, reading settings through {@code config}. */
+  static CredentialValidationResult validate(
+      Function<String, Optional<String>> config, String user, String password) {
+    if (user == null || !USER_NAME.matcher(user).matches() || password == null) {
+      return CredentialValidationResult.INVALID_RESULT;
+    }
+    Optional<String> expected = config.apply(PREFIX + user + ".password");
+    if (expected.isEmpty()
+        || expected.get().isEmpty()
+        || !MessageDigest.isEqual(
+            expected.get().getBytes(StandardCharsets.UTF_8),
+            password.getBytes(StandardCharsets.UTF_8))) {
+      return CredentialValidationResult.INVALID_RESULT;
+    }
+    return new CredentialValidationResult(user, groups(config, user));
+  }
+
+  static Set<String> groups(Function<String, Optional<String>> config, String user) {
+    return config
+        .apply(PREFIX + user + ".groups")
+        .map(
+            g ->
+                Arrays.stream(g.split(","))
+                    .map(String::trim)
+                    .filter(s -> !s.isEmpty())
+                    .collect(Collectors.toCollection(LinkedHashSet::new)))
+        .map(s -> (Set<String>) s)
+        .orElse(Set.of());
+  }
+}

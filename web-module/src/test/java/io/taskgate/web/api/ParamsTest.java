@@ -1,0 +1,126 @@
+package io.taskgate.web.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.core.task.TaskStatus;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ParamsTest {
+
+  @Test
+  void dispatchOptionsCarryDelayQueueAndKey() {
+    DispatchOptions options = Params.dispatchOptions("PT5M", null, "mail", "k-1");
+
+    assertThat(options.delay()).contains(Duration.ofMinutes(5));
+    assertThat(options.at()).isEmpty();
+    assertThat(options.queue()).contains("mail");
+    assertThat(options.taskKey()).contains("k-1");
+    assertThat(Params.dispatchOptions(null, null, null, null)).isEqualTo(DispatchOptions.now());
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "2030-01-31T09:00:00Z, 2030-01-31T09:00:00Z",
+    "2030-01-31T10:00:00+01:00, 2030-01-31T09:00:00Z"
+  })
+  void atAcceptsInstantsWithZoneOrOffset(String at, String expected) {
+    assertThat(Params.dispatchOptions(null, at, null, null).at()).contains(Instant.parse(expected));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "PT1M|2030-01-01T00:00:00Z||at|Give either delay or at, not both",
+        "5 minutes|||delay|ISO-8601 duration",
+        "-PT1S|||delay|must not be negative",
+        "|tomorrow||at|ISO-8601 instant",
+        "||' '|queue|must not be blank",
+      })
+  void badDispatchParametersNameTheParameterAndValue(
+      String delay, String at, String queue, String parameter, String message) {
+    assertThatThrownBy(() -> Params.dispatchOptions(delay, at, queue, null))
+        .isInstanceOfSatisfying(
+            ApiProblem.class,
+            p -> {
+              assertThat(p.status()).isEqualTo(400);
+              JsonObject body = body(p);
+              assertThat(body.getString("parameter")).isEqualTo(parameter);
+              assertThat(body.getString("detail")).contains(message);
+            });
+  }
+
+  @Test
+  void statusIsCaseInsensitiveAndBadOnesListTheValues() {
+    assertThat(Params.status("completed")).contains(TaskStatus.COMPLETED);
+    assertThat(Params.status(null)).isEmpty();
+    assertThatThrownBy(() -> Params.status("DONE"))
+        .isInstanceOfSatisfying(
+            ApiProblem.class,
+            p -> {
+              assertThat(body(p).getString("value")).isEqualTo("DONE");
+              assertThat(p.getMessage()).contains("QUEUED", "CANCELLED");
+            });
+  }
+
+  @ParameterizedTest
+  @CsvSource({"page, -1", "page, x", "size, 0", "size, 501", "size, 1e3"})
+  void pageAndSizeOutOfRangeAreRefused(String parameter, String value) {
+    assertThatThrownBy(
+            () -> {
+              if (parameter.equals("page")) {
+                Params.page(value);
+              } else {
+                Params.size(value);
+              }
+            })
+        .isInstanceOfSatisfying(
+            ApiProblem.class, p -> assertThat(body(p).getString("parameter")).isEqualTo(parameter));
+  }
+
+  @Test
+  void pageAndSizeHaveDefaults() {
+    assertThat(Params.page(null)).isZero();
+    assertThat(Params.size(null)).isEqualTo(50);
+    assertThat(Params.size("500")).isEqualTo(500);
+  }
+
+  @Test
+  void idsMustBeCanonicalUuids() {
+    UUID id = UUID.randomUUID();
+    assertThat(Params.uuid("id", id.toString())).isEqualTo(id);
+    assertThatThrownBy(() -> Params.uuid("id", "1-2-3-4-5")).isInstanceOf(ApiProblem.class);
+    assertThatThrownBy(() -> Params.uuid("id", "nope")).isInstanceOf(ApiProblem.class);
+  }
+
+  @Test
+  void problemBodiesEscapeWhatTheUserSent() {
+    String evil = "\"},\"status\":200,\"x\":\"<script>";
+    JsonObject body = body(ApiProblem.invalidParameter("delay", evil, "bad"));
+
+    assertThat(body.getString("value")).isEqualTo(evil);
+    assertThat(body.getInt("status")).isEqualTo(400);
+    assertThat(body.getString("type")).isEqualTo(ApiProblem.INVALID_PARAMETER);
+    assertThat(body.getString("title")).isEqualTo("Invalid parameter");
+    assertThat(body.containsKey("x")).isFalse();
+    assertThat(Optional.ofNullable(body.get("detail"))).isPresent();
+  }
+
+  private static JsonObject body(ApiProblem problem) {
+    // Through text, as a client reads it.
+    try (var reader = Json.createReader(new StringReader(problem.toJson().toString()))) {
+      return reader.readObject();
+    }
+  }
+}
