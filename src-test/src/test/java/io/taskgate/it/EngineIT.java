@@ -50,7 +50,6 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
-import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.jboss.shrinkwrap.resolver.api.maven.Maven;
 import org.junit.jupiter.api.Test;
@@ -71,12 +70,12 @@ class EngineIT {
   private static final String ADMIN_PASSWORD = "taskgate";
 
   /** A user without the admin role, defined for these tests only. */
-  private static final String VIEWER = "viewer";
+  private static final String VIEWER = TestConfigSource.VIEWER;
 
-  private static final String VIEWER_PASSWORD = "viewer-secret";
+  private static final String VIEWER_PASSWORD = TestConfigSource.VIEWER_PASSWORD;
 
   /** A queue only the REST list test uses, so that its filter sees only its own tasks. */
-  private static final String REST_QUEUE = "rest-it";
+  private static final String REST_QUEUE = TestConfigSource.REST_QUEUE;
 
   private static final String ECHO = Echo.class.getName();
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(20);
@@ -103,16 +102,6 @@ class EngineIT {
         .addAsResource(
             new StringAsset(TestConfigSource.class.getName()),
             "META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource")
-        .addAsLibraries(
-            ShrinkWrap.create(JavaArchive.class, "taskgate-it-config.jar")
-                .addAsManifestResource(
-                    new StringAsset(
-                        String.join(
-                            "\n",
-                            "taskgate.security.user." + VIEWER + ".password=" + VIEWER_PASSWORD,
-                            "taskgate.security.user." + VIEWER + ".groups=viewer",
-                            "taskgate.queues=" + REST_QUEUE)),
-                    "microprofile-config.properties"))
         .addAsLibraries(
             Maven.resolver()
                 .loadPomFromFile("pom.xml")
