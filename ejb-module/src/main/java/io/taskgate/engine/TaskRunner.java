@@ -136,21 +136,9 @@ public class TaskRunner {
 
   private FollowUp succeeded(
       StoredTask running, Handler<Task> handler, Task task, TaskContext context, Instant end) {
-    long runs = running.runs() + 1;
-    Optional<Instant> next = nextOccurrence(running, end, runs);
-    StoredTask done =
-        next.map(
-                due ->
-                    running
-                        .withStatus(TaskStatus.QUEUED)
-                        .withScheduledAt(due)
-                        .withAttempt(0)
-                        .withLastError(null))
-            .orElseGet(() -> running.withStatus(TaskStatus.COMPLETED))
-            .withRuns(runs);
-    record(running, done, end);
+    FollowUp next = finishRun(running, TaskStatus.COMPLETED, null, end);
     callback(running, "onCompleted", () -> handler.onCompleted(task, context));
-    return next.map(due -> new FollowUp(running.queue(), due)).orElse(null);
+    return next;
   }
 
   private FollowUp failed(
@@ -178,17 +166,20 @@ public class TaskRunner {
         "Task " + running.id() + " (" + running.type() + ") failed after attempt " + attempt,
         failure);
     callback(running, "onError", () -> handler.onError(task, context, failure));
+    return finishRun(running, TaskStatus.FAILED, error, end);
+  }
+
+  /**
+   * Records the end of a real execution: a recurring task is queued again at its next occurrence
+   * (with a fresh attempt count), anything else ends in {@code terminal}. Returns the follow-up.
+   */
+  private FollowUp finishRun(StoredTask running, TaskStatus terminal, String error, Instant end) {
     long runs = running.runs() + 1;
     Optional<Instant> next = nextOccurrence(running, end, runs);
     StoredTask done =
-        next.map(
-                due ->
-                    running
-                        .withStatus(TaskStatus.QUEUED)
-                        .withScheduledAt(due)
-                        .withAttempt(0)
-                        .withLastError(error))
-            .orElseGet(() -> running.withStatus(TaskStatus.FAILED).withLastError(error))
+        next.map(due -> running.withStatus(TaskStatus.QUEUED).withScheduledAt(due).withAttempt(0))
+            .orElseGet(() -> running.withStatus(terminal))
+            .withLastError(error)
             .withRuns(runs);
     record(running, done, end);
     return next.map(due -> new FollowUp(running.queue(), due)).orElse(null);
