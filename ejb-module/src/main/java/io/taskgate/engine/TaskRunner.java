@@ -171,15 +171,25 @@ public class TaskRunner {
 
   /**
    * Records the end of a real execution: a recurring task is queued again at its next occurrence
-   * (with a fresh attempt count), anything else ends in {@code terminal}. Returns the follow-up.
+   * (with a fresh attempt count and {@code error} as its last error), anything else ends in {@code
+   * terminal} (keeping the last retry's error when {@code error} is null). Returns the follow-up.
    */
   private FollowUp finishRun(StoredTask running, TaskStatus terminal, String error, Instant end) {
     long runs = running.runs() + 1;
     Optional<Instant> next = nextOccurrence(running, end, runs);
     StoredTask done =
-        next.map(due -> running.withStatus(TaskStatus.QUEUED).withScheduledAt(due).withAttempt(0))
-            .orElseGet(() -> running.withStatus(terminal))
-            .withLastError(error)
+        next.map(
+                due ->
+                    running
+                        .withStatus(TaskStatus.QUEUED)
+                        .withScheduledAt(due)
+                        .withAttempt(0)
+                        .withLastError(error))
+            .orElseGet(
+                () ->
+                    running
+                        .withStatus(terminal)
+                        .withLastError(error != null ? error : running.lastError()))
             .withRuns(runs);
     record(running, done, end);
     return next.map(due -> new FollowUp(running.queue(), due)).orElse(null);
