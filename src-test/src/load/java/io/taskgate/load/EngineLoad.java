@@ -53,7 +53,10 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  */
 public final class EngineLoad {
   private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   private final Path out;
   private final int port;
