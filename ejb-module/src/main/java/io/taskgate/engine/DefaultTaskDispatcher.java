@@ -28,6 +28,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   @Inject Payloads payloads;
   @Inject TaskQueues queues;
   @Inject TaskScheduler scheduler;
+  @Inject TaskRunner runner;
   @Inject InstantSource clock;
 
   @Override
@@ -86,10 +87,22 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       }
     }
     UUID id = UUID.randomUUID();
-    store.insert(
+    StoredTask queued =
         StoredTask.queued(
-            id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now));
-    scheduler.submit(queue, id, due);
+            id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now);
+    store.insert(queued);
+    boolean dueNow = !due.isAfter(now);
+    if (dueNow) {
+      runner.justStored(queued); // its first attempt claims it without reading it back
+    }
+    try {
+      if (!scheduler.submit(queue, id, due) && dueNow) {
+        runner.forget(id);
+      }
+    } catch (RuntimeException e) {
+      runner.forget(id);
+      throw e;
+    }
     return new TaskReceipt(id, due, false);
   }
 

@@ -18,9 +18,11 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -43,6 +45,13 @@ public class TaskRunner {
 
   private final SplittableRandom random = new SplittableRandom();
 
+  /**
+   * Tasks as the dispatcher has just stored them, so that their first attempt need not read them
+   * back. Only a hint: the claim is a compare-and-set on the version, so a task changed since (new
+   * payload, cancelled) fails the claim and is read again.
+   */
+  private final Map<UUID, StoredTask> justStored = new ConcurrentHashMap<>();
+
   /** Runs the task's attempt, then hands it back to the scheduler if it has more to do. */
   public void run(UUID taskId) {
     FollowUp next = null;
@@ -56,10 +65,23 @@ public class TaskRunner {
     }
   }
 
+  /** The dispatcher has stored {@code task}, due now, and is about to hand it to its queue. */
+  void justStored(StoredTask task) {
+    justStored.put(task.id(), task);
+  }
+
+  /**
+   * The dispatcher could not hand the task to its queue: the sweep will, and the runner reads it.
+   */
+  void forget(UUID taskId) {
+    justStored.remove(taskId);
+  }
+
   private record FollowUp(String queue, Instant due) {}
 
   private FollowUp attempt(UUID taskId) {
-    StoredTask queued = store.find(taskId).orElse(null);
+    StoredTask hint = justStored.remove(taskId);
+    StoredTask queued = hint != null ? hint : store.find(taskId).orElse(null);
     if (queued == null || queued.status() != TaskStatus.QUEUED) {
       return null;
     }

@@ -1,0 +1,301 @@
+package io.taskgate.load;
+
+import io.taskgate.load.app.NoopTask;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * Measures the task engine end to end on Payara Micro: for each database and configuration it boots
+ * one Micro (the WAR that web-module builds plus {@link io.taskgate.load.app}), runs a warm-up,
+ * then {@code load.runs} measured runs of {@code load.tasks} no-op tasks, and prints a table (also
+ * written to {@code target/load/results.md}).
+ *
+ * <p>System properties (the {@code load} profile in src-test/pom.xml sets the paths):
+ *
+ * <ul>
+ *   <li>{@code load.dbs}: {@code h2,postgresql}
+ *   <li>{@code load.configs}: configurations separated by {@code ;}, each {@code name:key=value,…}
+ *       of MicroProfile Config keys handed to Micro as system properties
+ *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
+ *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
+ *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's
+ *       JVM options, comma-separated: -Xms1g,-Xmx1g)
+ * </ul>
+ */
+public final class EngineLoad {
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
+
+  private final Path out;
+  private final int port;
+  private final int tasks;
+  private final int threads;
+  private final int runs;
+  private final int warmup;
+  private final Properties pg;
+  private final File war;
+
+  private EngineLoad() throws IOException {
+    out = Path.of(required("load.out"));
+    Files.createDirectories(out);
+    port = Integer.getInteger("load.port", 27080);
+    tasks = Integer.getInteger("load.tasks", 20_000);
+    threads = Integer.getInteger("load.threads", 4);
+    runs = Integer.getInteger("load.runs", 2);
+    warmup = Integer.getInteger("load.warmup", 5_000);
+    pg = new Properties();
+    try (InputStream in = new FileInputStream(serverConfig("postgresql.properties"))) {
+      pg.load(in);
+    }
+    pg.setProperty("taskgate.db.name", System.getProperty("load.db.name", "taskgate_load"));
+    war = loadWar();
+  }
+
+  public static void main(String[] args) throws Exception {
+    EngineLoad load = new EngineLoad();
+    String configs =
+        System.getProperty(
+            "load.configs",
+            "default:;p16-minimal:taskgate.queue.default.parallelism=16,taskgate.audit.level=MINIMAL");
+    List<String> rows = new ArrayList<>();
+    for (String db : System.getProperty("load.dbs", "h2,postgresql").split(",")) {
+      for (String config : configs.split(";")) {
+        rows.addAll(load.measure(db.strip(), config.strip()));
+      }
+    }
+    String table =
+        "| db | config | run | tasks | completed (store) | dispatch s | total s | tasks/s"
+            + " | p50 ms | p99 ms | max ms | workers | queue full |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+            + String.join("\n", rows)
+            + "\n";
+    System.out.println("\nTaskgate engine load, " + Instant.now() + "\n\n" + table);
+    Files.writeString(load.out.resolve("results.md"), table, StandardCharsets.UTF_8);
+  }
+
+  /** One Micro boot: the warm-up and the measured runs of one database and configuration. */
+  private List<String> measure(String db, String config) throws Exception {
+    String name = config.substring(0, config.indexOf(':'));
+    String settings = config.substring(config.indexOf(':') + 1);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of(System.getProperty("load.micro.jvm", "-Xms1g,-Xmx1g").split(",")));
+    for (String setting : settings.split(",")) {
+      if (!setting.isBlank()) {
+        command.add("-D" + setting.strip());
+      }
+    }
+    command.addAll(
+        List.of(
+            "-jar",
+            required("load.micro"),
+            "--nocluster",
+            "--port",
+            String.valueOf(port),
+            "--contextroot",
+            "taskgate"));
+    if (db.equals("postgresql")) {
+      recreateDatabase();
+      File properties = out.resolve("postgresql.properties").toFile();
+      try (OutputStream o = new FileOutputStream(properties)) {
+        pg.store(o, "server-config/postgresql.properties with the load database");
+      }
+      command.addAll(
+          List.of(
+              "--addlibs",
+              required("load.pgjar"),
+              "--systemproperties",
+              properties.getPath(),
+              "--postbootcommandfile",
+              serverConfig("datasource-postgresql.asadmin").getPath()));
+    } else if (!db.equals("h2")) {
+      throw new IllegalArgumentException("load.dbs: h2 or postgresql, was " + db);
+    }
+    command.addAll(List.of("--deploy", war.getPath()));
+    File log = out.resolve("micro-" + db + "-" + name + ".log").toFile();
+    System.out.println("Booting Payara Micro (" + db + ", " + name + "), log " + log);
+    Process micro =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log).start();
+    List<String> rows = new ArrayList<>();
+    try {
+      awaitUp(micro, log);
+      if (warmup > 0) {
+        post(warmup);
+      }
+      for (int i = 1; i <= runs; i++) {
+        JsonObject r = post(tasks);
+        String dbRows = db.equals("postgresql") ? " " + countRows() : "";
+        rows.add(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %d | %d (%d)%s | %.2f | %.2f | **%.0f** | %.1f | %.1f | %.1f | %d"
+                    + " | %d |",
+                db,
+                name,
+                i,
+                r.getInt("tasks"),
+                r.getInt("completed"),
+                r.getJsonNumber("storedCompleted").longValue(),
+                dbRows,
+                r.getJsonNumber("dispatchSeconds").doubleValue(),
+                r.getJsonNumber("totalSeconds").doubleValue(),
+                r.getJsonNumber("tasksPerSecond").doubleValue(),
+                r.getJsonNumber("p50Micros").longValue() / 1000.0,
+                r.getJsonNumber("p99Micros").longValue() / 1000.0,
+                r.getJsonNumber("maxMicros").longValue() / 1000.0,
+                r.getInt("workerThreads"),
+                r.getInt("queueFull")));
+        System.out.println(rows.get(rows.size() - 1));
+      }
+    } finally {
+      micro.destroy();
+      if (!micro.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+        micro.destroyForcibly().waitFor();
+      }
+    }
+    return rows;
+  }
+
+  private void awaitUp(Process micro, File log) throws Exception {
+    URI info = URI.create("http://localhost:" + port + "/taskgate/api/info");
+    long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!micro.isAlive()) {
+        throw new IllegalStateException("Payara Micro stopped while booting: see " + log);
+      }
+      try {
+        if (HTTP.send(HttpRequest.newBuilder(info).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode()
+            == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // not listening yet
+      }
+      micro.waitFor(1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    throw new IllegalStateException("Payara Micro did not answer " + info + " in 5 min: " + log);
+  }
+
+  private JsonObject post(int count) throws IOException, InterruptedException {
+    URI uri =
+        URI.create(
+            "http://localhost:"
+                + port
+                + "/taskgate/api/load?tasks="
+                + count
+                + "&threads="
+                + threads);
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofMinutes(15))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException(
+          "POST " + uri + " answered " + response.statusCode() + ": " + response.body());
+    }
+    try (var reader = Json.createReader(new StringReader(response.body()))) {
+      return reader.readObject();
+    }
+  }
+
+  private Connection connect(String database) throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:postgresql://"
+            + pg.getProperty("taskgate.db.host")
+            + ":"
+            + pg.getProperty("taskgate.db.port")
+            + "/"
+            + database,
+        pg.getProperty("taskgate.db.user"),
+        pg.getProperty("taskgate.db.password"));
+  }
+
+  private void recreateDatabase() throws SQLException {
+    String name = pg.getProperty("taskgate.db.name");
+    if (!name.matches("[a-z_][a-z0-9_]*")) {
+      throw new IllegalArgumentException("load.db.name: lower-case letters, digits, _; " + name);
+    }
+    try (Connection c = connect("postgres");
+        Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      s.execute("CREATE DATABASE " + name);
+    }
+  }
+
+  /** The rows in the load database: tasks COMPLETED in all, audit rows in all. */
+  private String countRows() throws SQLException {
+    try (Connection c = connect(pg.getProperty("taskgate.db.name"));
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT (SELECT count(*) FROM taskgate_task WHERE status = 'COMPLETED'),"
+                    + " (SELECT count(*) FROM taskgate_task_audit)")) {
+      r.next();
+      return "[pg: " + r.getLong(1) + " completed, " + r.getLong(2) + " audit]";
+    }
+  }
+
+  private File loadWar() {
+    File base = new File(required("load.war"));
+    if (!base.isFile()) {
+      throw new IllegalStateException(base + " is missing: build web-module first (mvn -am)");
+    }
+    File loadWar = out.resolve("taskgate-load.war").toFile();
+    ShrinkWrap.create(ZipImporter.class, "taskgate.war")
+        .importFrom(base)
+        .as(WebArchive.class)
+        .addPackage(NoopTask.class.getPackage())
+        .as(ZipExporter.class)
+        .exportTo(loadWar, true);
+    return loadWar;
+  }
+
+  private static File serverConfig(String name) {
+    return new File(required("load.serverConfig"), name);
+  }
+
+  private static String required(String name) {
+    String value = System.getProperty(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException(
+          "System property " + name + " is not set: run through `mvn -Pload` (src-test/pom.xml)");
+    }
+    return value;
+  }
+}

@@ -1,0 +1,25 @@
+package io.taskgate.load.app;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** {@code POST /api/load?tasks=20000&threads=4}: one run, answered when it is over. */
+@Path("load")
+public class LoadResource {
+  @Inject LoadRun load;
+
+  @POST
+  @Produces(MediaType.APPLICATION_JSON)
+  public LoadResult run(
+      @QueryParam("tasks") @DefaultValue("20000") int tasks,
+      @QueryParam("threads") @DefaultValue("4") int threads,
+      @QueryParam("timeoutSeconds") @DefaultValue("600") int timeoutSeconds)
+      throws InterruptedException {
+    return load.run(tasks, threads, timeoutSeconds);
+  }
+}

@@ -1,0 +1,162 @@
+package io.taskgate.load.app;
+
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.QueueFullException;
+import io.taskgate.store.TaskQuery;
+import io.taskgate.store.TaskStore;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Dispatches the no-op tasks of one run from a few managed threads, as fast as the dispatcher
+ * returns, and waits until the handler has seen every one stored COMPLETED. One run at a time.
+ */
+@ApplicationScoped
+public class LoadRun {
+  @Inject TaskDispatcher dispatcher;
+  @Inject TaskStore store;
+
+  @Resource ManagedThreadFactory threadFactory;
+
+  private final AtomicInteger runIds = new AtomicInteger();
+  private volatile Run current;
+
+  /** One run's bookkeeping: per task, when it was dispatched and when its handler started. */
+  private static final class Run {
+    final int id;
+    final long[] dispatchedAt;
+    final long[] startedAt;
+    final CountDownLatch completed;
+    final AtomicLong lastCompletedAt = new AtomicLong();
+    final Set<String> workers = ConcurrentHashMap.newKeySet();
+
+    Run(int id, int tasks) {
+      this.id = id;
+      dispatchedAt = new long[tasks];
+      startedAt = new long[tasks];
+      completed = new CountDownLatch(tasks);
+    }
+  }
+
+  void started(NoopTask task) {
+    Run run = current;
+    if (run != null && run.id == task.run()) {
+      run.startedAt[task.seq()] = System.nanoTime();
+      run.workers.add(Thread.currentThread().getName());
+    }
+  }
+
+  void completed(NoopTask task) {
+    Run run = current;
+    if (run != null && run.id == task.run()) {
+      run.lastCompletedAt.accumulateAndGet(System.nanoTime(), Math::max);
+      run.completed.countDown();
+    }
+  }
+
+  /** Dispatches {@code tasks} no-op tasks from {@code threads} threads and waits for them. */
+  public synchronized LoadResult run(int tasks, int threads, int timeoutSeconds)
+      throws InterruptedException {
+    if (tasks < 1 || threads < 1 || threads > 64) {
+      throw new IllegalArgumentException(
+          "tasks must be at least 1 and threads 1 to 64, were " + tasks + " and " + threads);
+    }
+    long storedBefore = storedCompleted();
+    Run run = new Run(runIds.incrementAndGet(), tasks);
+    current = run;
+    AtomicInteger queueFull = new AtomicInteger();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    CountDownLatch go = new CountDownLatch(1);
+    List<Thread> dispatchers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int first = t;
+      Thread thread =
+          threadFactory.newThread(
+              () -> {
+                try {
+                  go.await();
+                  for (int seq = first; seq < tasks; seq += threads) {
+                    run.dispatchedAt[seq] = System.nanoTime();
+                    try {
+                      dispatcher.dispatch(new NoopTask(run.id, seq));
+                    } catch (QueueFullException e) {
+                      queueFull.incrementAndGet();
+                    }
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                  failure.compareAndSet(null, e);
+                }
+              });
+      dispatchers.add(thread);
+      thread.start();
+    }
+    long start = System.nanoTime();
+    go.countDown();
+    for (Thread thread : dispatchers) {
+      thread.join();
+    }
+    long dispatched = System.nanoTime();
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    boolean all = run.completed.await(timeoutSeconds, TimeUnit.SECONDS);
+    long end = all ? run.lastCompletedAt.get() : System.nanoTime();
+    int completed = (int) (tasks - run.completed.getCount());
+    current = null;
+
+    long[] latencies = new long[tasks];
+    int n = 0;
+    for (int i = 0; i < tasks; i++) {
+      if (run.startedAt[i] != 0) {
+        latencies[n++] = run.startedAt[i] - run.dispatchedAt[i];
+      }
+    }
+    Arrays.sort(latencies, 0, n);
+    double total = (end - start) / 1e9;
+    return new LoadResult(
+        tasks,
+        threads,
+        completed,
+        storedCompleted() - storedBefore,
+        queueFull.get(),
+        (dispatched - start) / 1e9,
+        total,
+        completed / total,
+        percentile(latencies, n, 0.50) / 1_000,
+        percentile(latencies, n, 0.99) / 1_000,
+        n == 0 ? 0 : latencies[n - 1] / 1_000,
+        run.workers.size());
+  }
+
+  private long storedCompleted() {
+    return store
+        .query(
+            new TaskQuery(
+                Optional.of(TaskStatus.COMPLETED),
+                Optional.of(NoopTask.class.getName()),
+                Optional.empty(),
+                0,
+                1))
+        .total();
+  }
+
+  private static long percentile(long[] sorted, int n, double p) {
+    return n == 0 ? 0 : sorted[Math.min(n - 1, (int) Math.ceil(p * n) - 1)];
+  }
+}
