@@ -86,14 +86,14 @@ public class KeyedLimiterBenchmark {
     public void setUp() {
       next = new SplittableRandom().nextInt(ORDER_SIZE);
       now = KeyedLimiters.SUPPLIED.get();
-      now[0] = EpochNanos.of(clock.instant());
+      now[KeyedLimiters.CELL] = EpochNanos.of(clock.instant());
     }
 
     long now(int i) {
       if ((i & (REFRESH_EVERY - 1)) == 0) {
-        now[0] = EpochNanos.of(clock.instant());
+        now[KeyedLimiters.CELL] = EpochNanos.of(clock.instant());
       }
-      return now[0];
+      return now[KeyedLimiters.CELL];
     }
   }
 
