@@ -137,7 +137,25 @@ public class TaskRunner {
           bean.getTypes().contains(handlerInfo.beanClass())
               ? handlerInfo.beanClass()
               : Object.class;
-      Handler<Task> handler = (Handler<Task>) beanManager.getReference(bean, type, creation);
+      Handler<Task> handler;
+      try {
+        handler = (Handler<Task>) beanManager.getReference(bean, type, creation);
+      } catch (RuntimeException e) {
+        // No instance, so no callbacks: the attempt fails like any other and follows the policy.
+        return failed(
+            running,
+            handlerInfo,
+            NO_CALLBACKS,
+            task,
+            context,
+            new IllegalStateException(
+                "handler "
+                    + handlerInfo.beanClass().getName()
+                    + " could not be created: "
+                    + describe(rootCause(e)),
+                e),
+            clock.instant());
+      }
       callback(running, "onStarted", () -> handler.onStarted(task, context));
       Throwable failure = null;
       try {
@@ -252,6 +270,20 @@ public class TaskRunner {
 
   private synchronized double nextRandom() {
     return random.nextDouble();
+  }
+
+  /** Stands in for a handler that could not be created: it is never asked to handle. */
+  private static final Handler<Task> NO_CALLBACKS =
+      (task, context) -> {
+        throw new IllegalStateException("never called");
+      };
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   private static Throwable unwrap(Throwable e) {

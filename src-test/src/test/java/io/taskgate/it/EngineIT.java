@@ -22,6 +22,8 @@ import io.taskgate.it.engine.Tasks.Echo;
 import io.taskgate.it.engine.Tasks.Flaky;
 import io.taskgate.it.engine.Tasks.Slow;
 import io.taskgate.it.engine.Tasks.Tick;
+import io.taskgate.it.engine.Tasks.Unstartable;
+import io.taskgate.it.engine.Tasks.UnstartableHandler;
 import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
@@ -342,6 +344,19 @@ class EngineIT {
     assertThat(failed.lastError())
         .startsWith("its payload cannot be read as " + Echo.class.getName());
     awaitStatus(healthy.taskId(), TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void aHandlerThatCannotBeCreatedFailsItsTaskInsteadOfStrandingIt() throws Exception {
+    TaskReceipt receipt = dispatcher.dispatch(new Unstartable(testId()));
+
+    StoredTask failed = awaitStatus(receipt.taskId(), TaskStatus.FAILED);
+    assertThat(failed.attempt()).isEqualTo(2);
+    assertThat(failed.lastError())
+        .startsWith(
+            "java.lang.IllegalStateException: handler " + UnstartableHandler.class.getName())
+        .contains("could not be created")
+        .contains("cannot start");
   }
 
   @Test

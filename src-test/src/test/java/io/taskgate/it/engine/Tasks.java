@@ -31,6 +31,9 @@ public final class Tasks {
   public static final java.util.concurrent.CountDownLatch GATE =
       new java.util.concurrent.CountDownLatch(1);
 
+  /** Its handler cannot even be created. */
+  public record Unstartable(String id) implements Task {}
+
   /** Records each run of a recurring series. */
   public record Tick(String id) implements Task {}
 
@@ -118,6 +121,19 @@ public final class Tasks {
     public void handle(Blocker task, TaskContext context) throws InterruptedException {
       probe.record(task.id(), "handle");
       GATE.await(20, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
+  @TaskHandler(maxAttempts = 2, backoff = Backoff.FIXED, retryDelay = "PT0.05S", jitter = 0)
+  public static class UnstartableHandler implements Handler<Unstartable> {
+    @jakarta.annotation.PostConstruct
+    void start() {
+      throw new IllegalStateException("cannot start");
+    }
+
+    @Override
+    public void handle(Unstartable task, TaskContext context) {
+      throw new AssertionError("never reached");
     }
   }
 
