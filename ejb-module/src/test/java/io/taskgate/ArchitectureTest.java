@@ -109,6 +109,45 @@ class ArchitectureTest {
   }
 
   @Test
+  void onlyTheClockProducerReadsTheWallClock() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.taskgate..")
+        .and()
+        .doNotHaveFullyQualifiedName("io.taskgate.engine.ClockProducer")
+        .should()
+        .accessTargetWhere(readsTheWallClock())
+        .because("the engine has one clock, an injected InstantSource, so that tests can move it")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  void theWallClockRuleCatchesTheClassThatBreaksIt() {
+    assertThat(
+            noClasses()
+                .should()
+                .accessTargetWhere(readsTheWallClock())
+                .evaluate(FIXTURE)
+                .hasViolation())
+        .isTrue();
+  }
+
+  /** Like {@link #readsAClock()} but allows {@code System.nanoTime}, which measures intervals. */
+  private static com.tngtech.archunit.base.DescribedPredicate<JavaAccess<?>> readsTheWallClock() {
+    return describe(
+        "reads the wall clock (System.currentTimeMillis, java.time now(), Clock.system…,"
+            + " InstantSource.system)",
+        access -> {
+          String owner = access.getTargetOwner().getName();
+          String name = access.getName();
+          return (owner.equals("java.lang.System") && name.equals("currentTimeMillis"))
+              || (owner.startsWith("java.time.") && name.equals("now"))
+              || (owner.equals("java.time.Clock") && name.startsWith("system"))
+              || (owner.equals("java.time.InstantSource") && name.equals("system"));
+        });
+  }
+
+  @Test
   void theCoreDoesNotDependOnTheEngine() {
     noClasses()
         .that()

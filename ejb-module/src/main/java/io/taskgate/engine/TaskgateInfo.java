@@ -5,6 +5,7 @@ import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.InstantSource;
 
@@ -14,12 +15,13 @@ import java.time.InstantSource;
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class TaskgateInfo {
 
+  @Inject InstantSource clock;
+
   private volatile Instant startedAt;
 
   @PostConstruct
   void recordStart() {
-    // Runs once at deployment; the engine's injectable clock replaces this when it arrives.
-    startedAt = InstantSource.system().instant();
+    startedAt = clock.instant();
   }
 
   /** When this application instance finished starting (UTC). */
