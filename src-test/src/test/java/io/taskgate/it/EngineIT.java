@@ -245,7 +245,7 @@ class EngineIT {
     assertThat(probe.events(id)).containsExactly("attempt:1", "attempt:2", "error:doomed " + id);
     assertThat(failed.attempt()).isEqualTo(2);
     assertThat(failed.lastError())
-        .isEqualTo("java.lang.UnsupportedOperationException: doomed " + id);
+        .isEqualTo("java.lang.IllegalArgumentException: doomed " + id);
   }
 
   @Test

@@ -87,7 +87,7 @@ public final class Tasks {
     @Override
     public void handle(Doomed task, TaskContext context) {
       probe.record(task.id(), "attempt:" + context.attempt());
-      throw new UnsupportedOperationException("doomed " + task.id());
+      throw new IllegalArgumentException("doomed " + task.id());
     }
 
     @Override
