@@ -244,8 +244,7 @@ class EngineIT {
     Thread.sleep(200);
     assertThat(probe.events(id)).containsExactly("attempt:1", "attempt:2", "error:doomed " + id);
     assertThat(failed.attempt()).isEqualTo(2);
-    assertThat(failed.lastError())
-        .isEqualTo("java.lang.IllegalArgumentException: doomed " + id);
+    assertThat(failed.lastError()).isEqualTo("java.lang.IllegalArgumentException: doomed " + id);
   }
 
   @Test
