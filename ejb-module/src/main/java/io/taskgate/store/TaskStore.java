@@ -28,6 +28,15 @@ public interface TaskStore {
   /** Stores a new task (and its first audit row at FULL). */
   void insert(StoredTask task);
 
+  /**
+   * Applies {@code writes} in order, all in one transaction (or the caller's): result {@code i} is
+   * what write {@code i} gives alone, the task as stored for an {@link TaskWrite.Insert} and what
+   * {@link #update} returns for an {@link TaskWrite.Update}. An update that loses its race is empty
+   * and does not stop the others. An invalid write (a forbidden transition, a field too long) or a
+   * failed transaction throws, and then none of the writes is applied.
+   */
+  List<Optional<StoredTask>> writeAll(List<TaskWrite> writes);
+
   /** The task with this id. */
   Optional<StoredTask> find(UUID id);
 

@@ -10,8 +10,8 @@ import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
+import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.Query;
 import jakarta.persistence.TypedQuery;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -24,7 +24,10 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The {@link TaskStore} on JPA, each method one {@link Transactor} call.
+ * The {@link TaskStore} on JPA, each method one {@link Transactor} call. Reads go through the
+ * entities; writes ({@link #insert}, {@link #update}, {@link #writeAll}) are plain JDBC statements
+ * on the transaction's connection, batched (see {@link JdbcWrites}), because a batch of writes in
+ * one transaction is what lets the engine commit many tasks' transitions at once.
  *
  * <p>What it stores is what it hands back: instants are cut to whole microseconds (what both H2 and
  * PostgreSQL keep) and {@code lastError} to {@value TaskEntity#ERROR_LENGTH} characters (never
@@ -47,16 +50,6 @@ public final class JpaTaskStore implements TaskStore {
     }
   }
 
-  private static final String SET_FIELDS =
-      "t.status = :status, t.queue = :queue, t.taskKey = :taskKey,"
-          + " t.scheduledAt = :scheduledAt, t.attempt = :attempt, t.lastError = :lastError,"
-          + " t.recurrence = :recurrence, t.runs = :runs, t.updatedAt = :updatedAt,"
-          + " t.version = :next";
-  private static final String CAS_WHERE = " WHERE t.id = :id AND t.version = :version";
-  private static final String UPDATE = "UPDATE TaskEntity t SET " + SET_FIELDS + CAS_WHERE;
-  private static final String UPDATE_WITH_PAYLOAD =
-      "UPDATE TaskEntity t SET t.payload = :payload, " + SET_FIELDS + CAS_WHERE;
-
   private final Transactor tx;
   private final AuditLevel level;
 
@@ -67,32 +60,84 @@ public final class JpaTaskStore implements TaskStore {
 
   @Override
   public void insert(StoredTask task) {
-    StoredTask stored = normalize(Objects.requireNonNull(task, "task"));
-    tx.inTransaction(
-        em -> {
-          TaskEntity row = new TaskEntity(stored);
-          em.persist(row);
-          TaskAuditEntity audit = null;
-          if (level.records(stored.status())) {
-            audit =
-                new TaskAuditEntity(
-                    new TaskAudit(
-                        stored.id(),
-                        null,
-                        stored.status(),
-                        stored.createdAt(),
-                        stored.attempt(),
-                        stored.lastError()),
-                    stored.version());
-            em.persist(audit);
-          }
-          em.flush();
-          em.detach(row);
-          if (audit != null) {
-            em.detach(audit);
-          }
-          return null;
-        });
+    writeAll(List.of(new TaskWrite.Insert(task)));
+  }
+
+  @Override
+  public Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now) {
+    return writeAll(List.of(new TaskWrite.Update(expected, changed, now))).get(0);
+  }
+
+  @Override
+  public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes) {
+    Objects.requireNonNull(writes, "writes");
+    if (writes.isEmpty()) {
+      return List.of();
+    }
+    List<JdbcWrites.Prepared> prepared = new ArrayList<>(writes.size());
+    for (TaskWrite write : writes) {
+      prepared.add(prepare(Objects.requireNonNull(write, "write")));
+    }
+    return tx.inTransaction(em -> JdbcWrites.apply(em.unwrap(java.sql.Connection.class), prepared));
+  }
+
+  /** Checks and normalizes one write, and works out its audit row. */
+  private JdbcWrites.Prepared prepare(TaskWrite write) {
+    if (write instanceof TaskWrite.Insert insert) {
+      StoredTask stored = normalize(insert.task());
+      TaskAudit audit =
+          level.records(stored.status())
+              ? new TaskAudit(
+                  stored.id(),
+                  null,
+                  stored.status(),
+                  stored.createdAt(),
+                  stored.attempt(),
+                  stored.lastError())
+              : null;
+      return new JdbcWrites.Prepared(stored, -1, true, audit);
+    }
+    TaskWrite.Update update = (TaskWrite.Update) write;
+    StoredTask expected = update.expected();
+    StoredTask changed = update.changed();
+    requireSame("id", expected.id(), changed.id());
+    requireSame("type", expected.type(), changed.type());
+    requireSame("createdAt", expected.createdAt(), changed.createdAt());
+    checkTransition(expected.id(), expected.status(), changed.status());
+    if (expected.version() < 0) {
+      throw new IllegalArgumentException(
+          "Task " + expected.id() + " has a negative version: " + expected.version());
+    }
+    StoredTask next =
+        normalize(
+            new StoredTask(
+                changed.id(),
+                changed.type(),
+                changed.payload(),
+                changed.status(),
+                changed.queue(),
+                changed.taskKey(),
+                changed.scheduledAt(),
+                changed.attempt(),
+                changed.lastError(),
+                changed.recurrence(),
+                changed.runs(),
+                changed.createdAt(),
+                update.now(),
+                Math.addExact(expected.version(), 1)));
+    boolean statusChanged = expected.status() != next.status();
+    TaskAudit audit =
+        statusChanged && level.records(next.status())
+            ? new TaskAudit(
+                next.id(),
+                expected.status(),
+                next.status(),
+                next.updatedAt(),
+                next.attempt(),
+                detail(expected, next))
+            : null;
+    return new JdbcWrites.Prepared(
+        next, expected.version(), !expected.payload().equals(next.payload()), audit);
   }
 
   @Override
@@ -122,76 +167,6 @@ public final class JpaTaskStore implements TaskStore {
                         .setMaxResults(1))
                 .stream()
                 .findFirst());
-  }
-
-  @Override
-  public Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now) {
-    Objects.requireNonNull(expected, "expected");
-    Objects.requireNonNull(changed, "changed");
-    Objects.requireNonNull(now, "now");
-    requireSame("id", expected.id(), changed.id());
-    requireSame("type", expected.type(), changed.type());
-    requireSame("createdAt", expected.createdAt(), changed.createdAt());
-    checkTransition(expected.id(), expected.status(), changed.status());
-    StoredTask next =
-        normalize(
-            new StoredTask(
-                changed.id(),
-                changed.type(),
-                changed.payload(),
-                changed.status(),
-                changed.queue(),
-                changed.taskKey(),
-                changed.scheduledAt(),
-                changed.attempt(),
-                changed.lastError(),
-                changed.recurrence(),
-                changed.runs(),
-                changed.createdAt(),
-                now,
-                Math.addExact(expected.version(), 1)));
-    boolean payloadChanged = !expected.payload().equals(next.payload());
-    boolean statusChanged = expected.status() != next.status();
-    TaskAudit audit =
-        statusChanged && level.records(next.status())
-            ? new TaskAudit(
-                next.id(),
-                expected.status(),
-                next.status(),
-                next.updatedAt(),
-                next.attempt(),
-                detail(expected, next))
-            : null;
-    int rows =
-        tx.inTransaction(
-            em -> {
-              Query query =
-                  em.createQuery(payloadChanged ? UPDATE_WITH_PAYLOAD : UPDATE)
-                      .setParameter("status", next.status())
-                      .setParameter("queue", next.queue())
-                      .setParameter("taskKey", next.taskKey())
-                      .setParameter("scheduledAt", TaskEntity.column(next.scheduledAt()))
-                      .setParameter("attempt", next.attempt())
-                      .setParameter("lastError", next.lastError())
-                      .setParameter("recurrence", next.recurrence())
-                      .setParameter("runs", next.runs())
-                      .setParameter("updatedAt", TaskEntity.column(next.updatedAt()))
-                      .setParameter("next", next.version())
-                      .setParameter("id", next.id().toString())
-                      .setParameter("version", expected.version());
-              if (payloadChanged) {
-                query.setParameter("payload", next.payload());
-              }
-              int changedRows = query.executeUpdate();
-              if (changedRows == 1 && audit != null) {
-                TaskAuditEntity row = new TaskAuditEntity(audit, next.version());
-                em.persist(row);
-                em.flush();
-                em.detach(row);
-              }
-              return changedRows;
-            });
-    return rows == 1 ? Optional.of(next) : Optional.empty();
   }
 
   @Override

@@ -1,17 +1,27 @@
 package io.taskgate.store.jpa;
 
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.store.GroupCommitTaskStore;
 import io.taskgate.store.TaskStore;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.util.Arrays;
 import java.util.Locale;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Produces the application's {@link TaskStore}: the JPA store on the container's transactions, at
- * the audit level configured under {@value #AUDIT_LEVEL_KEY} (default FULL).
+ * the audit level configured under {@value #AUDIT_LEVEL_KEY} (default FULL), behind a {@link
+ * GroupCommitTaskStore} that commits the writes of concurrent callers together: {@value
+ * #WRITERS_KEY} writer threads (default {@value #DEFAULT_WRITERS}; 0 commits every write on its
+ * caller's thread, alone) and at most {@value #BATCH_SIZE_KEY} writes per transaction (default
+ * {@value #DEFAULT_BATCH_SIZE}).
  */
 @ApplicationScoped
 public class TaskStoreProducer {
@@ -19,7 +29,28 @@ public class TaskStoreProducer {
   /** The MicroProfile Config key of the audit level. */
   public static final String AUDIT_LEVEL_KEY = "taskgate.audit.level";
 
+  /** The MicroProfile Config key of the number of writer threads. */
+  public static final String WRITERS_KEY = "taskgate.store.writers";
+
+  /** The MicroProfile Config key of the most writes committed in one transaction. */
+  public static final String BATCH_SIZE_KEY = "taskgate.store.batch-size";
+
+  static final int DEFAULT_WRITERS = 2;
+  static final int DEFAULT_BATCH_SIZE = 200;
+
   @Inject JtaTransactor transactor;
+
+  @Resource ManagedThreadFactory threads;
+
+  @Resource TransactionSynchronizationRegistry transactions;
+
+  @Inject
+  @ConfigProperty(name = WRITERS_KEY, defaultValue = "" + DEFAULT_WRITERS)
+  int writers;
+
+  @Inject
+  @ConfigProperty(name = BATCH_SIZE_KEY, defaultValue = "" + DEFAULT_BATCH_SIZE)
+  int batchSize;
 
   @Inject
   @ConfigProperty(name = AUDIT_LEVEL_KEY, defaultValue = "FULL")
@@ -28,7 +59,31 @@ public class TaskStoreProducer {
   @Produces
   @ApplicationScoped
   TaskStore taskStore() {
-    return new JpaTaskStore(transactor, parseAuditLevel(auditLevel));
+    JpaTaskStore store = new JpaTaskStore(transactor, parseAuditLevel(auditLevel));
+    checkAtLeast(WRITERS_KEY, writers, 0);
+    checkAtLeast(BATCH_SIZE_KEY, batchSize, 1);
+    if (writers == 0) {
+      return store;
+    }
+    return new GroupCommitTaskStore(
+        store,
+        threads,
+        writers,
+        batchSize,
+        () -> transactions.getTransactionStatus() != Status.STATUS_NO_TRANSACTION);
+  }
+
+  void close(@Disposes TaskStore store) {
+    if (store instanceof GroupCommitTaskStore grouped) {
+      grouped.close();
+    }
+  }
+
+  static void checkAtLeast(String key, int value, int min) {
+    if (value < min) {
+      throw new IllegalArgumentException(
+          "Configuration " + key + " must be at least " + min + ", was " + value);
+    }
   }
 
   /** The audit level {@code text} names, in any case; a clear error naming the key otherwise. */

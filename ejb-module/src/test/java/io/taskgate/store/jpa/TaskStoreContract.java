@@ -14,6 +14,7 @@ import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQuery;
+import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -499,6 +500,139 @@ abstract class TaskStoreContract {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  // ---- writeAll
+
+  @Test
+  void writeAllAppliesWritesInOrderAndAnswersEach() {
+    StoredTask a = queued("a", T0, T0);
+    StoredTask b = queued(null, T0, T0);
+    StoredTask existing = queued(null, T0, T0);
+    store.insert(existing);
+    StoredTask claimedA = a.withStatus(IN_PROGRESS).withAttempt(1);
+    StoredTask claimedA1 =
+        new StoredTask(
+            a.id(),
+            a.type(),
+            a.payload(),
+            IN_PROGRESS,
+            a.queue(),
+            a.taskKey(),
+            micros(a.scheduledAt()),
+            1,
+            null,
+            null,
+            0,
+            micros(a.createdAt()),
+            micros(T0.plusSeconds(1)),
+            1);
+
+    List<Optional<StoredTask>> results =
+        store.writeAll(
+            List.of(
+                new TaskWrite.Insert(a),
+                new TaskWrite.Insert(b),
+                new TaskWrite.Update(a, claimedA, T0.plusSeconds(1)),
+                new TaskWrite.Update(
+                    claimedA1,
+                    claimedA1.withStatus(COMPLETED).withPayload("{\"to\":\"b@example.com\"}"),
+                    T0.plusSeconds(2)),
+                new TaskWrite.Update(existing, existing.withStatus(CANCELLED), T0.plusSeconds(3))));
+
+    assertThat(results).hasSize(5).allMatch(Optional::isPresent);
+    assertThat(results.get(0).orElseThrow().version()).isZero();
+    assertThat(results.get(2).orElseThrow()).isEqualTo(claimedA1);
+    StoredTask done = store.find(a.id()).orElseThrow();
+    assertThat(done).isEqualTo(results.get(3).orElseThrow());
+    assertThat(done.status()).isEqualTo(COMPLETED);
+    assertThat(done.version()).isEqualTo(2);
+    assertThat(done.payload()).isEqualTo("{\"to\":\"b@example.com\"}");
+    assertThat(store.find(b.id()).orElseThrow().status()).isEqualTo(QUEUED);
+    assertThat(store.find(existing.id()).orElseThrow().status()).isEqualTo(CANCELLED);
+    assertThat(store.history(a.id()))
+        .extracting(TaskAudit::to)
+        .containsExactly(QUEUED, IN_PROGRESS, COMPLETED);
+  }
+
+  @Test
+  void aLostRaceInABatchIsEmptyAndDoesNotStopTheOthers() {
+    StoredTask raced = queued(null, T0, T0);
+    StoredTask other = queued(null, T0, T0);
+    store.insert(raced);
+    store.insert(other);
+    store.update(raced, raced.withStatus(IN_PROGRESS), T0.plusSeconds(1)).orElseThrow();
+
+    List<Optional<StoredTask>> results =
+        store.writeAll(
+            List.of(
+                new TaskWrite.Update(raced, raced.withStatus(CANCELLED), T0.plusSeconds(2)),
+                new TaskWrite.Update(other, other.withStatus(CANCELLED), T0.plusSeconds(2))));
+
+    assertThat(results.get(0)).isEmpty();
+    assertThat(results.get(1)).isPresent();
+    assertThat(store.find(raced.id()).orElseThrow().status()).isEqualTo(IN_PROGRESS);
+    assertThat(store.find(other.id()).orElseThrow().status()).isEqualTo(CANCELLED);
+    assertThat(store.history(raced.id()))
+        .extracting(TaskAudit::to)
+        .containsExactly(QUEUED, IN_PROGRESS);
+  }
+
+  @Test
+  void anInvalidWriteFailsTheBatchAndNothingIsApplied() {
+    StoredTask fine = queued(null, T0, T0);
+    StoredTask completed = inStatus(COMPLETED, T0);
+    store.insert(completed);
+
+    assertThatThrownBy(
+            () ->
+                store.writeAll(
+                    List.of(
+                        new TaskWrite.Insert(fine),
+                        new TaskWrite.Update(completed, completed.withStatus(QUEUED), T0))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(completed.id().toString())
+        .hasMessageContaining("COMPLETED is terminal");
+    assertThat(store.find(fine.id())).isEmpty();
+  }
+
+  @Test
+  void aDatabaseErrorRollsBackTheWholeBatch() {
+    StoredTask first = queued(null, T0, T0);
+    StoredTask duplicate = queued(null, T0, T0);
+    store.insert(duplicate);
+
+    assertThatThrownBy(
+            () ->
+                store.writeAll(
+                    List.of(new TaskWrite.Insert(first), new TaskWrite.Insert(duplicate))))
+        .isInstanceOf(jakarta.persistence.PersistenceException.class)
+        .hasMessageContaining("2 task write(s) failed");
+    assertThat(store.find(first.id())).isEmpty();
+    assertThat(store.history(first.id())).isEmpty();
+  }
+
+  @Test
+  void aLargeMixedBatchKeepsEveryRowAndAuditRow() {
+    List<StoredTask> tasks = new ArrayList<>();
+    List<TaskWrite> inserts = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      StoredTask task = queued(null, T0, T0);
+      tasks.add(task);
+      inserts.add(new TaskWrite.Insert(task));
+    }
+    store.writeAll(inserts);
+    List<TaskWrite> claims = new ArrayList<>();
+    for (StoredTask task : tasks) {
+      claims.add(new TaskWrite.Update(task, task.withStatus(IN_PROGRESS), T0.plusSeconds(1)));
+    }
+
+    List<Optional<StoredTask>> results = store.writeAll(claims);
+
+    assertThat(results).hasSize(300).allMatch(Optional::isPresent);
+    assertThat(store.findByStatus(EnumSet.of(IN_PROGRESS), 1000)).hasSize(300);
+    assertThat(store.history(tasks.get(299).id())).hasSize(2);
+    assertThat(store.writeAll(List.of())).isEmpty();
   }
 
   // ---- audit

@@ -26,4 +26,12 @@ class TaskStoreProducerTest {
                 + text
                 + "'");
   }
+
+  @ParameterizedTest
+  @CsvSource({"taskgate.store.writers, -1, 0", "taskgate.store.batch-size, 0, 1"})
+  void storeSettingsBelowTheirMinimumNameTheKey(String key, int value, int min) {
+    assertThatThrownBy(() -> TaskStoreProducer.checkAtLeast(key, value, min))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Configuration " + key + " must be at least " + min + ", was " + value);
+  }
 }

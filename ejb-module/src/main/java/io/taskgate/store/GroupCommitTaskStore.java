@@ -1,0 +1,246 @@
+package io.taskgate.store;
+
+import io.taskgate.core.task.TaskStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A {@link TaskStore} that commits the writes of many callers together: {@link #insert} and {@link
+ * #update} hand their write to a few writer threads and wait for it; a writer takes every write
+ * waiting (up to a batch size) and applies them with one {@link TaskStore#writeAll}, one
+ * transaction. Callers see exactly what the delegate would have answered them alone, once their
+ * write is committed; while one batch commits the next one gathers, so the busier the engine the
+ * fewer commits per task.
+ *
+ * <p>Nothing is lost or mixed up by batching:
+ *
+ * <ul>
+ *   <li>A batch that fails (an invalid write, a database error) is retried one write per
+ *       transaction, so a bad write fails alone, with its own exception, and the others commit.
+ *   <li>A caller already in a transaction writes directly, inside it, so its write commits or rolls
+ *       back with the caller's work, as without batching.
+ *   <li>After {@link #close()} every write goes directly to the delegate; writes still waiting are
+ *       applied before the writers stop.
+ * </ul>
+ *
+ * Reads always go straight to the delegate.
+ */
+public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
+  private static final Logger LOG = Logger.getLogger(GroupCommitTaskStore.class.getName());
+
+  private final TaskStore delegate;
+  private final int maxBatch;
+  private final BooleanSupplier callerInTransaction;
+  private final LinkedBlockingQueue<Pending> waiting = new LinkedBlockingQueue<>();
+  private final List<Thread> writers = new ArrayList<>();
+  private final AtomicLong batches = new AtomicLong();
+  private final AtomicLong batchedWrites = new AtomicLong();
+  private volatile boolean closed;
+
+  /**
+   * Starts {@code writerCount} writer threads from {@code threads}.
+   *
+   * @param delegate the store that applies the batches
+   * @param threads makes the writer threads (in a container: a {@code ManagedThreadFactory}, so
+   *     that writers can start transactions)
+   * @param writerCount writer threads, at least 1
+   * @param maxBatch most writes per transaction, at least 1
+   * @param callerInTransaction whether the calling thread is in a transaction of its own
+   */
+  public GroupCommitTaskStore(
+      TaskStore delegate,
+      ThreadFactory threads,
+      int writerCount,
+      int maxBatch,
+      BooleanSupplier callerInTransaction) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    Objects.requireNonNull(threads, "threads");
+    if (writerCount < 1) {
+      throw new IllegalArgumentException("writerCount must be at least 1, was " + writerCount);
+    }
+    if (maxBatch < 1) {
+      throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
+    }
+    this.maxBatch = maxBatch;
+    this.callerInTransaction = Objects.requireNonNull(callerInTransaction, "callerInTransaction");
+    for (int i = 0; i < writerCount; i++) {
+      Thread writer = threads.newThread(this::writeLoop);
+      writer.setName("taskgate-store-writer-" + i);
+      writer.setDaemon(true);
+      writers.add(writer);
+    }
+    writers.forEach(Thread::start);
+  }
+
+  @Override
+  public void insert(StoredTask task) {
+    write(new TaskWrite.Insert(task));
+  }
+
+  @Override
+  public Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now) {
+    return write(new TaskWrite.Update(expected, changed, now));
+  }
+
+  /** Applies {@code writes} directly, in one transaction of the delegate. */
+  @Override
+  public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes) {
+    return delegate.writeAll(writes);
+  }
+
+  @Override
+  public Optional<StoredTask> find(UUID id) {
+    return delegate.find(id);
+  }
+
+  @Override
+  public Optional<StoredTask> findLive(String type, String taskKey) {
+    return delegate.findLive(type, taskKey);
+  }
+
+  @Override
+  public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
+    return delegate.findByStatus(statuses, max);
+  }
+
+  @Override
+  public TaskPage query(TaskQuery query) {
+    return delegate.query(query);
+  }
+
+  @Override
+  public List<TaskAudit> history(UUID id) {
+    return delegate.history(id);
+  }
+
+  /** Transactions committed by the writers so far. */
+  public long batches() {
+    return batches.get();
+  }
+
+  /** Writes committed by the writers so far (their sum over {@link #batches()}). */
+  public long batchedWrites() {
+    return batchedWrites.get();
+  }
+
+  /** Stops the writers once the writes waiting now are applied; later writes go directly. */
+  @Override
+  public void close() {
+    closed = true; // writers are not interrupted: an interrupt can break a JDBC driver's I/O
+    for (Thread writer : writers) {
+      try {
+        writer.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    List<Pending> left = new ArrayList<>();
+    waiting.drainTo(left);
+    left.forEach(this::applyAlone);
+  }
+
+  private Optional<StoredTask> write(TaskWrite write) {
+    if (closed || callerInTransaction.getAsBoolean()) {
+      return delegate.writeAll(List.of(write)).get(0);
+    }
+    Pending pending = new Pending(write, new CompletableFuture<>());
+    waiting.add(pending);
+    if (closed && waiting.remove(pending)) {
+      // closed while we queued, and no writer took it: apply it here
+      return delegate.writeAll(List.of(write)).get(0);
+    }
+    try {
+      return pending.result().join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
+  }
+
+  private void writeLoop() {
+    List<Pending> batch = new ArrayList<>(maxBatch);
+    while (true) {
+      try {
+        Pending first = waiting.poll(100, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          if (closed) {
+            return;
+          }
+          continue;
+        }
+        batch.add(first);
+        waiting.drainTo(batch, maxBatch - 1);
+        apply(batch);
+      } catch (InterruptedException e) {
+        LOG.warning("A task store writer was interrupted; it goes on until the store closes");
+      } catch (RuntimeException | Error e) {
+        // apply() completes every future itself; this is a defect, keep the writer alive
+        LOG.log(Level.SEVERE, "A task store writer failed", e);
+        batch.forEach(p -> p.result().completeExceptionally(e));
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  private void apply(List<Pending> batch) {
+    if (batch.size() == 1) {
+      applyAlone(batch.get(0));
+      return;
+    }
+    List<TaskWrite> writes = new ArrayList<>(batch.size());
+    for (Pending pending : batch) {
+      writes.add(pending.write());
+    }
+    List<Optional<StoredTask>> results;
+    try {
+      results = delegate.writeAll(writes);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.FINE,
+          "A batch of " + batch.size() + " task writes failed; applying them one by one",
+          e);
+      batch.forEach(this::applyAlone);
+      return;
+    }
+    batches.incrementAndGet();
+    batchedWrites.addAndGet(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      batch.get(i).result().complete(results.get(i));
+    }
+  }
+
+  private void applyAlone(Pending pending) {
+    try {
+      Optional<StoredTask> result = delegate.writeAll(List.of(pending.write())).get(0);
+      batches.incrementAndGet();
+      batchedWrites.incrementAndGet();
+      pending.result().complete(result);
+    } catch (RuntimeException | Error e) {
+      pending.result().completeExceptionally(e);
+    }
+  }
+
+  private record Pending(TaskWrite write, CompletableFuture<Optional<StoredTask>> result) {}
+}

@@ -1,0 +1,197 @@
+package io.taskgate.store.jpa;
+
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskAudit;
+import jakarta.persistence.PersistenceException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Applies prepared task writes on one JDBC connection, inside the caller's transaction, with as few
+ * round trips as the order allows: consecutive writes of one kind (insert, update, update with a
+ * new payload) go as one JDBC batch, and the audit rows of the writes that took effect follow as
+ * one more. The SQL names the columns of {@link TaskEntity} and {@link TaskAuditEntity}.
+ */
+final class JdbcWrites {
+
+  /**
+   * One write, validated and normalized.
+   *
+   * @param stored the row as it will be after the write
+   * @param expectedVersion the version an update compares against; -1 for an insert
+   * @param payloadChanged whether an update writes the payload too
+   * @param audit the audit row to add if the write takes effect, or null
+   */
+  record Prepared(
+      StoredTask stored, long expectedVersion, boolean payloadChanged, TaskAudit audit) {
+    boolean insert() {
+      return expectedVersion < 0;
+    }
+
+    Kind kind() {
+      return insert() ? Kind.INSERT : payloadChanged ? Kind.UPDATE_WITH_PAYLOAD : Kind.UPDATE;
+    }
+  }
+
+  private enum Kind {
+    INSERT(
+        "INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at,"
+            + " attempt, last_error, recurrence, runs, created_at, updated_at, version)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+    UPDATE(
+        "UPDATE taskgate_task SET status = ?, queue = ?, task_key = ?, scheduled_at = ?,"
+            + " attempt = ?, last_error = ?, recurrence = ?, runs = ?, updated_at = ?,"
+            + " version = ? WHERE id = ? AND version = ?"),
+    UPDATE_WITH_PAYLOAD(
+        "UPDATE taskgate_task SET payload = ?, status = ?, queue = ?, task_key = ?,"
+            + " scheduled_at = ?, attempt = ?, last_error = ?, recurrence = ?, runs = ?,"
+            + " updated_at = ?, version = ? WHERE id = ? AND version = ?");
+
+    final String sql;
+
+    Kind(String sql) {
+      this.sql = sql;
+    }
+  }
+
+  private static final String INSERT_AUDIT =
+      "INSERT INTO taskgate_task_audit (id, task_id, task_version, from_status, to_status, at,"
+          + " attempt, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+  private JdbcWrites() {}
+
+  /** Applies {@code writes} in order; result {@code i} is write {@code i}'s row, or empty. */
+  static List<Optional<StoredTask>> apply(Connection connection, List<Prepared> writes) {
+    try {
+      boolean[] applied = new boolean[writes.size()];
+      int start = 0;
+      while (start < writes.size()) {
+        Kind kind = writes.get(start).kind();
+        int end = start + 1;
+        while (end < writes.size() && writes.get(end).kind() == kind) {
+          end++;
+        }
+        run(connection, kind, writes, start, end, applied);
+        start = end;
+      }
+      List<Optional<StoredTask>> results = new ArrayList<>(writes.size());
+      List<Prepared> audited = new ArrayList<>();
+      for (int i = 0; i < writes.size(); i++) {
+        Prepared write = writes.get(i);
+        results.add(applied[i] ? Optional.of(write.stored()) : Optional.empty());
+        if (applied[i] && write.audit() != null) {
+          audited.add(write);
+        }
+      }
+      audit(connection, audited);
+      return results;
+    } catch (SQLException e) {
+      throw new PersistenceException(
+          "Storing " + writes.size() + " task write(s) failed: " + e.getMessage(), e);
+    }
+  }
+
+  private static void run(
+      Connection connection,
+      Kind kind,
+      List<Prepared> writes,
+      int start,
+      int end,
+      boolean[] applied)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(kind.sql)) {
+      if (end - start == 1) {
+        bind(statement, kind, writes.get(start));
+        applied[start] = affected(statement.executeUpdate(), kind, writes.get(start));
+        return;
+      }
+      for (int i = start; i < end; i++) {
+        bind(statement, kind, writes.get(i));
+        statement.addBatch();
+      }
+      int[] counts = statement.executeBatch();
+      if (counts.length != end - start) {
+        throw new SQLException(
+            "The driver reported " + counts.length + " counts for " + (end - start) + " rows");
+      }
+      for (int i = start; i < end; i++) {
+        applied[i] = affected(counts[i - start], kind, writes.get(i));
+      }
+    }
+  }
+
+  private static boolean affected(int count, Kind kind, Prepared write) throws SQLException {
+    if (count == 1) {
+      return true;
+    }
+    if (count == 0 && kind != Kind.INSERT) {
+      return false; // lost the compare-and-set
+    }
+    if (count == Statement.SUCCESS_NO_INFO && kind == Kind.INSERT) {
+      return true; // an insert either happened or threw
+    }
+    throw new SQLException(
+        "Unexpected row count " + count + " for " + kind + " of task " + write.stored().id());
+  }
+
+  private static void bind(PreparedStatement statement, Kind kind, Prepared write)
+      throws SQLException {
+    StoredTask task = write.stored();
+    int i = 1;
+    if (kind == Kind.INSERT) {
+      statement.setString(i++, task.id().toString());
+      statement.setString(i++, task.type());
+      statement.setString(i++, task.payload());
+    } else if (kind == Kind.UPDATE_WITH_PAYLOAD) {
+      statement.setString(i++, task.payload());
+    }
+    statement.setString(i++, task.status().name());
+    statement.setString(i++, task.queue());
+    statement.setString(i++, task.taskKey());
+    statement.setObject(i++, TaskEntity.column(task.scheduledAt()));
+    statement.setInt(i++, task.attempt());
+    statement.setString(i++, task.lastError());
+    statement.setString(i++, task.recurrence());
+    statement.setLong(i++, task.runs());
+    if (kind == Kind.INSERT) {
+      statement.setObject(i++, TaskEntity.column(task.createdAt()));
+    }
+    statement.setObject(i++, TaskEntity.column(task.updatedAt()));
+    statement.setLong(i++, task.version());
+    if (kind != Kind.INSERT) {
+      statement.setString(i++, task.id().toString());
+      statement.setLong(i, write.expectedVersion());
+    }
+  }
+
+  private static void audit(Connection connection, List<Prepared> audited) throws SQLException {
+    if (audited.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(INSERT_AUDIT)) {
+      for (Prepared write : audited) {
+        TaskAudit audit = write.audit();
+        statement.setString(1, UUID.randomUUID().toString());
+        statement.setString(2, audit.taskId().toString());
+        statement.setLong(3, write.stored().version());
+        statement.setString(4, audit.from() == null ? null : audit.from().name());
+        statement.setString(5, audit.to().name());
+        statement.setObject(6, TaskEntity.column(audit.at()));
+        statement.setInt(7, audit.attempt());
+        statement.setString(8, audit.detail());
+        if (audited.size() == 1) {
+          statement.executeUpdate();
+          return;
+        }
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    }
+  }
+}
