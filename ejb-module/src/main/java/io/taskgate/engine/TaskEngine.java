@@ -53,7 +53,7 @@ public class TaskEngine {
 
   @PostConstruct
   void start() {
-    queues.onTask(runner::run);
+    queues.onTask(runner::runAll);
     int recovered = recover();
     if (recovered > 0) {
       LOG.info("Taskgate recovered " + recovered + " queued or interrupted tasks");

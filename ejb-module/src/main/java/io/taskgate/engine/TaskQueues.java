@@ -6,6 +6,8 @@ import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -21,6 +23,12 @@ import java.util.logging.Logger;
  * The in-memory channels between the store and the workers: one bounded channel per queue, drained
  * by at most {@code parallelism} workers on the {@link ManagedExecutorService}. Workers are started
  * when there is work and end when the channel is empty, so an idle queue holds no thread.
+ *
+ * <p>A worker takes one task at a time while the queue's tasks are slow, and a few at once (so that
+ * the runner claims and records them together) while they are short: as many as fit in about
+ * {@value #BATCH_MILLIS} ms at the queue's recent average time per task, at most {@value
+ * #MAX_BATCH}, and never more than its share of the backlog (the tasks waiting divided by the
+ * parallelism), so that the other workers get theirs.
  */
 @ApplicationScoped
 public class TaskQueues {
@@ -32,7 +40,10 @@ public class TaskQueues {
 
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
   private final Set<String> unknownQueuesLogged = ConcurrentHashMap.newKeySet();
-  private Consumer<UUID> runner;
+  static final int MAX_BATCH = 16;
+  static final long BATCH_MILLIS = 10;
+
+  private Consumer<List<UUID>> runner;
   private Duration maxWait;
 
   @PostConstruct
@@ -42,7 +53,7 @@ public class TaskQueues {
   }
 
   /** Sets what workers do with a task id; the engine calls this once at start. */
-  void onTask(Consumer<UUID> runner) {
+  void onTask(Consumer<List<UUID>> runner) {
     this.runner = runner;
   }
 
@@ -86,6 +97,17 @@ public class TaskQueues {
     return depths;
   }
 
+  /**
+   * How many tasks a worker takes at once: what fits in {@value #BATCH_MILLIS} ms at {@code
+   * nanosPerTask}, at most {@value #MAX_BATCH}, at most its share of the {@code waiting} tasks
+   * besides the one it has, and at least 1.
+   */
+  static int batchSize(long nanosPerTask, int waiting, int parallelism) {
+    long fit = TimeUnit.MILLISECONDS.toNanos(BATCH_MILLIS) / Math.max(1, nanosPerTask);
+    long share = 1 + waiting / Math.max(1, parallelism);
+    return (int) Math.max(1, Math.min(Math.min(fit, share), MAX_BATCH));
+  }
+
   private final class Channel {
     final String name;
     final ArrayBlockingQueue<UUID> tasks;
@@ -110,15 +132,28 @@ public class TaskQueues {
       }
     }
 
+    /** Recent average nanoseconds per task (exponentially weighted); starts as "slow". */
+    private volatile long nanosPerTask = TimeUnit.MILLISECONDS.toNanos(BATCH_MILLIS);
+
     private void drain() {
       try {
-        UUID id;
-        while ((id = tasks.poll()) != null) {
-          try {
-            runner.accept(id);
-          } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "Taskgate worker failed on task " + id, e);
+        List<UUID> batch = new ArrayList<>(MAX_BATCH);
+        UUID first;
+        while ((first = tasks.poll()) != null) {
+          batch.add(first);
+          int take = batchSize(nanosPerTask, tasks.size(), parallelism) - 1;
+          if (take > 0) {
+            tasks.drainTo(batch, take);
           }
+          long start = System.nanoTime();
+          try {
+            runner.accept(batch);
+          } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "Taskgate worker failed on task(s) " + batch, e);
+          }
+          long perTask = (System.nanoTime() - start) / batch.size();
+          nanosPerTask = (nanosPerTask * 7 + perTask) / 8;
+          batch.clear();
         }
       } finally {
         workers.decrementAndGet();

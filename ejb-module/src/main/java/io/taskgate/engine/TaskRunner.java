@@ -8,6 +8,7 @@ import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
+import io.taskgate.store.TaskWrite;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.spi.CreationalContext;
 import jakarta.enterprise.inject.spi.Bean;
@@ -18,8 +19,12 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,14 +59,44 @@ public class TaskRunner {
 
   /** Runs the task's attempt, then hands it back to the scheduler if it has more to do. */
   public void run(UUID taskId) {
-    FollowUp next = null;
+    runAll(List.of(taskId));
+  }
+
+  /**
+   * Runs one attempt of each task, one after the other on the calling worker, then hands each back
+   * to the scheduler if it has more to do. The claims of the tasks are committed together, and so
+   * are the outcomes of attempts that end within {@value #OUTCOME_BATCH_MILLIS} ms of each other,
+   * so a batch of short tasks costs two commits instead of two per task. An outcome is always
+   * stored before its {@code onCompleted} callback runs.
+   */
+  public void runAll(List<UUID> taskIds) {
+    List<Outcome> outcomes = new ArrayList<>(taskIds.size());
+    Set<UUID> open = new HashSet<>(taskIds);
     try {
-      next = attempt(taskId);
+      List<Claim> claims = new ArrayList<>(taskIds.size());
+      Instant now = clock.instant();
+      for (UUID id : taskIds) {
+        Claim claim = prepare(id, now, outcomes);
+        if (claim != null) {
+          claims.add(claim);
+        }
+      }
+      List<StoredTask> claimed = claim(claims, outcomes);
+      long oldest = System.nanoTime(); // of the outcomes not stored yet
+      for (int i = 0; i < claims.size(); i++) {
+        StoredTask running = claimed.get(i);
+        if (running == null) {
+          continue;
+        }
+        if (System.nanoTime() - oldest >= OUTCOME_BATCH_NANOS) {
+          finish(outcomes, open);
+          oldest = System.nanoTime();
+        }
+        outcomes.add(execute(running, claims.get(i).handler(), claims.get(i).task()));
+      }
     } finally {
-      scheduler.release(taskId);
-    }
-    if (next != null) {
-      scheduler.submit(next.queue(), taskId, next.due());
+      finish(outcomes, open);
+      open.forEach(scheduler::release);
     }
   }
 
@@ -77,49 +112,175 @@ public class TaskRunner {
     justStored.remove(taskId);
   }
 
+  static final long OUTCOME_BATCH_MILLIS = 20;
+  private static final long OUTCOME_BATCH_NANOS = OUTCOME_BATCH_MILLIS * 1_000_000;
+
   private record FollowUp(String queue, Instant due) {}
 
-  private FollowUp attempt(UUID taskId) {
+  /** A task ready to be claimed: as read, with its handler and its payload. */
+  private record Claim(StoredTask queued, HandlerInfo handler, Task task) {}
+
+  /**
+   * What an attempt ends in: a write ({@code expected} → {@code changed}, or none), what to do once
+   * it is stored, and what the scheduler does with the task afterwards.
+   */
+  private record Outcome(
+      UUID taskId,
+      StoredTask expected,
+      StoredTask changed,
+      Instant at,
+      Runnable afterStored,
+      FollowUp next) {
+    boolean writes() {
+      return expected != null;
+    }
+  }
+
+  /**
+   * Reads the task (or takes the dispatcher's copy) and checks it can run now; an outcome instead
+   * when it cannot (not queued, not due, no handler, unreadable payload).
+   */
+  private Claim prepare(UUID taskId, Instant now, List<Outcome> outcomes) {
     StoredTask hint = justStored.remove(taskId);
     StoredTask queued = hint != null ? hint : store.find(taskId).orElse(null);
     if (queued == null || queued.status() != TaskStatus.QUEUED) {
+      outcomes.add(new Outcome(taskId, null, null, now, null, null));
       return null;
     }
-    Instant now = clock.instant();
     if (queued.scheduledAt().isAfter(now)) {
-      return new FollowUp(queued.queue(), queued.scheduledAt());
+      outcomes.add(
+          new Outcome(
+              taskId, null, null, now, null, new FollowUp(queued.queue(), queued.scheduledAt())));
+      return null;
     }
     HandlerInfo handlerInfo = registry.find(queued.type()).orElse(null);
     if (handlerInfo == null) {
-      failUnrunnable(queued, "no handler in this application runs task type " + queued.type(), now);
+      outcomes.add(
+          unrunnable(
+              queued, "no handler in this application runs task type " + queued.type(), now));
       return null;
     }
-    Task task;
     try {
-      task = payloads.read(queued.payload(), handlerInfo.taskType());
+      return new Claim(
+          queued, handlerInfo, payloads.read(queued.payload(), handlerInfo.taskType()));
     } catch (RuntimeException e) {
-      failUnrunnable(
-          queued, "its payload cannot be read as " + queued.type() + ": " + describe(e), now);
+      outcomes.add(
+          unrunnable(
+              queued, "its payload cannot be read as " + queued.type() + ": " + describe(e), now));
       return null;
     }
-    Optional<StoredTask> claimed =
-        store.update(
-            queued,
-            queued.withStatus(TaskStatus.IN_PROGRESS).withAttempt(queued.attempt() + 1),
-            now);
-    if (claimed.isEmpty()) {
-      // Changed since we read it: re-dispatched with a new payload, cancelled, or taken.
-      return store
-          .find(taskId)
-          .filter(t -> t.status() == TaskStatus.QUEUED)
-          .map(t -> new FollowUp(t.queue(), t.scheduledAt()))
-          .orElse(null);
+  }
+
+  /**
+   * Claims the tasks (QUEUED → IN_PROGRESS) in one commit. Returns each claimed task, or null where
+   * the claim was lost (the task changed since it was read: its follow-up is then added).
+   */
+  private List<StoredTask> claim(List<Claim> claims, List<Outcome> outcomes) {
+    if (claims.isEmpty()) {
+      return List.of();
     }
-    return execute(claimed.get(), handlerInfo, task);
+    Instant now = clock.instant();
+    List<TaskWrite> writes = new ArrayList<>(claims.size());
+    for (Claim claim : claims) {
+      StoredTask queued = claim.queued();
+      writes.add(
+          new TaskWrite.Update(
+              queued,
+              queued.withStatus(TaskStatus.IN_PROGRESS).withAttempt(queued.attempt() + 1),
+              now));
+    }
+    List<Optional<StoredTask>> results = store.writeAll(writes);
+    List<StoredTask> claimed = new ArrayList<>(claims.size());
+    for (int i = 0; i < claims.size(); i++) {
+      StoredTask running = results.get(i).orElse(null);
+      claimed.add(running);
+      if (running == null) {
+        // Changed since we read it: re-dispatched with a new payload, cancelled, or taken.
+        UUID id = claims.get(i).queued().id();
+        outcomes.add(
+            new Outcome(
+                id,
+                null,
+                null,
+                now,
+                null,
+                store
+                    .find(id)
+                    .filter(t -> t.status() == TaskStatus.QUEUED)
+                    .map(t -> new FollowUp(t.queue(), t.scheduledAt()))
+                    .orElse(null)));
+      }
+    }
+    return claimed;
+  }
+
+  /**
+   * Stores the outcomes gathered so far (together, or one by one if that fails, so that a bad one
+   * fails alone), then runs their callbacks and hands their tasks back to the scheduler.
+   */
+  private void finish(List<Outcome> outcomes, Set<UUID> open) {
+    if (outcomes.isEmpty()) {
+      return;
+    }
+    List<Outcome> writing = new ArrayList<>();
+    List<TaskWrite> writes = new ArrayList<>();
+    for (Outcome outcome : outcomes) {
+      if (outcome.writes()) {
+        writing.add(outcome);
+        writes.add(new TaskWrite.Update(outcome.expected(), outcome.changed(), outcome.at()));
+      }
+    }
+    List<Optional<StoredTask>> stored = null;
+    if (!writes.isEmpty()) {
+      try {
+        stored = store.writeAll(writes);
+      } catch (RuntimeException e) {
+        LOG.log(Level.FINE, "Storing " + writes.size() + " outcomes together failed", e);
+      }
+    }
+    for (int i = 0; i < writing.size(); i++) {
+      Outcome outcome = writing.get(i);
+      boolean recorded;
+      try {
+        recorded =
+            stored != null
+                ? stored.get(i).isPresent()
+                : store.update(outcome.expected(), outcome.changed(), outcome.at()).isPresent();
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.SEVERE,
+            "Task "
+                + outcome.taskId()
+                + ": its outcome "
+                + outcome.changed().status()
+                + " could not be stored",
+            e);
+        continue;
+      }
+      if (!recorded) {
+        LOG.warning(
+            "Task "
+                + outcome.taskId()
+                + " changed while it ran; its outcome "
+                + outcome.changed().status()
+                + " was not recorded");
+      }
+    }
+    for (Outcome outcome : outcomes) {
+      if (outcome.afterStored() != null) {
+        outcome.afterStored().run();
+      }
+      open.remove(outcome.taskId());
+      scheduler.release(outcome.taskId());
+      if (outcome.next() != null) {
+        scheduler.submit(outcome.next().queue(), outcome.taskId(), outcome.next().due());
+      }
+    }
+    outcomes.clear();
   }
 
   @SuppressWarnings("unchecked")
-  private FollowUp execute(StoredTask running, HandlerInfo handlerInfo, Task task) {
+  private Outcome execute(StoredTask running, HandlerInfo handlerInfo, Task task) {
     TaskContext context =
         new TaskContext(
             running.id(),
@@ -166,22 +327,21 @@ public class TaskRunner {
         failure = unwrap(e);
       }
       Instant end = clock.instant();
-      return failure == null
-          ? succeeded(running, handler, task, context, end)
-          : failed(running, handlerInfo, handler, task, context, failure, end);
+      if (failure == null) {
+        return finishRun(
+            running,
+            TaskStatus.COMPLETED,
+            null,
+            end,
+            () -> callback(running, "onCompleted", () -> handler.onCompleted(task, context)));
+      }
+      return failed(running, handlerInfo, handler, task, context, failure, end);
     } finally {
       creation.release();
     }
   }
 
-  private FollowUp succeeded(
-      StoredTask running, Handler<Task> handler, Task task, TaskContext context, Instant end) {
-    FollowUp next = finishRun(running, TaskStatus.COMPLETED, null, end);
-    callback(running, "onCompleted", () -> handler.onCompleted(task, context));
-    return next;
-  }
-
-  private FollowUp failed(
+  private Outcome failed(
       StoredTask running,
       HandlerInfo handlerInfo,
       Handler<Task> handler,
@@ -195,26 +355,29 @@ public class TaskRunner {
       Duration delay = handlerInfo.retry().delayAfter(attempt, nextRandom());
       callback(running, "onRetry", () -> handler.onRetry(task, context, attempt, delay, failure));
       Instant due = end.plus(delay);
-      record(
+      return new Outcome(
+          running.id(),
           running,
           running.withStatus(TaskStatus.QUEUED).withScheduledAt(due).withLastError(error),
-          end);
-      return new FollowUp(running.queue(), due);
+          end,
+          null,
+          new FollowUp(running.queue(), due));
     }
     LOG.log(
         Level.WARNING,
         "Task " + running.id() + " (" + running.type() + ") failed after attempt " + attempt,
         failure);
     callback(running, "onError", () -> handler.onError(task, context, failure));
-    return finishRun(running, TaskStatus.FAILED, error, end);
+    return finishRun(running, TaskStatus.FAILED, error, end, null);
   }
 
   /**
-   * Records the end of a real execution: a recurring task is queued again at its next occurrence
-   * (with a fresh attempt count and {@code error} as its last error), anything else ends in {@code
-   * terminal} (keeping the last retry's error when {@code error} is null). Returns the follow-up.
+   * The end of a real execution: a recurring task is queued again at its next occurrence (with a
+   * fresh attempt count and {@code error} as its last error), anything else ends in {@code
+   * terminal} (keeping the last retry's error when {@code error} is null).
    */
-  private FollowUp finishRun(StoredTask running, TaskStatus terminal, String error, Instant end) {
+  private Outcome finishRun(
+      StoredTask running, TaskStatus terminal, String error, Instant end, Runnable afterStored) {
     long runs = running.runs() + 1;
     Optional<Instant> next = nextOccurrence(running, end, runs);
     StoredTask done =
@@ -231,8 +394,13 @@ public class TaskRunner {
                         .withStatus(terminal)
                         .withLastError(error != null ? error : running.lastError()))
             .withRuns(runs);
-    record(running, done, end);
-    return next.map(due -> new FollowUp(running.queue(), due)).orElse(null);
+    return new Outcome(
+        running.id(),
+        running,
+        done,
+        end,
+        afterStored,
+        next.map(due -> new FollowUp(running.queue(), due)).orElse(null));
   }
 
   /** The next occurrence of a recurring task after a real execution; empty for one-shot tasks. */
@@ -244,20 +412,15 @@ public class TaskRunner {
     return Occurrences.next(recurrence, running.scheduledAt(), now, runs);
   }
 
-  private void failUnrunnable(StoredTask queued, String reason, Instant now) {
+  private static Outcome unrunnable(StoredTask queued, String reason, Instant now) {
     LOG.warning("Task " + queued.id() + " cannot run: " + reason);
-    store.update(queued, queued.withStatus(TaskStatus.FAILED).withLastError(reason), now);
-  }
-
-  private void record(StoredTask expected, StoredTask changed, Instant now) {
-    if (store.update(expected, changed, now).isEmpty()) {
-      LOG.warning(
-          "Task "
-              + expected.id()
-              + " changed while it ran; its outcome "
-              + changed.status()
-              + " was not recorded");
-    }
+    return new Outcome(
+        queued.id(),
+        queued,
+        queued.withStatus(TaskStatus.FAILED).withLastError(reason),
+        now,
+        null,
+        null);
   }
 
   private void callback(StoredTask task, String name, Runnable callback) {

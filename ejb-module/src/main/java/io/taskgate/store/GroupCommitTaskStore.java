@@ -96,10 +96,14 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
     return write(new TaskWrite.Update(expected, changed, now));
   }
 
-  /** Applies {@code writes} directly, in one transaction of the delegate. */
+  /**
+   * Commits {@code writes} together with other callers' writes, as {@link #insert} does with one:
+   * all of them in the same transaction, and if they fail, they fail together and alone.
+   */
   @Override
   public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes) {
-    return delegate.writeAll(writes);
+    List<TaskWrite> copy = List.copyOf(writes);
+    return copy.isEmpty() ? List.of() : submit(copy);
   }
 
   @Override
@@ -155,14 +159,18 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
   }
 
   private Optional<StoredTask> write(TaskWrite write) {
+    return submit(List.of(write)).get(0);
+  }
+
+  private List<Optional<StoredTask>> submit(List<TaskWrite> writes) {
     if (closed || callerInTransaction.getAsBoolean()) {
-      return delegate.writeAll(List.of(write)).get(0);
+      return delegate.writeAll(writes);
     }
-    Pending pending = new Pending(write, new CompletableFuture<>());
+    Pending pending = new Pending(writes, new CompletableFuture<>());
     waiting.add(pending);
     if (closed && waiting.remove(pending)) {
       // closed while we queued, and no writer took it: apply it here
-      return delegate.writeAll(List.of(write)).get(0);
+      return delegate.writeAll(writes);
     }
     try {
       return pending.result().join();
@@ -190,7 +198,15 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
           continue;
         }
         batch.add(first);
-        waiting.drainTo(batch, maxBatch - 1);
+        int writes = first.writes().size();
+        Pending next;
+        while (writes < maxBatch
+            && (next = waiting.peek()) != null
+            && writes + next.writes().size() <= maxBatch
+            && waiting.remove(next)) {
+          batch.add(next);
+          writes += next.writes().size();
+        }
         apply(batch);
       } catch (InterruptedException e) {
         LOG.warning("A task store writer was interrupted; it goes on until the store closes");
@@ -209,9 +225,9 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
       applyAlone(batch.get(0));
       return;
     }
-    List<TaskWrite> writes = new ArrayList<>(batch.size());
+    List<TaskWrite> writes = new ArrayList<>();
     for (Pending pending : batch) {
-      writes.add(pending.write());
+      writes.addAll(pending.writes());
     }
     List<Optional<StoredTask>> results;
     try {
@@ -219,28 +235,32 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
     } catch (RuntimeException e) {
       LOG.log(
           Level.FINE,
-          "A batch of " + batch.size() + " task writes failed; applying them one by one",
+          "A batch of " + writes.size() + " task writes failed; applying them caller by caller",
           e);
       batch.forEach(this::applyAlone);
       return;
     }
     batches.incrementAndGet();
-    batchedWrites.addAndGet(batch.size());
-    for (int i = 0; i < batch.size(); i++) {
-      batch.get(i).result().complete(results.get(i));
+    batchedWrites.addAndGet(writes.size());
+    int from = 0;
+    for (Pending pending : batch) {
+      int to = from + pending.writes().size();
+      pending.result().complete(List.copyOf(results.subList(from, to)));
+      from = to;
     }
   }
 
   private void applyAlone(Pending pending) {
     try {
-      Optional<StoredTask> result = delegate.writeAll(List.of(pending.write())).get(0);
+      List<Optional<StoredTask>> results = delegate.writeAll(pending.writes());
       batches.incrementAndGet();
-      batchedWrites.incrementAndGet();
-      pending.result().complete(result);
+      batchedWrites.addAndGet(pending.writes().size());
+      pending.result().complete(results);
     } catch (RuntimeException | Error e) {
       pending.result().completeExceptionally(e);
     }
   }
 
-  private record Pending(TaskWrite write, CompletableFuture<Optional<StoredTask>> result) {}
+  private record Pending(
+      List<TaskWrite> writes, CompletableFuture<List<Optional<StoredTask>>> result) {}
 }
