@@ -1,6 +1,7 @@
 package io.taskgate.api;
 
 import io.taskgate.core.task.Recurrence;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -21,6 +22,23 @@ public interface TaskDispatcher {
    * @throws IllegalArgumentException if no handler runs this task type
    */
   TaskReceipt dispatch(Task task, DispatchOptions options);
+
+  /**
+   * Stores all of {@code tasks} in one transaction and runs each as {@code options} say (same
+   * queue, delay or instant for all). Either every task is stored or none is: a task without a
+   * handler refuses the whole call before anything is stored. Much cheaper per task than one {@link
+   * #dispatch} each when there are many.
+   *
+   * @return one receipt per task, in the order of {@code tasks}
+   * @throws IllegalArgumentException if no handler runs one of the task types, or {@code options}
+   *     carry a task key (a key identifies one task, not a batch)
+   */
+  List<TaskReceipt> dispatchAll(List<? extends Task> tasks, DispatchOptions options);
+
+  /** {@link #dispatchAll(List, DispatchOptions)}, each task as soon as possible. */
+  default List<TaskReceipt> dispatchAll(List<? extends Task> tasks) {
+    return dispatchAll(tasks, DispatchOptions.now());
+  }
 
   /**
    * Stores a recurring task: it runs at every occurrence of {@code recurrence} until the recurrence

@@ -9,11 +9,14 @@ import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
+import io.taskgate.store.TaskWrite;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -38,6 +41,58 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     Instant now = clock.instant();
     Instant due = options.at().orElseGet(() -> now.plus(options.delay().orElse(Duration.ZERO)));
     return store(task, options, due, null, now);
+  }
+
+  @Override
+  public List<TaskReceipt> dispatchAll(List<? extends Task> tasks, DispatchOptions options) {
+    Objects.requireNonNull(tasks, "tasks");
+    Objects.requireNonNull(options, "options");
+    if (options.taskKey().isPresent()) {
+      throw new IllegalArgumentException(
+          "dispatchAll cannot take a taskKey ("
+              + options.taskKey().get()
+              + "): a task key"
+              + " identifies one task; dispatch keyed tasks one by one");
+    }
+    Instant now = clock.instant();
+    Instant due = options.at().orElseGet(() -> now.plus(options.delay().orElse(Duration.ZERO)));
+    List<StoredTask> queued = new ArrayList<>(tasks.size());
+    List<TaskWrite> inserts = new ArrayList<>(tasks.size());
+    for (int i = 0; i < tasks.size(); i++) {
+      Task task = Objects.requireNonNull(tasks.get(i), "tasks[" + i + "]");
+      HandlerInfo handler = registry.require(task.getClass());
+      String queue = queues.resolve(options.queue().orElse(handler.queue()));
+      StoredTask stored =
+          StoredTask.queued(
+              UUID.randomUUID(),
+              handler.typeName(),
+              payloads.write(task),
+              queue,
+              null,
+              due,
+              null,
+              now);
+      queued.add(stored);
+      inserts.add(new TaskWrite.Insert(stored));
+    }
+    store.writeAll(inserts);
+    List<TaskReceipt> receipts = new ArrayList<>(queued.size());
+    RuntimeException firstFailure = null;
+    for (StoredTask stored : queued) {
+      try {
+        handOver(stored, due, now);
+      } catch (RuntimeException e) {
+        // stored all the same: the sweep brings it to its queue; the others go on
+        if (firstFailure == null) {
+          firstFailure = e;
+        }
+      }
+      receipts.add(new TaskReceipt(stored.id(), due, false));
+    }
+    if (firstFailure != null) {
+      throw firstFailure;
+    }
+    return List.copyOf(receipts);
   }
 
   @Override
@@ -91,19 +146,24 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
         StoredTask.queued(
             id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now);
     store.insert(queued);
+    handOver(queued, due, now);
+    return new TaskReceipt(id, due, false);
+  }
+
+  /** Hands a task just stored to the scheduler. */
+  private void handOver(StoredTask queued, Instant due, Instant now) {
     boolean dueNow = !due.isAfter(now);
     if (dueNow) {
       runner.justStored(queued); // its first attempt claims it without reading it back
     }
     try {
-      if (!scheduler.submit(queue, id, due) && dueNow) {
-        runner.forget(id);
+      if (!scheduler.submit(queued.queue(), queued.id(), due) && dueNow) {
+        runner.forget(queued.id());
       }
     } catch (RuntimeException e) {
-      runner.forget(id);
+      runner.forget(queued.id());
       throw e;
     }
-    return new TaskReceipt(id, due, false);
   }
 
   /** Gives a queued task with the same key the new payload; empty when there is none queued. */

@@ -112,8 +112,11 @@ public final class EngineLoad {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of(System.getProperty("load.micro.jvm", "-Xms1g,-Xmx1g").split(",")));
+    int batch = 1;
     for (String setting : settings.split(",")) {
-      if (!setting.isBlank()) {
+      if (setting.strip().startsWith("load.batch=")) {
+        batch = Integer.parseInt(setting.strip().substring("load.batch=".length()));
+      } else if (!setting.isBlank()) {
         command.add("-D" + setting.strip());
       }
     }
@@ -152,10 +155,10 @@ public final class EngineLoad {
     try {
       awaitUp(micro, log);
       if (warmup > 0) {
-        post(warmup);
+        post(warmup, batch);
       }
       for (int i = 1; i <= runs; i++) {
-        JsonObject r = post(tasks);
+        JsonObject r = post(tasks, batch);
         String dbRows = db.equals("postgresql") ? " " + countRows() : "";
         rows.add(
             String.format(
@@ -209,7 +212,7 @@ public final class EngineLoad {
     throw new IllegalStateException("Payara Micro did not answer " + info + " in 5 min: " + log);
   }
 
-  private JsonObject post(int count) throws IOException, InterruptedException {
+  private JsonObject post(int count, int batch) throws IOException, InterruptedException {
     URI uri =
         URI.create(
             "http://localhost:"
@@ -217,7 +220,9 @@ public final class EngineLoad {
                 + "/taskgate/api/load?tasks="
                 + count
                 + "&threads="
-                + threads);
+                + threads
+                + "&batch="
+                + batch);
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(uri)

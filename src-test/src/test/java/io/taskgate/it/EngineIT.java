@@ -148,6 +148,53 @@ class EngineIT {
   }
 
   @Test
+  void manyTasksDispatchedTogetherEachRunOnceAndKeepTheirAuditTrail() throws Exception {
+    String id = testId();
+    List<Echo> tasks = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      tasks.add(new Echo(id + "-" + i, "batch"));
+    }
+
+    List<TaskReceipt> receipts = dispatcher.dispatchAll(tasks);
+
+    assertThat(receipts).hasSize(200);
+    assertThat(receipts.stream().map(TaskReceipt::taskId).distinct()).hasSize(200);
+    for (int i = 0; i < 200; i++) {
+      awaitStatus(receipts.get(i).taskId(), TaskStatus.COMPLETED);
+      assertThat(probe.events(id + "-" + i))
+          .containsExactly("started", "handle:batch", "completed");
+      assertThat(store.history(receipts.get(i).taskId()))
+          .extracting(TaskAudit::to)
+          .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
+    }
+  }
+
+  @Test
+  void dispatchAllRefusesATaskKeyAndAnUnknownTypeStoringNothing() {
+    String id = testId();
+    long before =
+        store
+            .query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 1))
+            .total();
+
+    assertThatThrownBy(
+            () ->
+                dispatcher.dispatchAll(
+                    List.of(new Echo(id, "a")), DispatchOptions.now().withTaskKey("k")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dispatchAll cannot take a taskKey (k)");
+    assertThatThrownBy(
+            () -> dispatcher.dispatchAll(List.<Task>of(new Echo(id, "b"), new Unhandled(id))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(Unhandled.class.getName());
+    assertThat(
+            store
+                .query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 1))
+                .total())
+        .isEqualTo(before);
+  }
+
+  @Test
   void aDelayedTaskWaitsForItsTime() throws Exception {
     String id = testId();
     Instant dispatched = Instant.now();
@@ -742,6 +789,9 @@ class EngineIT {
     }
     return task;
   }
+
+  /** A task type no handler runs. */
+  public record Unhandled(String id) implements Task {}
 
   private static String testId() {
     return UUID.randomUUID().toString();

@@ -8,7 +8,10 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** {@code POST /api/load?tasks=20000&threads=4}: one run, answered when it is over. */
+/**
+ * {@code POST /api/load?tasks=20000&threads=4&batch=1}: one run, answered when it is over; with
+ * {@code batch} above 1 each thread dispatches that many tasks per {@code dispatchAll}.
+ */
 @Path("load")
 public class LoadResource {
   @Inject LoadRun load;
@@ -18,8 +21,9 @@ public class LoadResource {
   public LoadResult run(
       @QueryParam("tasks") @DefaultValue("20000") int tasks,
       @QueryParam("threads") @DefaultValue("4") int threads,
+      @QueryParam("batch") @DefaultValue("1") int batch,
       @QueryParam("timeoutSeconds") @DefaultValue("600") int timeoutSeconds)
       throws InterruptedException {
-    return load.run(tasks, threads, timeoutSeconds);
+    return load.run(tasks, threads, batch, timeoutSeconds);
   }
 }

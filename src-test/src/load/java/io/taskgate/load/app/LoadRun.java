@@ -69,11 +69,16 @@ public class LoadRun {
   }
 
   /** Dispatches {@code tasks} no-op tasks from {@code threads} threads and waits for them. */
-  public synchronized LoadResult run(int tasks, int threads, int timeoutSeconds)
+  public synchronized LoadResult run(int tasks, int threads, int batch, int timeoutSeconds)
       throws InterruptedException {
-    if (tasks < 1 || threads < 1 || threads > 64) {
+    if (tasks < 1 || threads < 1 || threads > 64 || batch < 1) {
       throw new IllegalArgumentException(
-          "tasks must be at least 1 and threads 1 to 64, were " + tasks + " and " + threads);
+          "tasks and batch must be at least 1 and threads 1 to 64, were "
+              + tasks
+              + ", "
+              + batch
+              + " and "
+              + threads);
     }
     long storedBefore = storedCompleted();
     Run run = new Run(runIds.incrementAndGet(), tasks);
@@ -89,12 +94,24 @@ public class LoadRun {
               () -> {
                 try {
                   go.await();
+                  List<NoopTask> chunk = new ArrayList<>(batch);
                   for (int seq = first; seq < tasks; seq += threads) {
-                    run.dispatchedAt[seq] = System.nanoTime();
-                    try {
-                      dispatcher.dispatch(new NoopTask(run.id, seq));
-                    } catch (QueueFullException e) {
-                      queueFull.incrementAndGet();
+                    chunk.add(new NoopTask(run.id, seq));
+                    if (chunk.size() == batch || seq + threads >= tasks) {
+                      long now = System.nanoTime();
+                      for (NoopTask task : chunk) {
+                        run.dispatchedAt[task.seq()] = now;
+                      }
+                      try {
+                        if (batch == 1) {
+                          dispatcher.dispatch(chunk.get(0));
+                        } else {
+                          dispatcher.dispatchAll(chunk);
+                        }
+                      } catch (QueueFullException e) {
+                        queueFull.incrementAndGet();
+                      }
+                      chunk.clear();
                     }
                   }
                 } catch (InterruptedException e) {
