@@ -1,5 +1,6 @@
 package io.taskgate.api;
 
+import io.taskgate.core.ratelimit.RateLimitPolicy;
 import java.time.Duration;
 
 /**
@@ -8,6 +9,12 @@ import java.time.Duration;
  *
  * <p>The callbacks run on the worker thread around each attempt; an exception thrown by a callback
  * is logged and never changes the task's outcome.
+ *
+ * <p><b>Rate limiting.</b> Tasks of {@code T} are throttled per key when the handler has a policy:
+ * the {@link RateLimit} annotation, or {@link #rateLimitPolicy()} overridden (which wins over the
+ * annotation). Each task's key comes from {@link #rateLimitKey(Task)}, which by default returns the
+ * task's own {@link RateLimitedTask#rateLimitKey()}; override it when the task type cannot carry
+ * the key.
  *
  * @param <T> the task type this handler runs; exactly one handler per task type
  */
@@ -33,4 +40,35 @@ public interface Handler<T extends Task> {
    * @param cause why the attempt failed
    */
   default void onRetry(T task, TaskContext context, int attempt, Duration delay, Throwable cause) {}
+
+  /**
+   * The rate-limit policy of this task type, overriding the handler's {@link RateLimit} annotation;
+   * null (the default): the annotation's policy, or none. Build it with {@link
+   * RateLimitPolicy#of(int, Duration)} and its {@code with…} methods.
+   *
+   * <p>Taskgate calls it <b>once, when the application deploys</b>, on an instance of the handler
+   * it creates (and destroys) for that purpose, so the policy may come from injected configuration
+   * but not from a request or a task; it applies to every task of {@code T}. If it throws (for
+   * example because {@link RateLimitPolicy} refused a value) the deployment fails with a message
+   * naming the handler, the option and the value.
+   */
+  default RateLimitPolicy rateLimitPolicy() {
+    return null;
+  }
+
+  /**
+   * The throttling key of {@code task}: by default its {@link RateLimitedTask#rateLimitKey()}, or
+   * null when {@code T} does not implement {@link RateLimitedTask}. Override it to derive the key
+   * without touching the task type; an override <b>replaces</b> the task's own key (call {@code
+   * Handler.super.rateLimitKey(task)} to fall back to it). Null or empty: this task is not
+   * throttled. An exception is not a failure of the task: it runs unthrottled, with a warning.
+   *
+   * <p>Taskgate calls it on an instance of the handler each time a task of {@code T} passes the
+   * rate-limit gate (before the attempt, outside its timeout); it should be cheap and must not have
+   * side effects. The key is a throttling key shared by many tasks, not the dispatch {@code
+   * taskKey}.
+   */
+  default String rateLimitKey(T task) {
+    return task instanceof RateLimitedTask limited ? limited.rateLimitKey() : null;
+  }
 }

@@ -123,6 +123,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       }
       if (store.update(task, task.withStatus(TaskStatus.CANCELLED), clock.instant()).isPresent()) {
         scheduler.cancelTimer(taskId);
+        runner.unpark(taskId);
         return true;
       }
     }

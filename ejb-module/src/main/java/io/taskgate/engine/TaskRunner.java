@@ -1,8 +1,13 @@
 package io.taskgate.engine;
 
 import io.taskgate.api.Handler;
+import io.taskgate.api.RateLimitRejectedException;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
+import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.task.Occurrences;
 import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
@@ -28,6 +33,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -47,6 +53,9 @@ public class TaskRunner {
   @Inject TaskScheduler scheduler;
   @Inject InstantSource clock;
   @Inject BeanManager beanManager;
+  @Inject KeyedRateLimiter limiter;
+  @Inject RateLimitKeySelector keys;
+  @Inject RateLimitEvents events;
 
   private final SplittableRandom random = new SplittableRandom();
 
@@ -56,6 +65,18 @@ public class TaskRunner {
    * payload, cancelled) fails the claim and is read again.
    */
   private final Map<UUID, StoredTask> justStored = new ConcurrentHashMap<>();
+
+  /** Tasks waiting for their rate-limit slot on a timer: where their reservation is. */
+  private final Map<UUID, Parked> parked = new ConcurrentHashMap<>();
+
+  /**
+   * A parked task's reservation.
+   *
+   * @param scope the budgets of its type
+   * @param key its throttling key
+   * @param slot when it may run
+   */
+  public record Parked(RateLimitScope scope, String key, Instant slot) {}
 
   /** Runs the task's attempt, then hands it back to the scheduler if it has more to do. */
   public void run(UUID taskId) {
@@ -160,15 +181,182 @@ public class TaskRunner {
               queued, "no handler in this application runs task type " + queued.type(), now));
       return null;
     }
+    Task task;
     try {
-      return new Claim(
-          queued, handlerInfo, payloads.read(queued.payload(), handlerInfo.taskType()));
+      task = payloads.read(queued.payload(), handlerInfo.taskType());
     } catch (RuntimeException e) {
       outcomes.add(
           unrunnable(
               queued, "its payload cannot be read as " + queued.type() + ": " + describe(e), now));
       return null;
     }
+    Outcome gated = gate(queued, handlerInfo, task, now);
+    if (gated != null) {
+      outcomes.add(gated);
+      return null;
+    }
+    return new Claim(queued, handlerInfo, task);
+  }
+
+  /**
+   * The rate-limit gate: null when the task may run now (no policy, no key, budget left, its
+   * reserved slot has come, or the limiter failed open); otherwise what happens instead: parked
+   * until its slot (nothing is written, it stays QUEUED), or rejected for good.
+   */
+  private Outcome gate(StoredTask queued, HandlerInfo handlerInfo, Task task, Instant now) {
+    GateSpec gate = handlerInfo.gate().orElse(null);
+    if (gate == null || (queued.attempt() > 0 && !gate.policy().throttleRetries())) {
+      return null;
+    }
+    String key = keyOf(handlerInfo, task).orElse(null);
+    if (key == null) {
+      return null;
+    }
+    RateLimitDecision decision;
+    try {
+      decision = limiter.reserve(gate.scope(), key, queued.id(), now);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Taskgate's rate limiter failed for task "
+              + queued.id()
+              + " (key "
+              + key
+              + "); it runs unthrottled",
+          e);
+      return null;
+    }
+    switch (decision.outcome()) {
+      case RUN_NOW:
+        parked.remove(queued.id());
+        return null;
+      case UNTRACKED:
+        parked.remove(queued.id());
+        events.failedOpen(queued.type(), key, limiter.stats().untrackedDecisions());
+        return null;
+      case DEFERRED:
+        Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
+        parked.put(queued.id(), new Parked(gate.scope(), key, slot));
+        events.deferred(queued.id(), queued.type(), key, slot);
+        return new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot));
+      default:
+        parked.remove(queued.id());
+        return rejected(queued, handlerInfo, task, gate, key, decision, now);
+    }
+  }
+
+  /**
+   * A task the limiter rejected (its slot lies beyond the horizon, or the policy discards): a
+   * one-shot task FAILS with a {@link RateLimitRejectedException} handed to {@code onError}; a
+   * recurring one skips this occurrence, without counting it as a run, and goes on.
+   */
+  private Outcome rejected(
+      StoredTask queued,
+      HandlerInfo handlerInfo,
+      Task task,
+      GateSpec gate,
+      String key,
+      RateLimitDecision decision,
+      Instant now) {
+    RateLimitRejectedException.Reason reason =
+        RateLimitRejectedException.Reason.of(decision.outcome());
+    Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
+    RateLimitRejectedException rejection =
+        new RateLimitRejectedException(
+            queued.type(), handlerInfo.beanClass().getName(), key, slot, gate.policy(), reason);
+    events.rejected(queued.id(), queued.type(), key, slot, reason);
+    String error = describe(rejection);
+    if (queued.recurrence() != null) {
+      Optional<Instant> next =
+          Occurrences.next(
+              Recurrence.decode(queued.recurrence()), queued.scheduledAt(), now, queued.runs());
+      StoredTask skipped =
+          next.map(due -> queued.withScheduledAt(due).withAttempt(0).withLastError(error))
+              .orElseGet(() -> queued.withStatus(TaskStatus.COMPLETED).withLastError(error));
+      return new Outcome(
+          queued.id(),
+          queued,
+          skipped,
+          now,
+          null,
+          next.map(due -> new FollowUp(queued.queue(), due)).orElse(null));
+    }
+    TaskContext context = context(queued, handlerInfo);
+    return new Outcome(
+        queued.id(),
+        queued,
+        queued.withStatus(TaskStatus.FAILED).withLastError(error),
+        now,
+        () -> withHandler(queued, handlerInfo, h -> h.onError(task, context, rejection)),
+        null);
+  }
+
+  /** The task's throttling key, asking a handler instance only when the key comes from it. */
+  private Optional<String> keyOf(HandlerInfo handlerInfo, Task task) {
+    if (handlerInfo.gate().orElseThrow().keySource() == GateSpec.KeySource.TASK) {
+      return keys.keyOf(handlerInfo, task, () -> null);
+    }
+    Bean<?> bean = registry.bean(handlerInfo);
+    CreationalContext<?> creation = beanManager.createCreationalContext(bean);
+    try {
+      return keys.keyOf(handlerInfo, task, () -> reference(handlerInfo, bean, creation));
+    } finally {
+      creation.release();
+    }
+  }
+
+  /** Runs {@code action} on a handler instance of its own, as a callback (failures logged). */
+  private void withHandler(
+      StoredTask task, HandlerInfo handlerInfo, Consumer<Handler<Task>> action) {
+    Bean<?> bean = registry.bean(handlerInfo);
+    CreationalContext<?> creation = beanManager.createCreationalContext(bean);
+    try {
+      Handler<Task> handler = reference(handlerInfo, bean, creation);
+      callback(task, "onError", () -> action.accept(handler));
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "The handler of task " + task.id() + " could not be created", e);
+    } finally {
+      creation.release();
+    }
+  }
+
+  /** Forgets the reservation of a parked task that was cancelled. Returns whether it was parked. */
+  public boolean unpark(UUID taskId) {
+    Parked was = parked.remove(taskId);
+    if (was == null) {
+      return false;
+    }
+    try {
+      limiter.release(was.scope(), was.key(), taskId);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate could not release the reservation of task " + taskId, e);
+    }
+    return true;
+  }
+
+  /** The tasks parked until their slot, by id. */
+  public Map<UUID, Parked> parked() {
+    return Map.copyOf(parked);
+  }
+
+  @SuppressWarnings("unchecked")
+  private Handler<Task> reference(
+      HandlerInfo handlerInfo, Bean<?> bean, CreationalContext<?> creation) {
+    Type type =
+        bean.getTypes().contains(handlerInfo.beanClass()) ? handlerInfo.beanClass() : Object.class;
+    return (Handler<Task>) beanManager.getReference(bean, type, creation);
+  }
+
+  private static TaskContext context(StoredTask task, HandlerInfo handlerInfo) {
+    return new TaskContext(
+        task.id(),
+        task.type(),
+        task.queue(),
+        Optional.ofNullable(task.taskKey()),
+        task.attempt(),
+        handlerInfo.retry().maxAttempts(),
+        task.scheduledAt(),
+        task.runs());
   }
 
   /**
@@ -279,28 +467,14 @@ public class TaskRunner {
     outcomes.clear();
   }
 
-  @SuppressWarnings("unchecked")
   private Outcome execute(StoredTask running, HandlerInfo handlerInfo, Task task) {
-    TaskContext context =
-        new TaskContext(
-            running.id(),
-            running.type(),
-            running.queue(),
-            Optional.ofNullable(running.taskKey()),
-            running.attempt(),
-            handlerInfo.retry().maxAttempts(),
-            running.scheduledAt(),
-            running.runs());
+    TaskContext context = context(running, handlerInfo);
     Bean<?> bean = registry.bean(handlerInfo);
     CreationalContext<?> creation = beanManager.createCreationalContext(bean);
     try {
-      Type type =
-          bean.getTypes().contains(handlerInfo.beanClass())
-              ? handlerInfo.beanClass()
-              : Object.class;
       Handler<Task> handler;
       try {
-        handler = (Handler<Task>) beanManager.getReference(bean, type, creation);
+        handler = reference(handlerInfo, bean, creation);
       } catch (RuntimeException e) {
         // No instance, so no callbacks: the attempt fails like any other and follows the policy.
         return failed(

@@ -82,6 +82,11 @@ public class TaskScheduler {
     return tracked.contains(taskId);
   }
 
+  /** Whether the task waits on a timer (scheduled for later, or parked until its slot). */
+  public boolean hasTimer(UUID taskId) {
+    return pending.containsKey(taskId);
+  }
+
   /** Tasks waiting on a timer. */
   public int timersPending() {
     return pending.size();

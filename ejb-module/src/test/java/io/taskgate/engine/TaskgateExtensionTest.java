@@ -49,6 +49,22 @@ class TaskgateExtensionTest {
     public void handle(T task, TaskContext context) {}
   }
 
+  abstract static class BaseHandler<T extends Task> implements Handler<T> {}
+
+  abstract static class MiddleHandler<X extends Task, Y> extends BaseHandler<X> {}
+
+  @TaskHandler
+  static class ConcreteHandler extends MiddleHandler<Ping, String> {
+    @Override
+    public void handle(Ping task, TaskContext context) {}
+  }
+
+  @Test
+  void aSubclassOfAGenericBaseHandlerNamesTheTaskType() {
+    assertThat(TaskgateExtension.taskTypeOf(ConcreteHandler.class)).contains(Ping.class);
+    assertThat(TaskgateExtension.taskTypeOf(MiddleHandler.class)).isEmpty();
+  }
+
   @TaskHandler(retryDelay = "soon")
   static class BadDelay extends PingHandler {}
 

@@ -22,7 +22,9 @@ public class TestConfigSource implements ConfigSource {
   private static final Map<String, String> VALUES =
       Map.of(
           "taskgate.queues",
-          "tiny," + REST_QUEUE,
+          "tiny,gated," + REST_QUEUE,
+          "taskgate.queue.gated.parallelism",
+          "1",
           "taskgate.queue.tiny.capacity",
           "2",
           "taskgate.queue.tiny.parallelism",

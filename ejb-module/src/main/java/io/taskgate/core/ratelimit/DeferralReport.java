@@ -1,0 +1,45 @@
+package io.taskgate.core.ratelimit;
+
+import java.util.UUID;
+
+/**
+ * What a {@link DeferralAggregator} reports about the deferrals of one (scope, key): the first of a
+ * window, or the summary of the rest of it.
+ *
+ * @param taskId the task deferred (for a summary: the last one deferred in the window)
+ * @param scope the scope's name (the task type)
+ * @param key the throttling key
+ * @param slotEpochNanos that task's reserved slot, nanoseconds since the epoch (UTC)
+ * @param deferredCount deferrals this report accounts for: 1 for the first of a window; for a
+ *     summary, those after the first. The counts of all reports add up to all deferrals.
+ * @param summary whether this is the summary at the end of a window
+ * @param windowStartEpochNanos when the window opened: the time of its first deferral
+ * @param windowNanos the window's length
+ */
+public record DeferralReport(
+    UUID taskId,
+    String scope,
+    String key,
+    long slotEpochNanos,
+    long deferredCount,
+    boolean summary,
+    long windowStartEpochNanos,
+    long windowNanos) {
+
+  /**
+   * The one-line, machine-parseable text: {@code Rate limit deferred task <id>: key=<key>
+   * slotUtc=<ISO-8601 instant> policy=<scope> deferredCount=<n>}.
+   */
+  public String message() {
+    return "Rate limit deferred task "
+        + taskId
+        + ": key="
+        + key
+        + " slotUtc="
+        + EpochNanos.toInstant(slotEpochNanos)
+        + " policy="
+        + scope
+        + " deferredCount="
+        + deferredCount;
+  }
+}

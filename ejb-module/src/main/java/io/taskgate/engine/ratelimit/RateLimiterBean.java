@@ -1,0 +1,136 @@
+package io.taskgate.engine.ratelimit;
+
+import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.GateSettings;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionManagement;
+import jakarta.ejb.TransactionManagementType;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The application's {@link KeyedRateLimiter}: one {@link InMemoryKeyedRateLimiter} per application,
+ * hosted by a singleton EJB that starts with the application. Its only business interface is {@link
+ * KeyedRateLimiter}, so that is its CDI bean type: the engine injects {@code @Inject
+ * KeyedRateLimiter}. The container never serializes callers (bean-managed concurrency, no container
+ * transactions): the limiter is thread-safe and never blocks. Every {@link #EVICT_EVERY} it forgets
+ * the keys whose budget has refilled ({@link KeyedRateLimiter#evictIdle}). Its key cap is {@code
+ * taskgate.rate-limit.max-tracked-keys} ({@link GateSettings}).
+ *
+ * <h2>Replacing it</h2>
+ *
+ * An application replaces it with its own CDI bean implementing {@link KeyedRateLimiter} (a
+ * distributed limiter, say), declared an alternative and enabled for the whole application:
+ *
+ * <pre>{@code
+ * @ApplicationScoped
+ * @Alternative
+ * @Priority(Interceptor.Priority.APPLICATION)
+ * public class GridKeyedRateLimiter implements KeyedRateLimiter { … }
+ * }</pre>
+ *
+ * A selected alternative wins over this bean wherever {@code KeyedRateLimiter} is injected. Without
+ * {@code @Alternative} and {@code @Priority} there would be two beans of the type and the
+ * deployment fails as ambiguous; so does any other bean of the type, for example a class
+ * implementing it in a bean archive with {@code bean-discovery-mode="all"}. In an EAR the
+ * replacement must be visible to the engine's module ({@code taskgate-ejb.jar}): put it in that
+ * jar's module or in the EAR's {@code lib/}, not in a WAR, whose classes the EJB jar cannot see (in
+ * the WAR that Payara Micro runs, any place works). The replacement must keep the invariants
+ * documented on {@link KeyedRateLimiter}; this bean still starts, idle.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionManagement(TransactionManagementType.BEAN)
+public class RateLimiterBean implements KeyedRateLimiter {
+  private static final Logger LOG = Logger.getLogger(RateLimiterBean.class.getName());
+
+  /** How often idle keys are forgotten. */
+  public static final Duration EVICT_EVERY = Duration.ofSeconds(30);
+
+  /** The container's default scheduled executor, which runs the eviction. */
+  static final String DEFAULT_SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
+
+  @Inject GateSettings settings;
+  @Inject InstantSource clock;
+
+  @Resource(lookup = DEFAULT_SCHEDULER)
+  ScheduledExecutorService timers;
+
+  private volatile InMemoryKeyedRateLimiter limiter;
+  private ScheduledFuture<?> evictor;
+
+  @PostConstruct
+  void start() {
+    limiter = new InMemoryKeyedRateLimiter(settings.maxTrackedKeys());
+    long every = EVICT_EVERY.toNanos();
+    evictor = timers.scheduleWithFixedDelay(this::evictIdleNow, every, every, TimeUnit.NANOSECONDS);
+  }
+
+  @PreDestroy
+  void stop() {
+    if (evictor != null) {
+      evictor.cancel(false);
+    }
+  }
+
+  /** Forgets idle keys as of the application clock's now. Returns how many. The timer calls it. */
+  int evictIdleNow() {
+    try {
+      int evicted = limiter.evictIdle(EpochNanos.of(clock.instant()));
+      LOG.log(Level.FINE, "Rate limiter forgot {0} idle keys", evicted);
+      return evicted;
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate could not evict idle rate-limit keys; retried", e);
+      return 0;
+    }
+  }
+
+  @Override
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
+    return limiter.reserve(scope, key, reservationId, nowEpochNanos);
+  }
+
+  @Override
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, Instant now) {
+    return limiter.reserve(scope, key, reservationId, now);
+  }
+
+  @Override
+  public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
+    return limiter.peek(scope, key, nowEpochNanos);
+  }
+
+  @Override
+  public boolean release(RateLimitScope scope, String key, Object reservationId) {
+    return limiter.release(scope, key, reservationId);
+  }
+
+  @Override
+  public int evictIdle(long nowEpochNanos) {
+    return limiter.evictIdle(nowEpochNanos);
+  }
+
+  @Override
+  public Stats stats() {
+    return limiter.stats();
+  }
+}

@@ -1,0 +1,184 @@
+package io.taskgate.it.engine;
+
+import io.taskgate.api.Handler;
+import io.taskgate.api.RateLimit;
+import io.taskgate.api.RateLimitedTask;
+import io.taskgate.api.TaskContext;
+import io.taskgate.api.TaskHandler;
+import io.taskgate.core.task.Backoff;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Rate-limited test tasks and their handlers. Each records when its handler started. */
+public final class GatedTasks {
+  private GatedTasks() {}
+
+  /** When each task's handler started ({@code System.nanoTime()}), by task id. */
+  public static final Map<String, Long> STARTS = new ConcurrentHashMap<>();
+
+  /** 5 per second, burst 5: a slot every 200 ms once the burst is spent. */
+  public record Paced(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** 5 per second, burst 1: one every 200 ms from the start. */
+  public record Spaced(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** 5 per second, starting empty: the first runs at once, the next ones 200 ms apart. */
+  public record Cold(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** 1 per 10 s on the one-worker "gated" queue: a second task of a key parks for 10 s. */
+  public record Hot(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** Not rate limited, on the one-worker "gated" queue. */
+  public record Free(String id) implements io.taskgate.api.Task {}
+
+  /** 1 per hour, discarding: a second task of a key is rejected. */
+  public record Discarded(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** 1 per hour with a one-minute horizon: a second task of a key is beyond it. */
+  public record Distant(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** 1 per second; fails its first attempt, retried after 50 ms: the retry waits for budget. */
+  public record FlakyPaced(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** Records start and end; nothing else. */
+  abstract static class Recording<T extends io.taskgate.api.Task> implements Handler<T> {
+    @Inject Probe probe;
+
+    abstract String id(T task);
+
+    @Override
+    public void handle(T task, TaskContext context) throws Exception {
+      STARTS.putIfAbsent(id(task), System.nanoTime());
+      probe.record(id(task), "handle");
+    }
+
+    @Override
+    public void onError(T task, TaskContext context, Throwable error) {
+      probe.record(
+          id(task), "error:" + error.getClass().getSimpleName() + ":" + error.getMessage());
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 5, period = "PT1S")
+  public static class PacedHandler extends Recording<Paced> {
+    @Override
+    String id(Paced task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 5, period = "PT1S", burst = 1)
+  public static class SpacedHandler extends Recording<Spaced> {
+    @Override
+    String id(Spaced task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 5, period = "PT1S", startEmpty = true)
+  public static class ColdHandler extends Recording<Cold> {
+    @Override
+    String id(Cold task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler(queue = "gated")
+  @RateLimit(permits = 1, period = "PT10S")
+  public static class HotHandler extends Recording<Hot> {
+    @Override
+    String id(Hot task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler(queue = "gated")
+  public static class FreeHandler extends Recording<Free> {
+    @Override
+    String id(Free task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 1, period = "PT1H", overflow = RateLimit.Overflow.DISCARD)
+  public static class DiscardedHandler extends Recording<Discarded> {
+    @Override
+    String id(Discarded task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 1, period = "PT1H", maxReservationHorizon = "PT1M")
+  public static class DistantHandler extends Recording<Distant> {
+    @Override
+    String id(Distant task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler(maxAttempts = 2, backoff = Backoff.FIXED, retryDelay = "PT0.05S", jitter = 0)
+  @RateLimit(permits = 1, period = "PT1S")
+  public static class FlakyPacedHandler extends Recording<FlakyPaced> {
+    @Override
+    String id(FlakyPaced task) {
+      return task.id();
+    }
+
+    @Override
+    public void handle(FlakyPaced task, TaskContext context) throws Exception {
+      STARTS.put(task.id() + "#" + context.attempt(), System.nanoTime());
+      probe.record(task.id(), "attempt:" + context.attempt());
+      if (context.attempt() == 1) {
+        throw new IllegalStateException("first attempt fails");
+      }
+    }
+
+    @Override
+    public void onRetry(
+        FlakyPaced task, TaskContext context, int attempt, Duration delay, Throwable error) {
+      probe.record(task.id(), "retry:" + attempt + ":" + delay.toMillis());
+    }
+  }
+}
