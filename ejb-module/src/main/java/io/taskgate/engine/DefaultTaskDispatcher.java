@@ -4,6 +4,9 @@ import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
+import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.task.Occurrences;
 import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
@@ -19,12 +22,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
 
 /** The {@link TaskDispatcher}: stores the task, then hands it to the scheduler. */
 @ApplicationScoped
 public class DefaultTaskDispatcher implements TaskDispatcher {
   private static final int REPLACE_TRIES = 5;
+  private static final Logger LOG = Logger.getLogger(DefaultTaskDispatcher.class.getName());
+
+  private final Set<String> fastRecurrenceWarned = ConcurrentHashMap.newKeySet();
 
   @Inject TaskStore store;
   @Inject HandlerRegistry registry;
@@ -33,6 +42,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   @Inject TaskScheduler scheduler;
   @Inject TaskRunner runner;
   @Inject InstantSource clock;
+  @Inject KeyedRateLimiter limiter;
 
   @Override
   public TaskReceipt dispatch(Task task, DispatchOptions options) {
@@ -111,6 +121,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
                 () ->
                     new IllegalArgumentException(
                         "Recurrence " + recurrence.encode() + " has no occurrence after " + now));
+    warnIfFasterThanItsRate(registry.require(task.getClass()), recurrence, first);
     return store(task, options, first, recurrence.encode(), now);
   }
 
@@ -146,9 +157,58 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     StoredTask queued =
         StoredTask.queued(
             id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now);
+    Instant estimate = estimatedStart(handler, task, due, now); // before a worker can take it
     store.insert(queued);
     handOver(queued, due, now);
-    return new TaskReceipt(id, due, false);
+    return new TaskReceipt(id, due, false, estimate);
+  }
+
+  /**
+   * When a task due at {@code due} should start: later than that only when its key has no budget
+   * (the limiter's peek at the next free slot; nothing is spent or reserved).
+   */
+  private Instant estimatedStart(HandlerInfo handler, Task task, Instant due, Instant now) {
+    GateSpec gate = handler.gate().orElse(null);
+    if (gate == null) {
+      return due;
+    }
+    try {
+      String key = runner.keyOf(handler, task).orElse(null);
+      if (key == null) {
+        return due;
+      }
+      RateLimitDecision peek = limiter.peek(gate.scope(), key, EpochNanos.of(now));
+      if (peek.slotEpochNanos() == RateLimitDecision.NO_SLOT) {
+        return due;
+      }
+      Instant slot = EpochNanos.toInstant(peek.slotEpochNanos());
+      return slot.isAfter(due) ? slot : due;
+    } catch (RuntimeException e) {
+      return due; // an estimate only: the gate decides when the task runs
+    }
+  }
+
+  /**
+   * Warns, once per task type, when a recurrence comes round faster than its rate limit refills:
+   * its occurrences would pile up behind the limiter.
+   */
+  private void warnIfFasterThanItsRate(HandlerInfo handler, Recurrence recurrence, Instant first) {
+    GateSpec gate = handler.gate().orElse(null);
+    if (gate == null) {
+      return;
+    }
+    Duration gap = Occurrences.shortestGap(recurrence, first).orElse(null);
+    Duration refill = Duration.ofNanos(gate.policy().emissionIntervalNanos());
+    if (gap != null && gap.compareTo(refill) < 0 && fastRecurrenceWarned.add(handler.typeName())) {
+      LOG.warning(
+          "Recurring task type "
+              + handler.typeName()
+              + " comes round every "
+              + gap
+              + " but its rate limit refills one execution per "
+              + refill
+              + " per key: occurrences of a key will wait behind the limiter or be skipped");
+    }
   }
 
   /** Hands a task just stored to the scheduler. */
@@ -176,7 +236,14 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
         return Optional.empty();
       }
       if (store.update(live, live.withPayload(payload), now).isPresent()) {
-        return Optional.of(new TaskReceipt(live.id(), live.scheduledAt(), true));
+        return Optional.of(
+            new TaskReceipt(
+                live.id(),
+                live.scheduledAt(),
+                true,
+                runner.parked().containsKey(live.id())
+                    ? runner.parked().get(live.id()).slot()
+                    : live.scheduledAt()));
       }
     }
     return Optional.empty();

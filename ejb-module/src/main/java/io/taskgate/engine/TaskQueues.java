@@ -7,14 +7,18 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -80,20 +84,57 @@ public class TaskQueues {
   public void enqueue(String queue, UUID taskId) {
     Channel channel = channels.get(resolve(queue));
     try {
-      if (!channel.tasks.offer(taskId, maxWait.toNanos(), TimeUnit.NANOSECONDS)) {
-        throw new QueueFullException(channel.name, channel.tasks.size(), maxWait, taskId);
+      if (!channel.offer(taskId, maxWait.toNanos())) {
+        throw new QueueFullException(channel.name, channel.occupied(), maxWait, taskId);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new QueueFullException(channel.name, channel.tasks.size(), maxWait, taskId);
+      throw new QueueFullException(channel.name, channel.occupied(), maxWait, taskId);
     }
     channel.startWorkers();
   }
 
-  /** Task ids waiting in each queue's channel. */
+  /**
+   * Sets a task aside on its queue until {@link #releaseHeld} (the parking lot is full): it keeps
+   * its place in the queue's capacity, so that a queue full of held tasks pushes back on its
+   * producers, while the other tasks of the queue go on running.
+   */
+  void hold(String queue, UUID taskId) {
+    channels.get(resolve(queue)).hold(taskId);
+  }
+
+  /** Puts up to {@code max} held tasks back on their queues. Returns how many. */
+  int releaseHeld(int max) {
+    int released = 0;
+    for (Channel channel : channels.values()) {
+      released += channel.unhold(max - released);
+    }
+    return released;
+  }
+
+  /** Drops a held task (it was cancelled). Returns whether it was held. */
+  boolean dropHeld(UUID taskId) {
+    for (Channel channel : channels.values()) {
+      if (channel.drop(taskId)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Tasks set aside because the parking lot is full, in all queues. */
+  public int held() {
+    int held = 0;
+    for (Channel channel : channels.values()) {
+      held += channel.held.size();
+    }
+    return held;
+  }
+
+  /** Task ids waiting in each queue's channel, held ones included. */
   public Map<String, Integer> depths() {
     Map<String, Integer> depths = new java.util.LinkedHashMap<>();
-    channels.forEach((name, channel) -> depths.put(name, channel.tasks.size()));
+    channels.forEach((name, channel) -> depths.put(name, channel.occupied()));
     return depths;
   }
 
@@ -110,14 +151,92 @@ public class TaskQueues {
 
   private final class Channel {
     final String name;
-    final ArrayBlockingQueue<UUID> tasks;
+
+    /** Unbounded itself: {@link #occupied} keeps tasks plus held tasks within the capacity. */
+    final LinkedBlockingQueue<UUID> tasks = new LinkedBlockingQueue<>();
+
+    final Deque<UUID> held = new ConcurrentLinkedDeque<>();
+    final int capacity;
     final int parallelism;
     final AtomicInteger workers = new AtomicInteger();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition room = lock.newCondition();
+    private int occupied; // tasks + held, guarded by lock
 
     Channel(String name, QueueSettings.Sizes sizes) {
       this.name = name;
-      this.tasks = new ArrayBlockingQueue<>(sizes.capacity());
+      this.capacity = sizes.capacity();
       this.parallelism = sizes.parallelism();
+    }
+
+    /** Adds a task, waiting up to {@code nanos} for room. */
+    boolean offer(UUID taskId, long nanos) throws InterruptedException {
+      long left = nanos;
+      lock.lock();
+      try {
+        while (occupied >= capacity) {
+          if (left <= 0) {
+            return false;
+          }
+          left = room.awaitNanos(left);
+        }
+        occupied++;
+      } finally {
+        lock.unlock();
+      }
+      tasks.add(taskId);
+      return true;
+    }
+
+    int occupied() {
+      lock.lock();
+      try {
+        return occupied;
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** {@code count} tasks left the queue for a worker (or were dropped): room for as many. */
+    void taken(int count) {
+      lock.lock();
+      try {
+        occupied -= count;
+        room.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    void hold(UUID taskId) {
+      lock.lock();
+      try {
+        occupied++;
+      } finally {
+        lock.unlock();
+      }
+      held.add(taskId);
+    }
+
+    int unhold(int max) {
+      int moved = 0;
+      UUID taskId;
+      while (moved < max && (taskId = held.poll()) != null) {
+        tasks.add(taskId); // still counted in occupied
+        moved++;
+      }
+      if (moved > 0) {
+        startWorkers();
+      }
+      return moved;
+    }
+
+    boolean drop(UUID taskId) {
+      if (held.remove(taskId)) {
+        taken(1);
+        return true;
+      }
+      return false;
     }
 
     void startWorkers() {
@@ -145,6 +264,7 @@ public class TaskQueues {
           if (take > 0) {
             tasks.drainTo(batch, take);
           }
+          taken(batch.size());
           long start = System.nanoTime();
           try {
             runner.accept(batch);

@@ -56,6 +56,11 @@ public class TaskRunner {
   @Inject KeyedRateLimiter limiter;
   @Inject RateLimitKeySelector keys;
   @Inject RateLimitEvents events;
+  @Inject GateSettings gateSettings;
+  @Inject TaskQueues queues;
+
+  private final LogThrottle parkingLotFull =
+      new LogThrottle(Duration.ofMinutes(1), System::nanoTime);
 
   private final SplittableRandom random = new SplittableRandom();
 
@@ -136,6 +141,7 @@ public class TaskRunner {
   static final long OUTCOME_BATCH_MILLIS = 20;
   private static final long OUTCOME_BATCH_NANOS = OUTCOME_BATCH_MILLIS * 1_000_000;
 
+  /** What the scheduler does next with a task: its queue at {@code due}, or hold it when null. */
   private record FollowUp(String queue, Instant due) {}
 
   /** A task ready to be claimed: as read, with its handler and its payload. */
@@ -214,6 +220,10 @@ public class TaskRunner {
     }
     RateLimitDecision decision;
     try {
+      if (parkingLotFull(gate, key, queued, now)) {
+        // held on its queue, taking its place there, until parked tasks make room
+        return new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), null));
+      }
       decision = limiter.reserve(gate.scope(), key, queued.id(), now);
     } catch (RuntimeException e) {
       LOG.log(
@@ -228,19 +238,35 @@ public class TaskRunner {
     }
     switch (decision.outcome()) {
       case RUN_NOW:
-        parked.remove(queued.id());
+        unparked(queued.id());
         return null;
       case UNTRACKED:
-        parked.remove(queued.id());
+        unparked(queued.id());
         events.failedOpen(queued.type(), key, limiter.stats().untrackedDecisions());
         return null;
       case DEFERRED:
         Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
+        Instant runUntil = runUntil(queued);
+        if (runUntil != null && slot.isAfter(runUntil)) {
+          // never fired late: the series ends here, and its reservation is given up
+          release(gate.scope(), key, queued.id());
+          unparked(queued.id());
+          return skipOccurrence(
+              queued,
+              slot,
+              now,
+              "rate-limit slot "
+                  + slot
+                  + " of key "
+                  + key
+                  + " is past the series' runUntil "
+                  + runUntil);
+        }
         parked.put(queued.id(), new Parked(gate.scope(), key, slot));
         events.deferred(queued.id(), queued.type(), key, slot);
         return new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot));
       default:
-        parked.remove(queued.id());
+        unparked(queued.id());
         return rejected(queued, handlerInfo, task, gate, key, decision, now);
     }
   }
@@ -267,19 +293,8 @@ public class TaskRunner {
     events.rejected(queued.id(), queued.type(), key, slot, reason);
     String error = describe(rejection);
     if (queued.recurrence() != null) {
-      Optional<Instant> next =
-          Occurrences.next(
-              Recurrence.decode(queued.recurrence()), queued.scheduledAt(), now, queued.runs());
-      StoredTask skipped =
-          next.map(due -> queued.withScheduledAt(due).withAttempt(0).withLastError(error))
-              .orElseGet(() -> queued.withStatus(TaskStatus.COMPLETED).withLastError(error));
-      return new Outcome(
-          queued.id(),
-          queued,
-          skipped,
-          now,
-          null,
-          next.map(due -> new FollowUp(queued.queue(), due)).orElse(null));
+      // skip ahead to the key's next free slot rather than re-checking every occurrence before it
+      return skipOccurrence(queued, slot, now, error);
     }
     TaskContext context = context(queued, handlerInfo);
     return new Outcome(
@@ -291,8 +306,45 @@ public class TaskRunner {
         null);
   }
 
+  /**
+   * Skips a recurring task's occurrence without counting it as a run: the series goes on at its
+   * first occurrence after {@code notBefore} (or ends, COMPLETED, when there is none), with {@code
+   * reason} as its last error.
+   */
+  private static Outcome skipOccurrence(
+      StoredTask queued, Instant notBefore, Instant now, String reason) {
+    Instant after = notBefore.isAfter(now) ? notBefore.minusNanos(1) : now;
+    Optional<Instant> next =
+        Occurrences.next(
+            Recurrence.decode(queued.recurrence()), queued.scheduledAt(), after, queued.runs());
+    StoredTask skipped =
+        next.map(due -> queued.withScheduledAt(due).withAttempt(0).withLastError(reason))
+            .orElseGet(() -> queued.withStatus(TaskStatus.COMPLETED).withLastError(reason));
+    return new Outcome(
+        queued.id(),
+        queued,
+        skipped,
+        now,
+        null,
+        next.map(due -> new FollowUp(queued.queue(), due)).orElse(null));
+  }
+
+  private static Instant runUntil(StoredTask task) {
+    return task.recurrence() == null
+        ? null
+        : Recurrence.decode(task.recurrence()).runUntil().orElse(null);
+  }
+
+  private void release(RateLimitScope scope, String key, UUID taskId) {
+    try {
+      limiter.release(scope, key, taskId);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate could not release the reservation of task " + taskId, e);
+    }
+  }
+
   /** The task's throttling key, asking a handler instance only when the key comes from it. */
-  private Optional<String> keyOf(HandlerInfo handlerInfo, Task task) {
+  Optional<String> keyOf(HandlerInfo handlerInfo, Task task) {
     if (handlerInfo.gate().orElseThrow().keySource() == GateSpec.KeySource.TASK) {
       return keys.keyOf(handlerInfo, task, () -> null);
     }
@@ -320,18 +372,59 @@ public class TaskRunner {
     }
   }
 
-  /** Forgets the reservation of a parked task that was cancelled. Returns whether it was parked. */
-  public boolean unpark(UUID taskId) {
-    Parked was = parked.remove(taskId);
-    if (was == null) {
+  /**
+   * Whether a task that would be parked must wait on its queue instead, because {@code
+   * taskgate.rate-limit.max-parked-tasks} tasks are parked already. A task already parked (its slot
+   * has come) and a task its key can run at once are never held. The cap is checked without a lock,
+   * so concurrent workers may overshoot it by a few.
+   */
+  private boolean parkingLotFull(GateSpec gate, String key, StoredTask queued, Instant now) {
+    if (parked.size() < gateSettings.maxParkedTasks() || parked.containsKey(queued.id())) {
       return false;
     }
-    try {
-      limiter.release(was.scope(), was.key(), taskId);
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Taskgate could not release the reservation of task " + taskId, e);
+    RateLimitDecision peek = limiter.peek(gate.scope(), key, EpochNanos.of(now));
+    if (peek.outcome() != RateLimitDecision.Outcome.DEFERRED) {
+      return false;
+    }
+    long held = parkingLotFull.admit("parking");
+    if (held >= 0) {
+      LOG.warning(
+          "Taskgate's parking lot is full ("
+              + parked.size()
+              + " tasks wait for their rate-limit slot, taskgate.rate-limit.max-parked-tasks = "
+              + gateSettings.maxParkedTasks()
+              + "): rate-limited tasks wait on their queues until it has room"
+              + LogThrottle.heldBack(held));
     }
     return true;
+  }
+
+  /** A task left the parking lot: held tasks may take its place. */
+  private void unparked(UUID taskId) {
+    if (parked.remove(taskId) != null) {
+      int room = gateSettings.maxParkedTasks() - parked.size();
+      if (room > 0) {
+        queues.releaseHeld(room);
+      }
+    }
+  }
+
+  /**
+   * Forgets a cancelled task that waits in memory: parked (its reservation is released) or held on
+   * its queue. Returns whether it was either.
+   */
+  public boolean unpark(UUID taskId) {
+    Parked was = parked.get(taskId);
+    if (was != null) {
+      unparked(taskId);
+      release(was.scope(), was.key(), taskId);
+      return true;
+    }
+    if (queues.dropHeld(taskId)) {
+      scheduler.release(taskId);
+      return true;
+    }
+    return false;
   }
 
   /** The tasks parked until their slot, by id. */
@@ -459,6 +552,10 @@ public class TaskRunner {
         outcome.afterStored().run();
       }
       open.remove(outcome.taskId());
+      if (outcome.next() != null && outcome.next().due() == null) {
+        queues.hold(outcome.next().queue(), outcome.taskId()); // still held by the scheduler
+        continue;
+      }
       scheduler.release(outcome.taskId());
       if (outcome.next() != null) {
         scheduler.submit(outcome.next().queue(), outcome.taskId(), outcome.next().due());

@@ -44,7 +44,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * <ul>
  *   <li>{@code load.dbs}: {@code h2,postgresql}
  *   <li>{@code load.configs}: configurations separated by {@code ;}, each {@code name:key=value,…}
- *       of MicroProfile Config keys handed to Micro as system properties
+ *       of MicroProfile Config keys handed to Micro as system properties, except {@code
+ *       load.batch=N}: each dispatching thread then stores N tasks per {@code dispatchAll}
  *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
  *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
  *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's

@@ -1,14 +1,22 @@
 package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.RateLimitDeferred;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.QueueFullException;
+import io.taskgate.engine.TaskQueues;
 import io.taskgate.engine.TaskRunner;
 import io.taskgate.engine.TaskScheduler;
+import io.taskgate.it.engine.GateEvents;
 import io.taskgate.it.engine.GatedTasks;
+import io.taskgate.it.engine.GatedTasks.Bounded;
 import io.taskgate.it.engine.GatedTasks.Cold;
 import io.taskgate.it.engine.GatedTasks.Discarded;
 import io.taskgate.it.engine.GatedTasks.Distant;
@@ -16,16 +24,21 @@ import io.taskgate.it.engine.GatedTasks.FlakyPaced;
 import io.taskgate.it.engine.GatedTasks.Free;
 import io.taskgate.it.engine.GatedTasks.Hot;
 import io.taskgate.it.engine.GatedTasks.Paced;
+import io.taskgate.it.engine.GatedTasks.Skipping;
+import io.taskgate.it.engine.GatedTasks.Slotted;
 import io.taskgate.it.engine.GatedTasks.Spaced;
 import io.taskgate.it.engine.Probe;
+import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -49,6 +62,8 @@ class GateIT {
   @Inject TaskScheduler scheduler;
   @Inject KeyedRateLimiter limiter;
   @Inject Probe probe;
+  @Inject GateEvents events;
+  @Inject TaskQueues queues;
 
   @Deployment
   static WebArchive taskgateWar() {
@@ -240,6 +255,193 @@ class GateIT {
     assertThat(scheduler.holds(parked.taskId())).isFalse();
     assertThat(limiter.stats().pendingReservations()).isEqualTo(pendingBefore - 1);
     assertThat(probe.events(key + "-2")).isEmpty();
+  }
+
+  @Test
+  void theReceiptEstimatesTheStartFromTheKeysNextSlotWithoutSpendingBudget() throws Exception {
+    String key = key();
+    TaskReceipt first = dispatcher.dispatch(new Slotted(key, key + "-1"));
+    assertThat(first.estimatedStart()).isEqualTo(first.scheduledAt());
+    await(first.taskId(), TaskStatus.COMPLETED);
+
+    TaskReceipt second = dispatcher.dispatch(new Slotted(key, key + "-2"));
+
+    assertThat(second.estimatedStart())
+        .isAfter(second.scheduledAt().plusMillis(500))
+        .isBeforeOrEqualTo(second.scheduledAt().plusSeconds(1));
+    awaitParked(second.taskId());
+    // the peek spent nothing: the task's own reservation is the slot the receipt announced
+    assertThat(runner.parked().get(second.taskId()).slot()).isEqualTo(second.estimatedStart());
+    await(second.taskId(), TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void aParkedTaskReDispatchedWithItsTaskKeyRunsOnceWithTheLatestPayloadAtItsSlot()
+      throws Exception {
+    String key = key();
+    TaskReceipt first = dispatcher.dispatch(new Slotted(key, key + "-1"));
+    await(first.taskId(), TaskStatus.COMPLETED);
+    DispatchOptions keyed = DispatchOptions.now().withTaskKey("report-" + key);
+    TaskReceipt parked = dispatcher.dispatch(new Slotted(key, key + "-old"), keyed);
+    awaitParked(parked.taskId());
+    Instant slot = runner.parked().get(parked.taskId()).slot();
+
+    TaskReceipt replaced = dispatcher.dispatch(new Slotted(key, key + "-new"), keyed);
+
+    assertThat(replaced.replaced()).isTrue();
+    assertThat(replaced.taskId()).isEqualTo(parked.taskId());
+    assertThat(replaced.estimatedStart()).isEqualTo(slot);
+    await(parked.taskId(), TaskStatus.COMPLETED);
+    awaitEvent(key + "-new");
+    assertThat(probe.events(key + "-new")).containsExactly("handle");
+    assertThat(probe.events(key + "-old")).isEmpty();
+    assertThat(Instant.now()).isAfterOrEqualTo(slot);
+  }
+
+  @Test
+  void deferralsAndRejectionsAreReportedAsEvents() throws Exception {
+    String key = key();
+    for (int i = 0; i < 7; i++) {
+      dispatcher.dispatch(new Paced(key, key + "-" + i));
+    }
+    String rejectedKey = key();
+    dispatcher.dispatch(new Discarded(rejectedKey, rejectedKey + "-1"));
+    TaskReceipt discarded = dispatcher.dispatch(new Discarded(rejectedKey, rejectedKey + "-2"));
+    await(discarded.taskId(), TaskStatus.FAILED);
+
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (events.deferred(key).isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    // the first deferral of the key is reported at once; the second waits for the window summary
+    assertThat(events.deferred(key)).hasSize(1);
+    RateLimitDeferred first = events.deferred(key).get(0);
+    assertThat(first.summary()).isFalse();
+    assertThat(first.deferredCount()).isEqualTo(1);
+    assertThat(first.message())
+        .matches(
+            "Rate limit deferred task [0-9a-f-]{36}: key="
+                + key
+                + " slotUtc=\\S+Z policy="
+                + Paced.class.getName().replace("$", "\\$")
+                + " deferredCount=1");
+    assertThat(events.rejected(rejectedKey))
+        .singleElement()
+        .satisfies(e -> assertThat(e.taskId()).isEqualTo(discarded.taskId()));
+  }
+
+  @Test
+  void aRejectedOccurrenceIsSkippedAheadToTheKeysNextSlotWithoutSpendingMaxRuns() throws Exception {
+    String key = key();
+    TaskReceipt series =
+        dispatcher.schedule(
+            new Skipping(key, key),
+            Recurrence.every(Duration.ofMillis(200)).withMaxRuns(3),
+            DispatchOptions.now());
+
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    StoredTask task = store.find(series.taskId()).orElseThrow();
+    while (task.lastError() == null && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      task = store.find(series.taskId()).orElseThrow();
+    }
+
+    // the first occurrence ran; the second's slot (an hour away) is beyond the zero horizon: it is
+    // skipped, the series stays alive with its run budget, its next occurrence at the key's slot
+    assertThat(probe.events(key)).containsExactly("handle");
+    assertThat(task.status()).isEqualTo(TaskStatus.QUEUED);
+    assertThat(task.runs()).isEqualTo(1);
+    assertThat(task.lastError()).contains("RateLimitRejectedException").contains("BEYOND_HORIZON");
+    assertThat(task.scheduledAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
+    assertThat(events.rejected(key)).isNotEmpty();
+    assertThat(dispatcher.cancel(series.taskId())).isTrue();
+  }
+
+  @Test
+  void anOccurrenceWhoseSlotFallsPastRunUntilIsSkippedNotFiredLate() throws Exception {
+    String key = key();
+    Instant runUntil = Instant.now().plusSeconds(3);
+    TaskReceipt series =
+        dispatcher.schedule(
+            new Bounded(key, key),
+            Recurrence.every(Duration.ofMillis(300)).withRunUntil(runUntil),
+            DispatchOptions.now());
+
+    StoredTask done = await(series.taskId(), TaskStatus.COMPLETED);
+
+    // the first occurrence ran; the second's slot is 10 s after it, past runUntil: the series ends
+    assertThat(Instant.now()).isBefore(runUntil.plusSeconds(1));
+    assertThat(probe.events(key)).containsExactly("handle");
+    assertThat(done.runs()).isEqualTo(1);
+    assertThat(done.lastError()).contains("past the series' runUntil");
+    assertThat(runner.parked()).doesNotContainKey(series.taskId());
+  }
+
+  @Test
+  void aFullParkingLotHoldsRateLimitedTasksOnTheirQueueWhileOthersFlowAndProducersFeelIt()
+      throws Exception {
+    String key = key();
+    List<UUID> ids = new ArrayList<>();
+    try {
+      TaskReceipt first = dispatcher.dispatch(new Hot(key, key + "-0"));
+      await(first.taskId(), TaskStatus.COMPLETED);
+      int room = TestConfigSource.MAX_PARKED - runner.parked().size();
+      for (int i = 1; i <= room; i++) {
+        ids.add(dispatcher.dispatch(new Hot(key, key + "-" + i)).taskId());
+      }
+      awaitCondition(() -> runner.parked().size() >= TestConfigSource.MAX_PARKED, "lot full");
+
+      // the lot is full: the next rate-limited tasks wait on their queue instead of parking
+      for (int i = 0; i < 5; i++) {
+        ids.add(dispatcher.dispatch(new Hot(key, key + "-held-" + i)).taskId());
+      }
+      awaitCondition(() -> queues.held() >= 5, "five tasks held");
+      assertThat(runner.parked()).hasSizeLessThanOrEqualTo(TestConfigSource.MAX_PARKED + 1);
+      for (UUID id : ids.subList(ids.size() - 5, ids.size())) {
+        assertThat(runner.parked()).doesNotContainKey(id);
+        assertThat(store.find(id).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
+      }
+
+      // a task without a policy still runs on the same one-worker queue
+      TaskReceipt free = dispatcher.dispatch(new Free(key + "-free"));
+      long start = System.nanoTime();
+      await(free.taskId(), TaskStatus.COMPLETED);
+      assertThat(System.nanoTime() - start).isLessThan(Duration.ofSeconds(3).toNanos());
+
+      // held tasks keep their place in the queue (capacity 30): producers are pushed back
+      assertThatThrownBy(
+              () -> {
+                for (int i = 0; i < 40; i++) {
+                  ids.add(dispatcher.dispatch(new Hot(key, key + "-more-" + i)).taskId());
+                }
+              })
+          .isInstanceOf(QueueFullException.class);
+    } finally {
+      for (StoredTask task :
+          store
+              .query(
+                  new TaskQuery(
+                      Optional.of(TaskStatus.QUEUED),
+                      Optional.of(Hot.class.getName()),
+                      Optional.empty(),
+                      0,
+                      TaskQuery.MAX_SIZE))
+              .tasks()) {
+        dispatcher.cancel(task.id());
+      }
+    }
+    awaitCondition(() -> queues.held() == 0, "held tasks dropped on cancel");
+  }
+
+  private void awaitCondition(java.util.function.BooleanSupplier condition, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + TIMEOUT + ": " + what);
+      }
+      Thread.sleep(10);
+    }
   }
 
   private static String key() {

@@ -17,6 +17,8 @@ import java.util.Set;
  *   <tr><td>QUEUED</td><td>CANCELLED</td><td>cancelled before it ran</td></tr>
  *   <tr><td>QUEUED</td><td>FAILED</td><td>rejected before running (e.g. rate limit)</td></tr>
  *   <tr><td>QUEUED</td><td>QUEUED</td><td>payload replaced or rescheduled</td></tr>
+ *   <tr><td>QUEUED</td><td>COMPLETED</td><td>a recurring series ends without another run: its
+ *       remaining occurrences were skipped (e.g. a rate-limit slot past its runUntil)</td></tr>
  *   <tr><td>IN_PROGRESS</td><td>COMPLETED</td><td>the attempt succeeded</td></tr>
  *   <tr><td>IN_PROGRESS</td><td>FAILED</td><td>the attempt failed for good</td></tr>
  *   <tr><td>IN_PROGRESS</td><td>QUEUED</td><td>retry, next recurring occurrence, crash
@@ -64,7 +66,8 @@ public final class TaskStates {
                 TaskStatus.IN_PROGRESS,
                 TaskStatus.CANCELLED,
                 TaskStatus.FAILED,
-                TaskStatus.QUEUED)));
+                TaskStatus.QUEUED,
+                TaskStatus.COMPLETED)));
     next.put(
         TaskStatus.IN_PROGRESS,
         Collections.unmodifiableSet(

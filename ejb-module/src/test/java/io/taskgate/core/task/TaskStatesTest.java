@@ -26,7 +26,7 @@ class TaskStatesTest {
     return Stream.of(
         Arguments.of(QUEUED, QUEUED, true),
         Arguments.of(QUEUED, IN_PROGRESS, true),
-        Arguments.of(QUEUED, COMPLETED, false),
+        Arguments.of(QUEUED, COMPLETED, true),
         Arguments.of(QUEUED, FAILED, true),
         Arguments.of(QUEUED, CANCELLED, true),
         Arguments.of(IN_PROGRESS, QUEUED, true),
@@ -86,10 +86,10 @@ class TaskStatesTest {
   @Test
   void nextIsTheListedSetAndUnmodifiable() {
     assertThat(TaskStates.next(QUEUED))
-        .isEqualTo(EnumSet.of(QUEUED, IN_PROGRESS, FAILED, CANCELLED));
+        .isEqualTo(EnumSet.of(QUEUED, IN_PROGRESS, FAILED, CANCELLED, COMPLETED));
     assertThat(TaskStates.next(IN_PROGRESS)).isEqualTo(EnumSet.of(QUEUED, COMPLETED, FAILED));
     Set<TaskStatus> next = TaskStates.next(QUEUED);
-    assertThatThrownBy(() -> next.add(COMPLETED)).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> next.add(QUEUED)).isInstanceOf(UnsupportedOperationException.class);
   }
 
   @Test

@@ -424,7 +424,7 @@ abstract class TaskStoreContract {
 
   static final Map<TaskStatus, Set<TaskStatus>> ALLOWED =
       Map.of(
-          QUEUED, EnumSet.of(IN_PROGRESS, CANCELLED, FAILED, QUEUED),
+          QUEUED, EnumSet.of(IN_PROGRESS, CANCELLED, FAILED, QUEUED, COMPLETED),
           IN_PROGRESS, EnumSet.of(COMPLETED, FAILED, QUEUED));
 
   static Stream<Arguments> everyMove() {

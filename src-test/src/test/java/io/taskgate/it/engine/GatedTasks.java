@@ -50,6 +50,30 @@ public final class GatedTasks {
     }
   }
 
+  /** 1 per second: a second task of a key parks for about a second. */
+  public record Slotted(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** Recurring, 1 per hour with no horizon: every occurrence after the first is rejected. */
+  public record Skipping(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** Recurring, 1 per 10 s: the second occurrence's slot lies past a short runUntil. */
+  public record Bounded(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
   /** Not rate limited, on the one-worker "gated" queue. */
   public record Free(String id) implements io.taskgate.api.Task {}
 
@@ -128,6 +152,33 @@ public final class GatedTasks {
   public static class HotHandler extends Recording<Hot> {
     @Override
     String id(Hot task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 1, period = "PT1S")
+  public static class SlottedHandler extends Recording<Slotted> {
+    @Override
+    String id(Slotted task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 1, period = "PT1H", maxReservationHorizon = "PT0S")
+  public static class SkippingHandler extends Recording<Skipping> {
+    @Override
+    String id(Skipping task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 1, period = "PT10S")
+  public static class BoundedHandler extends Recording<Bounded> {
+    @Override
+    String id(Bounded task) {
       return task.id();
     }
   }

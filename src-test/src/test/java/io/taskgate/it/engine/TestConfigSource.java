@@ -13,6 +13,9 @@ public class TestConfigSource implements ConfigSource {
   /** The queue the REST tests list by. */
   public static final String REST_QUEUE = "rest-it";
 
+  /** The parking lot's cap in the test deployment. */
+  public static final int MAX_PARKED = 16;
+
   /** A user without the admin role. */
   public static final String VIEWER = "viewer";
 
@@ -25,6 +28,10 @@ public class TestConfigSource implements ConfigSource {
           "tiny,gated," + REST_QUEUE,
           "taskgate.queue.gated.parallelism",
           "1",
+          "taskgate.queue.gated.capacity",
+          "30",
+          "taskgate.rate-limit.max-parked-tasks",
+          "" + MAX_PARKED,
           "taskgate.queue.tiny.capacity",
           "2",
           "taskgate.queue.tiny.parallelism",

@@ -9,5 +9,8 @@ import java.util.UUID;
  * @param id the task's id (the existing task's when {@code replaced})
  * @param scheduledAt when it is due
  * @param replaced whether a queued task with the same task key got the new payload instead
+ * @param estimatedStart when it should start: later than {@code scheduledAt} when its rate-limit
+ *     key has no budget (then the response also carries {@code Retry-After})
  */
-public record DispatchResult(UUID id, Instant scheduledAt, boolean replaced) {}
+public record DispatchResult(
+    UUID id, Instant scheduledAt, boolean replaced, Instant estimatedStart) {}

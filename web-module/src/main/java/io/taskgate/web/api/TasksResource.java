@@ -18,6 +18,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.UUID;
 
@@ -31,6 +33,7 @@ import java.util.UUID;
 public class TasksResource {
 
   @Inject TaskAdmin admin;
+  @Inject InstantSource clock;
   @Context UriInfo uriInfo;
 
   /** Dispatches the body as a task of {@code type} (full class name or unique simple name). */
@@ -51,10 +54,20 @@ public class TasksResource {
             .path(TasksResource.class)
             .path(receipt.taskId().toString())
             .build();
-    return Response.accepted(
-            new DispatchResult(receipt.taskId(), receipt.scheduledAt(), receipt.replaced()))
-        .location(location)
-        .build();
+    Response.ResponseBuilder accepted =
+        Response.accepted(
+                new DispatchResult(
+                    receipt.taskId(),
+                    receipt.scheduledAt(),
+                    receipt.replaced(),
+                    receipt.estimatedStart()))
+            .location(location);
+    long wait = Duration.between(clock.instant(), receipt.estimatedStart()).toMillis();
+    if (receipt.estimatedStart().isAfter(receipt.scheduledAt()) && wait > 0) {
+      // throttled: when to look again, in whole seconds, rounded up
+      accepted.header("Retry-After", (wait + 999) / 1000);
+    }
+    return accepted.build();
   }
 
   /** A page of tasks, newest first, filtered by status, type and queue. */
