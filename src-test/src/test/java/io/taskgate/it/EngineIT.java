@@ -139,6 +139,7 @@ class EngineIT {
 
     assertThat(receipt.replaced()).isFalse();
     StoredTask done = awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
+    probe.await(id, "completed", 1, TASK_TIMEOUT); // onCompleted runs once COMPLETED is stored
     assertThat(probe.events(id)).containsExactly("started", "handle:hello", "completed");
     assertThat(done.attempt()).isEqualTo(1);
     assertThat(done.queue()).isEqualTo("default");
@@ -161,6 +162,7 @@ class EngineIT {
     assertThat(receipts.stream().map(TaskReceipt::taskId).distinct()).hasSize(200);
     for (int i = 0; i < 200; i++) {
       awaitStatus(receipts.get(i).taskId(), TaskStatus.COMPLETED);
+      probe.await(id + "-" + i, "completed", 1, TASK_TIMEOUT);
       assertThat(probe.events(id + "-" + i))
           .containsExactly("started", "handle:batch", "completed");
       assertThat(store.history(receipts.get(i).taskId()))
@@ -260,6 +262,7 @@ class EngineIT {
     assertThat(second.taskId()).isEqualTo(first.taskId());
     awaitStatus(first.taskId(), TaskStatus.COMPLETED);
     Thread.sleep(300);
+    probe.await(id, "completed", 1, TASK_TIMEOUT);
     assertThat(probe.events(id)).containsExactly("started", "handle:second", "completed");
   }
 
@@ -271,6 +274,7 @@ class EngineIT {
 
     StoredTask done = awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
     assertThat(done.attempt()).isEqualTo(3);
+    probe.await(id, "completed", 1, TASK_TIMEOUT);
     assertThat(probe.events(id))
         .containsExactly(
             "attempt:1",
