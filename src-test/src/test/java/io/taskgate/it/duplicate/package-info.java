@@ -1,0 +1,2 @@
+/** An application that must fail to deploy; never added to the other ITs' deployments. */
+package io.taskgate.it.duplicate;
