@@ -23,6 +23,7 @@ import io.taskgate.it.engine.GatedTasks.Distant;
 import io.taskgate.it.engine.GatedTasks.FlakyPaced;
 import io.taskgate.it.engine.GatedTasks.Free;
 import io.taskgate.it.engine.GatedTasks.Hot;
+import io.taskgate.it.engine.GatedTasks.Lingering;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.GatedTasks.Skipping;
 import io.taskgate.it.engine.GatedTasks.Slotted;
@@ -34,6 +35,10 @@ import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,7 +46,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,6 +62,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class GateIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
   private static final long SLOT_NANOS = Duration.ofMillis(200).toNanos();
+
+  @ArquillianResource URL baseUrl;
 
   @Inject TaskDispatcher dispatcher;
   @Inject TaskStore store;
@@ -442,6 +451,70 @@ class GateIT {
       }
       Thread.sleep(10);
     }
+  }
+
+  @Test
+  void theGateFollowsTheTaskTypeOnAnyQueueAndOnTheDefaultQueueFallback() throws Exception {
+    String key = key();
+    TaskReceipt first =
+        dispatcher.dispatch(new Slotted(key, key + "-1"), DispatchOptions.now().onQueue("tiny"));
+    await(first.taskId(), TaskStatus.COMPLETED);
+
+    TaskReceipt fallback =
+        dispatcher.dispatch(
+            new Slotted(key, key + "-2"), DispatchOptions.now().onQueue("no-such-queue"));
+
+    // the unknown queue falls back to "default"; the budget is the task type's, spent on "tiny"
+    awaitParked(fallback.taskId());
+    assertThat(store.find(fallback.taskId()).orElseThrow().queue()).isEqualTo("default");
+    await(fallback.taskId(), TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void aRedeliveryWhileTheTaskRunsIsAbsorbedNeverRunTwiceAtOnce() throws Exception {
+    String key = key();
+    TaskReceipt receipt = dispatcher.dispatch(new Lingering(key, key, 600));
+    awaitEvent(key); // the handler has started and runs for 600 ms
+
+    runner.run(receipt.taskId()); // the same task delivered again, as a recovery race would
+
+    await(receipt.taskId(), TaskStatus.COMPLETED);
+    Thread.sleep(1500); // a re-parked duplicate would have had its slot (1 per second) by now
+    assertThat(probe.events(key)).containsExactly("handle");
+    StoredTask done = store.find(receipt.taskId()).orElseThrow();
+    assertThat(done.attempt()).isEqualTo(1);
+    assertThat(store.history(receipt.taskId()))
+        .extracting(TaskAudit::to)
+        .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
+  }
+
+  @Test
+  @RunAsClient
+  void restDispatchOfAThrottledTaskAnswersRetryAfter() throws Exception {
+    String key = key();
+    String body = "{\"key\":\"" + key + "\",\"id\":\"" + key + "\"}";
+    URI uri = baseUrl.toURI().resolve("api/tasks/" + Hot.class.getName());
+
+    HttpResponse<String> first = Http.send("POST", uri, body, "admin", "taskgate");
+    HttpResponse<String> second = Http.send("POST", uri, body, "admin", "taskgate");
+
+    assertThat(first.statusCode()).isEqualTo(202);
+    assertThat(first.headers().firstValue("Retry-After")).isEmpty();
+    assertThat(second.statusCode()).isEqualTo(202);
+    // 1 per 10 s: the second task's slot is about 10 s away
+    assertThat(second.headers().firstValue("Retry-After").map(Integer::parseInt))
+        .hasValueSatisfying(seconds -> assertThat(seconds).isBetween(8, 10));
+    JsonObject accepted = Http.json(second);
+    assertThat(Instant.parse(accepted.getString("estimatedStart")))
+        .isAfter(Instant.parse(accepted.getString("scheduledAt")).plusSeconds(7));
+    HttpResponse<String> cancelled =
+        Http.send(
+            "DELETE",
+            baseUrl.toURI().resolve("api/tasks/" + accepted.getString("id")),
+            null,
+            "admin",
+            "taskgate");
+    assertThat(cancelled.statusCode()).isBetween(200, 204);
   }
 
   private static String key() {

@@ -74,6 +74,14 @@ public final class GatedTasks {
     }
   }
 
+  /** 1 per second; its handler runs for {@code millis}. */
+  public record Lingering(String key, String id, long millis) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
   /** Not rate limited, on the one-worker "gated" queue. */
   public record Free(String id) implements io.taskgate.api.Task {}
 
@@ -180,6 +188,21 @@ public final class GatedTasks {
     @Override
     String id(Bounded task) {
       return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 1, period = "PT1S")
+  public static class LingeringHandler extends Recording<Lingering> {
+    @Override
+    String id(Lingering task) {
+      return task.id();
+    }
+
+    @Override
+    public void handle(Lingering task, TaskContext context) throws Exception {
+      super.handle(task, context);
+      Thread.sleep(task.millis());
     }
   }
 
