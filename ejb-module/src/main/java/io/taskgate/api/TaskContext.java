@@ -15,6 +15,8 @@ import java.util.UUID;
  * @param maxAttempts the most attempts the retry policy allows
  * @param scheduledAt when this attempt was due
  * @param runs real executions so far, for a recurring task (0 for a one-shot)
+ * @param throttledUntil the rate-limit slot this attempt was parked until, if its key had no budget
+ *     when it came due (empty when it ran at once)
  */
 public record TaskContext(
     UUID taskId,
@@ -24,7 +26,8 @@ public record TaskContext(
     int attempt,
     int maxAttempts,
     Instant scheduledAt,
-    long runs) {
+    long runs,
+    Optional<Instant> throttledUntil) {
 
   /** Whether this attempt is the last the retry policy allows. */
   public boolean lastAttempt() {

@@ -235,15 +235,12 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       if (live == null || live.status() != TaskStatus.QUEUED) {
         return Optional.empty();
       }
-      if (store.update(live, live.withPayload(payload), now).isPresent()) {
+      Optional<StoredTask> updated = store.update(live, live.withPayload(payload), now);
+      if (updated.isPresent()) {
+        Instant slot = runner.replaced(updated.get());
         return Optional.of(
             new TaskReceipt(
-                live.id(),
-                live.scheduledAt(),
-                true,
-                runner.parked().containsKey(live.id())
-                    ? runner.parked().get(live.id()).slot()
-                    : live.scheduledAt()));
+                live.id(), live.scheduledAt(), true, slot != null ? slot : live.scheduledAt()));
       }
     }
     return Optional.empty();

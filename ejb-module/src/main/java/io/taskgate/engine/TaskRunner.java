@@ -80,8 +80,10 @@ public class TaskRunner {
    * @param scope the budgets of its type
    * @param key its throttling key
    * @param slot when it may run
+   * @param task the task as stored when it was parked (or given a new payload since), so that
+   *     redeeming it needs no read; a hint only, since the claim is a compare-and-set
    */
-  public record Parked(RateLimitScope scope, String key, Instant slot) {}
+  public record Parked(RateLimitScope scope, String key, Instant slot, StoredTask task) {}
 
   /** Runs the task's attempt, then hands it back to the scheduler if it has more to do. */
   public void run(UUID taskId) {
@@ -118,7 +120,8 @@ public class TaskRunner {
           finish(outcomes, open);
           oldest = System.nanoTime();
         }
-        outcomes.add(execute(running, claims.get(i).handler(), claims.get(i).task()));
+        Claim claim = claims.get(i);
+        outcomes.add(execute(running, claim.handler(), claim.task(), claim.throttledUntil()));
       }
     } finally {
       finish(outcomes, open);
@@ -144,8 +147,11 @@ public class TaskRunner {
   /** What the scheduler does next with a task: its queue at {@code due}, or hold it when null. */
   private record FollowUp(String queue, Instant due) {}
 
-  /** A task ready to be claimed: as read, with its handler and its payload. */
-  private record Claim(StoredTask queued, HandlerInfo handler, Task task) {}
+  /**
+   * A task ready to be claimed: as read, with its handler, its payload, and the rate-limit slot it
+   * was parked until (null if it was not).
+   */
+  private record Claim(StoredTask queued, HandlerInfo handler, Task task, Instant throttledUntil) {}
 
   /**
    * What an attempt ends in: a write ({@code expected} → {@code changed}, or none), what to do once
@@ -169,6 +175,10 @@ public class TaskRunner {
    */
   private Claim prepare(UUID taskId, Instant now, List<Outcome> outcomes) {
     StoredTask hint = justStored.remove(taskId);
+    if (hint == null) {
+      Parked waiting = parked.get(taskId);
+      hint = waiting == null ? null : waiting.task();
+    }
     StoredTask queued = hint != null ? hint : store.find(taskId).orElse(null);
     if (queued == null || queued.status() != TaskStatus.QUEUED) {
       outcomes.add(new Outcome(taskId, null, null, now, null, null));
@@ -196,12 +206,13 @@ public class TaskRunner {
               queued, "its payload cannot be read as " + queued.type() + ": " + describe(e), now));
       return null;
     }
+    Parked waited = parked.get(queued.id());
     Outcome gated = gate(queued, handlerInfo, task, now);
     if (gated != null) {
       outcomes.add(gated);
       return null;
     }
-    return new Claim(queued, handlerInfo, task);
+    return new Claim(queued, handlerInfo, task, waited == null ? null : waited.slot());
   }
 
   /**
@@ -262,7 +273,7 @@ public class TaskRunner {
                   + " is past the series' runUntil "
                   + runUntil);
         }
-        parked.put(queued.id(), new Parked(gate.scope(), key, slot));
+        parked.put(queued.id(), new Parked(gate.scope(), key, slot, queued));
         events.deferred(queued.id(), queued.type(), key, slot);
         return new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot));
       default:
@@ -296,7 +307,7 @@ public class TaskRunner {
       // skip ahead to the key's next free slot rather than re-checking every occurrence before it
       return skipOccurrence(queued, slot, now, error);
     }
-    TaskContext context = context(queued, handlerInfo);
+    TaskContext context = context(queued, handlerInfo, null);
     return new Outcome(
         queued.id(),
         queued,
@@ -427,6 +438,17 @@ public class TaskRunner {
     return false;
   }
 
+  /**
+   * A parked task got a new payload (same task key dispatched again): its redemption uses it.
+   * Returns its slot, or null if it is not parked.
+   */
+  Instant replaced(StoredTask task) {
+    Parked now =
+        parked.computeIfPresent(
+            task.id(), (id, was) -> new Parked(was.scope(), was.key(), was.slot(), task));
+    return now == null ? null : now.slot();
+  }
+
   /** The tasks parked until their slot, by id. */
   public Map<UUID, Parked> parked() {
     return Map.copyOf(parked);
@@ -440,7 +462,8 @@ public class TaskRunner {
     return (Handler<Task>) beanManager.getReference(bean, type, creation);
   }
 
-  private static TaskContext context(StoredTask task, HandlerInfo handlerInfo) {
+  private static TaskContext context(
+      StoredTask task, HandlerInfo handlerInfo, Instant throttledUntil) {
     return new TaskContext(
         task.id(),
         task.type(),
@@ -449,7 +472,8 @@ public class TaskRunner {
         task.attempt(),
         handlerInfo.retry().maxAttempts(),
         task.scheduledAt(),
-        task.runs());
+        task.runs(),
+        Optional.ofNullable(throttledUntil));
   }
 
   /**
@@ -564,8 +588,9 @@ public class TaskRunner {
     outcomes.clear();
   }
 
-  private Outcome execute(StoredTask running, HandlerInfo handlerInfo, Task task) {
-    TaskContext context = context(running, handlerInfo);
+  private Outcome execute(
+      StoredTask running, HandlerInfo handlerInfo, Task task, Instant throttledUntil) {
+    TaskContext context = context(running, handlerInfo, throttledUntil);
     Bean<?> bean = registry.bean(handlerInfo);
     CreationalContext<?> creation = beanManager.createCreationalContext(bean);
     try {

@@ -46,6 +46,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *   <li>{@code load.configs}: configurations separated by {@code ;}, each {@code name:key=value,…}
  *       of MicroProfile Config keys handed to Micro as system properties, except {@code
  *       load.batch=N}: each dispatching thread then stores N tasks per {@code dispatchAll}
+ *   <li>{@code load.pacing}: {@code parked,others,gapMicros} (e.g. {@code 10000,2000,2000}) also
+ *       runs the pacing run after each boot's measured runs (see {@code app.PacingRun}); its table
+ *       goes to {@code pacing.md}
  *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
  *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
  *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's
@@ -67,6 +70,8 @@ public final class EngineLoad {
   private final int warmup;
   private final Properties pg;
   private final File war;
+
+  private final List<String> pacingRows = new ArrayList<>();
 
   private EngineLoad() throws IOException {
     out = Path.of(required("load.out"));
@@ -95,6 +100,18 @@ public final class EngineLoad {
       for (String config : configs.split(";")) {
         rows.addAll(load.measure(db.strip(), config.strip()));
       }
+    }
+    if (!load.pacingRows.isEmpty()) {
+      String pacing =
+          "| db | config | hot tasks | started | parked measured | lateness p50 ms | p99 ms |"
+              + " max ms | early | GCRA violations | busiest second / allowed | parked before / after |"
+              + " others |"
+              + " others p50 / p99 ms, no hot key | with hot key | p99 ratio |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+              + String.join("\n", load.pacingRows)
+              + "\n";
+      System.out.println("\nTaskgate pacing\n\n" + pacing);
+      Files.writeString(load.out.resolve("pacing.md"), pacing, StandardCharsets.UTF_8);
     }
     String table =
         "| db | config | run | tasks | completed (store) | dispatch s | total s | tasks/s"
@@ -183,6 +200,11 @@ public final class EngineLoad {
                 r.getInt("queueFull")));
         System.out.println(rows.get(rows.size() - 1));
       }
+      String pacing = System.getProperty("load.pacing", "");
+      if (!pacing.isBlank()) {
+        pacingRows.add(pacing(db, name, pacing.split(",")));
+        System.out.println(pacingRows.get(pacingRows.size() - 1));
+      }
     } finally {
       micro.destroy();
       if (!micro.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -211,6 +233,62 @@ public final class EngineLoad {
       micro.waitFor(1, java.util.concurrent.TimeUnit.SECONDS);
     }
     throw new IllegalStateException("Payara Micro did not answer " + info + " in 5 min: " + log);
+  }
+
+  /** The pacing run ({@code parked,others,gapMicros}), as a table row. */
+  private String pacing(String db, String name, String[] knobs)
+      throws IOException, InterruptedException {
+    URI uri =
+        URI.create(
+            "http://localhost:"
+                + port
+                + "/taskgate/api/load/pacing?parked="
+                + knobs[0].strip()
+                + "&others="
+                + knobs[1].strip()
+                + "&gapMicros="
+                + knobs[2].strip());
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofMinutes(15))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 200) {
+      throw new IllegalStateException(
+          "POST " + uri + " answered " + response.statusCode() + ": " + response.body());
+    }
+    JsonObject r;
+    try (var reader = Json.createReader(new StringReader(response.body()))) {
+      r = reader.readObject();
+    }
+    double baseP99 = r.getJsonNumber("baselineP99Micros").longValue() / 1000.0;
+    double hotP99 = r.getJsonNumber("withHotP99Micros").longValue() / 1000.0;
+    return String.format(
+        Locale.ROOT,
+        "| %s | %s | %d | %d | %d | %.2f | **%.2f** | %.2f | %d | **%d** | %d / %d | %d / %d | %d |"
+            + " %.2f / %.2f | %.2f / %.2f | **%.2f** |",
+        db,
+        name,
+        r.getInt("hotTasks"),
+        r.getInt("hotStarted"),
+        r.getInt("parkedMeasured"),
+        r.getJsonNumber("latenessP50Micros").longValue() / 1000.0,
+        r.getJsonNumber("latenessP99Micros").longValue() / 1000.0,
+        r.getJsonNumber("latenessMaxMicros").longValue() / 1000.0,
+        r.getJsonNumber("early").longValue(),
+        r.getJsonNumber("gcraViolations").longValue(),
+        r.getInt("busiestSecond"),
+        r.getInt("allowedPerSecond"),
+        r.getInt("parkedBefore"),
+        r.getInt("parkedAfter"),
+        r.getInt("others"),
+        r.getJsonNumber("baselineP50Micros").longValue() / 1000.0,
+        baseP99,
+        r.getJsonNumber("withHotP50Micros").longValue() / 1000.0,
+        hotP99,
+        baseP99 == 0 ? 0 : hotP99 / baseP99);
   }
 
   private JsonObject post(int count, int batch) throws IOException, InterruptedException {

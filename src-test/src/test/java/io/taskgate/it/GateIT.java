@@ -127,6 +127,11 @@ class GateIT {
 
     await(sixth.taskId(), TaskStatus.COMPLETED);
     assertThat(runner.parked()).doesNotContainKey(sixth.taskId());
+    // the handler learns the slot it waited for, and it did not start before it
+    Instant[] throttled = GatedTasks.THROTTLED.get(key + "-sixth");
+    assertThat(throttled[0]).isEqualTo(parked.slot());
+    assertThat(throttled[1]).isAfterOrEqualTo(parked.slot());
+    assertThat(GatedTasks.THROTTLED).doesNotContainKey(key + "-burst-0");
   }
 
   @Test

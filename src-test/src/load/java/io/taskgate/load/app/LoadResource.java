@@ -15,6 +15,22 @@ import jakarta.ws.rs.core.MediaType;
 @Path("load")
 public class LoadResource {
   @Inject LoadRun load;
+  @Inject PacingRun pacing;
+
+  /**
+   * {@code POST /api/load/pacing?parked=10000&others=2000&gapMicros=2000}: the pacing run (see
+   * {@link PacingRun}).
+   */
+  @POST
+  @Path("pacing")
+  @Produces(MediaType.APPLICATION_JSON)
+  public PacingResult pacing(
+      @QueryParam("parked") @DefaultValue("10000") int parked,
+      @QueryParam("others") @DefaultValue("2000") int others,
+      @QueryParam("gapMicros") @DefaultValue("2000") int gapMicros)
+      throws InterruptedException {
+    return pacing.run(parked, others, gapMicros);
+  }
 
   @POST
   @Produces(MediaType.APPLICATION_JSON)

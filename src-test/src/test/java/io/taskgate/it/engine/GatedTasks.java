@@ -18,6 +18,9 @@ public final class GatedTasks {
   /** When each task's handler started ({@code System.nanoTime()}), by task id. */
   public static final Map<String, Long> STARTS = new ConcurrentHashMap<>();
 
+  /** The slot each task was parked until, as its handler saw it, and when it started. */
+  public static final Map<String, java.time.Instant[]> THROTTLED = new ConcurrentHashMap<>();
+
   /** 5 per second, burst 5: a slot every 200 ms once the burst is spent. */
   public record Paced(String key, String id) implements RateLimitedTask {
     @Override
@@ -118,6 +121,11 @@ public final class GatedTasks {
     @Override
     public void handle(T task, TaskContext context) throws Exception {
       STARTS.putIfAbsent(id(task), System.nanoTime());
+      context
+          .throttledUntil()
+          .ifPresent(
+              slot ->
+                  THROTTLED.put(id(task), new java.time.Instant[] {slot, java.time.Instant.now()}));
       probe.record(id(task), "handle");
     }
 

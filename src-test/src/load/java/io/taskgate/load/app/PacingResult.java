@@ -1,0 +1,42 @@
+package io.taskgate.load.app;
+
+/**
+ * The figures of one pacing run (times in microseconds).
+ *
+ * @param hotTasks tasks of the hot key dispatched
+ * @param hotStarted how many of them started before the run gave up waiting
+ * @param parkedMeasured hot tasks that were parked (the others ran at once, within the burst)
+ * @param latenessP50Micros start − reserved slot, median, over the parked hot tasks
+ * @param latenessP99Micros the same, 99th percentile
+ * @param latenessMaxMicros the same, largest
+ * @param early parked hot tasks that started before their slot (must be 0)
+ * @param gcraViolations hot-key starts that a GCRA with the policy's interval and burst, anchored
+ *     at the first observed start, would not have let through
+ * @param busiestSecond the most hot-key starts in any one-second window
+ * @param allowedPerSecond what the policy allows in one second: burst + permits
+ * @param parkedBefore tasks parked when the "with hot key" measurement began
+ * @param parkedAfter tasks parked when it ended
+ * @param others tasks of other keys in each of the two measurements
+ * @param baselineP50Micros other keys' dispatch-to-start median, no hot key
+ * @param baselineP99Micros the same, 99th percentile
+ * @param withHotP50Micros other keys' dispatch-to-start median while the hot key holds its tasks
+ * @param withHotP99Micros the same, 99th percentile
+ */
+public record PacingResult(
+    int hotTasks,
+    int hotStarted,
+    int parkedMeasured,
+    long latenessP50Micros,
+    long latenessP99Micros,
+    long latenessMaxMicros,
+    long early,
+    long gcraViolations,
+    int busiestSecond,
+    int allowedPerSecond,
+    int parkedBefore,
+    int parkedAfter,
+    int others,
+    long baselineP50Micros,
+    long baselineP99Micros,
+    long withHotP50Micros,
+    long withHotP99Micros) {}

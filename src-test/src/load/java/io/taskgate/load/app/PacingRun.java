@@ -1,0 +1,212 @@
+package io.taskgate.load.app;
+
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.engine.TaskRunner;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The pacing run: how precisely parked tasks start at their slots, whether the starts conform to
+ * the policy, and what a hot key holding thousands of parked tasks does to other keys.
+ *
+ * <ol>
+ *   <li>Baseline: {@code others} tasks, each of a new key (so each runs at once), dispatched one
+ *       every {@code gapMicros} from one thread: dispatch-to-start p50/p99.
+ *   <li>The hot key: {@code parked} tasks of one key, stored with {@code dispatchAll}; all but the
+ *       burst park until their slots, 2 ms apart.
+ *   <li>The same as 1 with new keys while the hot key holds its parked tasks.
+ *   <li>Waits for every hot task; for each parked one: start − reserved slot (the slot the engine
+ *       hands the handler in {@code TaskContext.throttledUntil}), and GCRA conformance of all the
+ *       hot key's start times to its policy.
+ * </ol>
+ */
+@ApplicationScoped
+public class PacingRun {
+  @Inject TaskDispatcher dispatcher;
+  @Inject TaskRunner runner;
+
+  private final AtomicInteger runIds = new AtomicInteger(1000);
+  private final Map<String, long[]> starts = new ConcurrentHashMap<>(); // key#seq -> nanos
+  private final Map<String, Instant[]> hot = new ConcurrentHashMap<>(); // key#seq -> slot, start
+
+  void started(PacedTask task, Instant throttledUntil) {
+    long nanos = System.nanoTime();
+    Instant now = Instant.now();
+    starts.put(task.key() + "#" + task.seq(), new long[] {nanos});
+    hot.put(task.key() + "#" + task.seq(), new Instant[] {throttledUntil, now});
+  }
+
+  /** Runs the four steps; the figures as a JSON-B record. */
+  public synchronized PacingResult run(int parked, int others, int gapMicros)
+      throws InterruptedException {
+    int run = runIds.incrementAndGet();
+    Latency baseline = others(run, "base", others, gapMicros);
+
+    String hotKey = "hot-" + run;
+    List<PacedTask> batch = new ArrayList<>(500);
+    for (int seq = 0; seq < parked; seq++) {
+      batch.add(new PacedTask(run, seq, hotKey));
+      if (batch.size() == 500 || seq == parked - 1) {
+        dispatcher.dispatchAll(batch);
+        batch.clear();
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (runner.parked().size() + count(hotKey, parked) < parked
+        && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    int parkedBefore = runner.parked().size();
+    Latency withHot = others(run, "with-hot", others, gapMicros);
+    int parkedAfter = runner.parked().size();
+
+    long slotsNanos =
+        TimeUnit.SECONDS.toNanos(1) / PacedHandler.PERMITS * (long) parked
+            + TimeUnit.SECONDS.toNanos(60);
+    deadline = System.nanoTime() + slotsNanos;
+    while (count(hotKey, parked) < parked && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    int hotDone = count(hotKey, parked);
+
+    List<Long> lateness = new ArrayList<>();
+    long early = 0;
+    long[] startNanos = new long[hotDone];
+    int n = 0;
+    for (int seq = 0; seq < parked; seq++) {
+      Instant[] slotAndStart = hot.get(hotKey + "#" + seq);
+      if (slotAndStart == null) {
+        continue;
+      }
+      startNanos[n++] = epochNanos(slotAndStart[1]);
+      if (slotAndStart[0] != null) {
+        long late = epochNanos(slotAndStart[1]) - epochNanos(slotAndStart[0]);
+        if (late < 0) {
+          early++;
+        }
+        lateness.add(late);
+      }
+    }
+    long[] late = lateness.stream().mapToLong(Long::longValue).sorted().toArray();
+    long[] sortedStarts = Arrays.copyOf(startNanos, n);
+    long violations = gcraViolations(sortedStarts);
+    int busiestSecond = busiestWindow(sortedStarts, TimeUnit.SECONDS.toNanos(1));
+    return new PacingResult(
+        parked,
+        hotDone,
+        late.length,
+        micros(percentile(late, 50)),
+        micros(percentile(late, 99)),
+        micros(late.length == 0 ? 0 : late[late.length - 1]),
+        early,
+        violations,
+        busiestSecond,
+        PacedHandler.BURST + PacedHandler.PERMITS,
+        parkedBefore,
+        parkedAfter,
+        others,
+        baseline.p50Micros,
+        baseline.p99Micros,
+        withHot.p50Micros,
+        withHot.p99Micros);
+  }
+
+  /**
+   * Observed starts that a GCRA with the policy's emission interval and burst tolerance would not
+   * have let through (the starts sorted by time).
+   */
+  static long gcraViolations(long[] startEpochNanos) {
+    Arrays.sort(startEpochNanos);
+    long emission = TimeUnit.SECONDS.toNanos(1) / PacedHandler.PERMITS;
+    long tolerance = emission * (PacedHandler.BURST - 1);
+    long tat = Long.MIN_VALUE;
+    long violations = 0;
+    for (long t : startEpochNanos) {
+      if (tat != Long.MIN_VALUE && t < tat - tolerance) {
+        violations++;
+      }
+      tat = Math.max(tat == Long.MIN_VALUE ? t : tat, t) + emission;
+    }
+    return violations;
+  }
+
+  /** The most starts in any window of {@code window} nanoseconds (starts sorted). */
+  static int busiestWindow(long[] sorted, long window) {
+    int most = 0;
+    int from = 0;
+    for (int to = 0; to < sorted.length; to++) {
+      while (sorted[to] - sorted[from] >= window) {
+        from++;
+      }
+      most = Math.max(most, to - from + 1);
+    }
+    return most;
+  }
+
+  private Latency others(int run, String phase, int count, int gapMicros)
+      throws InterruptedException {
+    long[] dispatched = new long[count];
+    String prefix = "other-" + run + "-" + phase + "-";
+    long next = System.nanoTime();
+    for (int i = 0; i < count; i++) {
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        LockSupport.parkNanos(wait);
+      }
+      dispatched[i] = System.nanoTime();
+      dispatcher.dispatch(new PacedTask(run, 0, prefix + i));
+      next += TimeUnit.MICROSECONDS.toNanos(gapMicros);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long[] latencies = new long[count];
+    for (int i = 0; i < count; i++) {
+      long[] start;
+      while ((start = starts.get(prefix + i + "#0")) == null) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("task " + prefix + i + " did not start within 60 s");
+        }
+        Thread.sleep(5);
+      }
+      latencies[i] = start[0] - dispatched[i];
+    }
+    Arrays.sort(latencies);
+    return new Latency(micros(percentile(latencies, 50)), micros(percentile(latencies, 99)));
+  }
+
+  private int count(String key, int parked) {
+    int n = 0;
+    for (int seq = 0; seq < parked; seq++) {
+      if (hot.containsKey(key + "#" + seq)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static long percentile(long[] sorted, int p) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+
+  private static long epochNanos(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+  }
+
+  private static long micros(long nanos) {
+    return nanos / 1000;
+  }
+
+  private record Latency(long p50Micros, long p99Micros) {}
+}
