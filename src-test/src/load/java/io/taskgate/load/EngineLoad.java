@@ -248,21 +248,7 @@ public final class EngineLoad {
                 + knobs[1].strip()
                 + "&gapMicros="
                 + knobs[2].strip());
-    HttpResponse<String> response =
-        HTTP.send(
-            HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofMinutes(15))
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IllegalStateException(
-          "POST " + uri + " answered " + response.statusCode() + ": " + response.body());
-    }
-    JsonObject r;
-    try (var reader = Json.createReader(new StringReader(response.body()))) {
-      r = reader.readObject();
-    }
+    JsonObject r = postForJson(uri);
     double baseP99 = r.getJsonNumber("baselineP99Micros").longValue() / 1000.0;
     double hotP99 = r.getJsonNumber("withHotP99Micros").longValue() / 1000.0;
     return String.format(
@@ -302,6 +288,11 @@ public final class EngineLoad {
                 + threads
                 + "&batch="
                 + batch);
+    return postForJson(uri);
+  }
+
+  /** POSTs to {@code uri} (no body) and reads the 200 answer's JSON object. */
+  private static JsonObject postForJson(URI uri) throws IOException, InterruptedException {
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(uri)

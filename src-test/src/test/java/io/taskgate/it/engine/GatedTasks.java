@@ -15,6 +15,17 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class GatedTasks {
   private GatedTasks() {}
 
+  /** A task whose {@code key} component is its throttling key. */
+  public interface Keyed extends RateLimitedTask {
+    /** The throttling key. */
+    String key();
+
+    @Override
+    default String rateLimitKey() {
+      return key();
+    }
+  }
+
   /** When each task's handler started ({@code System.nanoTime()}), by task id. */
   public static final Map<String, Long> STARTS = new ConcurrentHashMap<>();
 
@@ -22,95 +33,40 @@ public final class GatedTasks {
   public static final Map<String, java.time.Instant[]> THROTTLED = new ConcurrentHashMap<>();
 
   /** 5 per second, burst 5: a slot every 200 ms once the burst is spent. */
-  public record Paced(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Paced(String key, String id) implements Keyed {}
 
   /** 5 per second, burst 1: one every 200 ms from the start. */
-  public record Spaced(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Spaced(String key, String id) implements Keyed {}
 
   /** 5 per second, starting empty: the first runs at once, the next ones 200 ms apart. */
-  public record Cold(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Cold(String key, String id) implements Keyed {}
 
   /** 1 per 10 s on the one-worker "gated" queue: a second task of a key parks for 10 s. */
-  public record Hot(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Hot(String key, String id) implements Keyed {}
 
   /** 1 per second: a second task of a key parks for about a second. */
-  public record Slotted(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Slotted(String key, String id) implements Keyed {}
 
   /** Recurring, 1 per hour with no horizon: every occurrence after the first is rejected. */
-  public record Skipping(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Skipping(String key, String id) implements Keyed {}
 
   /** Recurring, 1 per 10 s: the second occurrence's slot lies past a short runUntil. */
-  public record Bounded(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Bounded(String key, String id) implements Keyed {}
 
   /** 1 per second; its handler runs for {@code millis}. */
-  public record Lingering(String key, String id, long millis) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Lingering(String key, String id, long millis) implements Keyed {}
 
   /** Not rate limited, on the one-worker "gated" queue. */
   public record Free(String id) implements io.taskgate.api.Task {}
 
   /** 1 per hour, discarding: a second task of a key is rejected. */
-  public record Discarded(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Discarded(String key, String id) implements Keyed {}
 
   /** 1 per hour with a one-minute horizon: a second task of a key is beyond it. */
-  public record Distant(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record Distant(String key, String id) implements Keyed {}
 
   /** 1 per second; fails its first attempt, retried after 50 ms: the retry waits for budget. */
-  public record FlakyPaced(String key, String id) implements RateLimitedTask {
-    @Override
-    public String rateLimitKey() {
-      return key;
-    }
-  }
+  public record FlakyPaced(String key, String id) implements Keyed {}
 
   /** Records start and end; nothing else. */
   abstract static class Recording<T extends io.taskgate.api.Task> implements Handler<T> {
