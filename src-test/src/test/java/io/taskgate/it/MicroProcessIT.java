@@ -1,0 +1,196 @@
+package io.taskgate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.it.broken.BadPolicy;
+import io.taskgate.it.duplicate.TwoHandlers;
+import io.taskgate.it.failopen.FailOpen;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * What needs a Payara Micro of its own, started by this class rather than by Arquillian: handlers
+ * that cannot be used fail their deployments, with messages naming the handler and the problem (an
+ * invalid rate-limit policy, two handlers for one task type); and a tiny tracked-key cap ({@value
+ * #MAX_TRACKED_KEYS} keys, a setting of the whole server) lets new keys through unthrottled, with
+ * the monitoring event. One Micro runs the three WARs; its log is read.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MicroProcessIT {
+  private static final int PORT = 28950;
+  private static final int MAX_TRACKED_KEYS = 3;
+  private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
+  private static final Duration TASK_TIMEOUT = Duration.ofSeconds(20);
+
+  private final Path dir = Path.of("target", "micro-process-it");
+  private final Path log = dir.resolve("micro.log");
+  private Process micro;
+  private String bootLog;
+
+  @BeforeAll
+  void boot() throws Exception {
+    Files.createDirectories(dir);
+    File broken = war("broken", BadPolicy.class.getPackage());
+    File duplicate = war("duplicate", TwoHandlers.class.getPackage());
+    File failOpen = war("failopen", FailOpen.class.getPackage());
+    micro =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Dtaskgate.rate-limit.max-tracked-keys=" + MAX_TRACKED_KEYS,
+                    "-Dtaskgate.examples.enabled=false",
+                    "-jar",
+                    ItConfig.required("payara.microJar"),
+                    "--nocluster",
+                    "--port",
+                    String.valueOf(PORT),
+                    "--deploy",
+                    broken.getAbsolutePath(),
+                    "--deploy",
+                    duplicate.getAbsolutePath(),
+                    "--deploy",
+                    failOpen.getAbsolutePath()))
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    bootLog = awaitBoot(micro, log);
+  }
+
+  @AfterAll
+  void stop() throws InterruptedException {
+    if (micro != null) {
+      micro.destroy();
+      if (!micro.waitFor(30, TimeUnit.SECONDS)) {
+        micro.destroyForcibly();
+      }
+    }
+  }
+
+  @Test
+  void unusableHandlersFailTheDeploymentNamingTheHandlerAndTheProblem() throws Exception {
+    assertThat(bootLog)
+        .contains(
+            "Taskgate handler "
+                + BadPolicy.ReportHandler.class.getName()
+                + ": @RateLimit: Invalid rate-limit policy: permits must be at least 1, was 0");
+    String twoHandlers =
+        bootLog
+            .lines()
+            .filter(line -> line.contains("two handlers for task type "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no two-handlers error in " + log));
+    assertThat(twoHandlers)
+        .contains(TwoHandlers.Invoice.class.getName())
+        .contains(TwoHandlers.FirstHandler.class.getName())
+        .contains(TwoHandlers.SecondHandler.class.getName());
+    for (String app : List.of("broken", "duplicate")) {
+      HttpResponse<String> info =
+          Http.get(URI.create("http://localhost:" + PORT + "/" + app + "/api/info"));
+      assertThat(info.statusCode()).as(app + " must not answer").isEqualTo(404);
+    }
+  }
+
+  @Test
+  void newKeysBeyondTheTrackedKeyCapRunUnthrottledWithAMonitoringEvent() throws Exception {
+    String run = UUID.randomUUID().toString().substring(0, 8);
+    for (int i = 1; i <= MAX_TRACKED_KEYS; i++) {
+      awaitStatus(dispatch("tracked-" + run + "-" + i), "COMPLETED");
+    }
+    String tracked = "tracked-" + run + "-1";
+    String untracked = "untracked-" + run;
+
+    String parked = dispatch(tracked); // its key is tracked and spent: it waits an hour
+    String first = dispatch(untracked);
+    String second = dispatch(untracked); // tracked, this one would wait an hour too
+
+    awaitStatus(first, "COMPLETED");
+    awaitStatus(second, "COMPLETED");
+    assertThat(status(parked)).isEqualTo("QUEUED");
+    awaitLog("FAIL-OPEN-EVENT Rate limit failed open: key=" + untracked + " ");
+  }
+
+  private String dispatch(String key) throws Exception {
+    HttpResponse<String> response =
+        Http.send(
+            "POST", api("tasks/HourlyReport"), "{\"key\":\"" + key + "\"}", "admin", "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+    return Http.json(response).getString("id");
+  }
+
+  private String status(String id) throws Exception {
+    HttpResponse<String> response = Http.send("GET", api("tasks/" + id), null, "admin", "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return Http.json(response).getString("status");
+  }
+
+  private void awaitStatus(String id, String wanted) throws Exception {
+    long deadline = System.nanoTime() + TASK_TIMEOUT.toNanos();
+    String now = status(id);
+    while (!now.equals(wanted)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("task " + id + " is " + now + ", not " + wanted);
+      }
+      Thread.sleep(100);
+      now = status(id);
+    }
+  }
+
+  private void awaitLog(String text) throws Exception {
+    long deadline = System.nanoTime() + TASK_TIMEOUT.toNanos();
+    while (!Files.readString(log, StandardCharsets.UTF_8).contains(text)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("'" + text + "' not in " + log);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static URI api(String path) {
+    return URI.create("http://localhost:" + PORT + "/failopen/api/" + path);
+  }
+
+  private File war(String name, Package handlers) {
+    File war = dir.resolve(name + ".war").toFile();
+    ShrinkWrap.create(ZipImporter.class, name + ".war")
+        .importFrom(new File(ItConfig.required("taskgate.war")))
+        .as(WebArchive.class)
+        .addPackage(handlers)
+        .as(ZipExporter.class)
+        .exportTo(war, true);
+    return war;
+  }
+
+  /** Waits until Micro reports itself ready (with or without the application); its log so far. */
+  private static String awaitBoot(Process micro, Path log)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      String output = Files.readString(log, StandardCharsets.UTF_8);
+      if (output.contains(" ready in ")) {
+        return output;
+      }
+      if (!micro.isAlive()) {
+        return output; // stopped on the failure: the log says why
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("Payara Micro did not finish booting in " + BOOT_TIMEOUT + ": " + log);
+  }
+}
