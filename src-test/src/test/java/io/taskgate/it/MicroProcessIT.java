@@ -36,6 +36,7 @@ import org.junit.jupiter.api.TestInstance;
 class MicroProcessIT {
   private static final int PORT = 28950;
   private static final int MAX_TRACKED_KEYS = 3;
+  private static final int RESTART_PORT = 28951;
   private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(20);
 
@@ -126,29 +127,106 @@ class MicroProcessIT {
     awaitLog("FAIL-OPEN-EVENT Rate limit failed open: key=" + untracked + " ");
   }
 
-  private String dispatch(String key) throws Exception {
+  @Test
+  void parkedTasksSurviveARestartAndRunOnTheFreshBudget() throws Exception {
+    Path root = dir.resolve("restart-root");
+    File app = dir.resolve("failopen.war").toFile();
+    String key = "restart-" + UUID.randomUUID().toString().substring(0, 8);
+    String first;
+    String parked;
+    Process server = start(root, app, dir.resolve("restart-1.log"));
+    try {
+      first = dispatch(RESTART_PORT, key);
+      awaitStatus(RESTART_PORT, first, "COMPLETED");
+      parked = dispatch(RESTART_PORT, key); // one per hour: parked, QUEUED in the store
+      Thread.sleep(500);
+      assertThat(status(RESTART_PORT, parked)).isEqualTo("QUEUED");
+    } finally {
+      stop(server);
+    }
+
+    Process restarted = start(root, app, dir.resolve("restart-2.log"));
+    try {
+      // recovered from the store; the limiter starts again with a full budget for the key
+      awaitStatus(RESTART_PORT, parked, "COMPLETED");
+      assertThat(status(RESTART_PORT, first)).isEqualTo("COMPLETED");
+    } finally {
+      stop(restarted);
+    }
+  }
+
+  /** A Micro on {@value #RESTART_PORT} with a root directory that keeps its H2 database. */
+  private static Process start(Path root, File app, Path output) throws Exception {
+    Files.createDirectories(root);
+    Process server =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Dtaskgate.examples.enabled=false",
+                    "-jar",
+                    ItConfig.required("payara.microJar"),
+                    "--nocluster",
+                    "--rootdir",
+                    root.toAbsolutePath().toString(),
+                    "--port",
+                    String.valueOf(RESTART_PORT),
+                    "--deploy",
+                    app.getAbsolutePath()))
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile())
+            .start();
+    String started = awaitBoot(server, output);
+    assertThat(started).as("see " + output).doesNotContain("Exception while loading the app");
+    return server;
+  }
+
+  private static void stop(Process server) throws InterruptedException {
+    server.destroy();
+    if (!server.waitFor(60, TimeUnit.SECONDS)) {
+      server.destroyForcibly().waitFor();
+    }
+  }
+
+  private static String dispatch(String key) throws Exception {
+    return dispatch(PORT, key);
+  }
+
+  private static String status(String id) throws Exception {
+    return status(PORT, id);
+  }
+
+  private static void awaitStatus(String id, String wanted) throws Exception {
+    awaitStatus(PORT, id, wanted);
+  }
+
+  private static String dispatch(int port, String key) throws Exception {
     HttpResponse<String> response =
         Http.send(
-            "POST", api("tasks/HourlyReport"), "{\"key\":\"" + key + "\"}", "admin", "taskgate");
+            "POST",
+            api(port, "tasks/HourlyReport"),
+            "{\"key\":\"" + key + "\"}",
+            "admin",
+            "taskgate");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
     return Http.json(response).getString("id");
   }
 
-  private String status(String id) throws Exception {
-    HttpResponse<String> response = Http.send("GET", api("tasks/" + id), null, "admin", "taskgate");
+  private static String status(int port, String id) throws Exception {
+    HttpResponse<String> response =
+        Http.send("GET", api(port, "tasks/" + id), null, "admin", "taskgate");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return Http.json(response).getString("status");
   }
 
-  private void awaitStatus(String id, String wanted) throws Exception {
+  private static void awaitStatus(int port, String id, String wanted) throws Exception {
     long deadline = System.nanoTime() + TASK_TIMEOUT.toNanos();
-    String now = status(id);
+    String now = status(port, id);
     while (!now.equals(wanted)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("task " + id + " is " + now + ", not " + wanted);
       }
       Thread.sleep(100);
-      now = status(id);
+      now = status(port, id);
     }
   }
 
@@ -162,8 +240,8 @@ class MicroProcessIT {
     }
   }
 
-  private static URI api(String path) {
-    return URI.create("http://localhost:" + PORT + "/failopen/api/" + path);
+  private static URI api(int port, String path) {
+    return URI.create("http://localhost:" + port + "/failopen/api/" + path);
   }
 
   private File war(String name, Package handlers) {
