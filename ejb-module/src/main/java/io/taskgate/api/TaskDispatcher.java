@@ -29,7 +29,8 @@ public interface TaskDispatcher {
    * handler refuses the whole call before anything is stored. Much cheaper per task than one {@link
    * #dispatch} each when there are many.
    *
-   * @return one receipt per task, in the order of {@code tasks}
+   * @return one receipt per task, in the order of {@code tasks}; each estimated start is the key's
+   *     next free slot at the call, so tasks of one key in the same call get the same estimate
    * @throws IllegalArgumentException if no handler runs one of the task types, or {@code options}
    *     carry a task key (a key identifies one task, not a batch)
    */

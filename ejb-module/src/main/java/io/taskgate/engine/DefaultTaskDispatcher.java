@@ -67,6 +67,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     Instant now = clock.instant();
     Instant due = options.at().orElseGet(() -> now.plus(options.delay().orElse(Duration.ZERO)));
     List<StoredTask> queued = new ArrayList<>(tasks.size());
+    List<Instant> estimates = new ArrayList<>(tasks.size());
     List<TaskWrite> inserts = new ArrayList<>(tasks.size());
     for (int i = 0; i < tasks.size(); i++) {
       Task task = Objects.requireNonNull(tasks.get(i), "tasks[" + i + "]");
@@ -83,12 +84,14 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
               null,
               now);
       queued.add(stored);
+      estimates.add(estimatedStart(handler, task, due, now));
       inserts.add(new TaskWrite.Insert(stored));
     }
     store.writeAll(inserts);
     List<TaskReceipt> receipts = new ArrayList<>(queued.size());
     RuntimeException firstFailure = null;
-    for (StoredTask stored : queued) {
+    for (int i = 0; i < queued.size(); i++) {
+      StoredTask stored = queued.get(i);
       try {
         handOver(stored, due, now);
       } catch (RuntimeException e) {
@@ -97,7 +100,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
           firstFailure = e;
         }
       }
-      receipts.add(new TaskReceipt(stored.id(), due, false));
+      receipts.add(new TaskReceipt(stored.id(), due, false, estimates.get(i)));
     }
     if (firstFailure != null) {
       throw firstFailure;
