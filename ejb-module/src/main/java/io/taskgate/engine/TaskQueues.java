@@ -33,6 +33,13 @@ import java.util.logging.Logger;
  * {@value #BATCH_MILLIS} ms at the queue's recent average time per task, at most {@value
  * #MAX_BATCH}, and never more than its share of the backlog (the tasks waiting divided by the
  * parallelism), so that the other workers get theirs.
+ *
+ * <p>Each channel has a second lane for tasks whose rate-limit slot has come ({@link #enqueueDue}):
+ * workers take from it first, so that a redemption waits for no backlog of fresh tasks, only for a
+ * worker to finish its current batch. It is outside the capacity (those tasks took their place in
+ * the queue once already, and the parking-lot cap bounds them), and after {@value #DUE_STREAK} due
+ * batches in a row a worker takes one batch of the queue's own, so that a flood of redemptions
+ * slows the other tasks of the queue without starving them.
  */
 @ApplicationScoped
 public class TaskQueues {
@@ -46,6 +53,7 @@ public class TaskQueues {
   private final Set<String> unknownQueuesLogged = ConcurrentHashMap.newKeySet();
   static final int MAX_BATCH = 16;
   static final long BATCH_MILLIS = 10;
+  static final int DUE_STREAK = 8;
 
   private Consumer<List<UUID>> runner;
   private Duration maxWait;
@@ -91,6 +99,16 @@ public class TaskQueues {
       Thread.currentThread().interrupt();
       throw new QueueFullException(channel.name, channel.occupied(), maxWait, taskId);
     }
+    channel.startWorkers();
+  }
+
+  /**
+   * Puts a task whose rate-limit slot has come on its queue's due lane, ahead of the queue's other
+   * tasks. Never waits: the lane is outside the queue's capacity.
+   */
+  public void enqueueDue(String queue, UUID taskId) {
+    Channel channel = channels.get(resolve(queue));
+    channel.due.add(taskId);
     channel.startWorkers();
   }
 
@@ -154,6 +172,9 @@ public class TaskQueues {
 
     /** Unbounded itself: {@link #occupied} keeps tasks plus held tasks within the capacity. */
     final LinkedBlockingQueue<UUID> tasks = new LinkedBlockingQueue<>();
+
+    /** Tasks whose rate-limit slot has come: taken first, outside the capacity. */
+    final LinkedBlockingQueue<UUID> due = new LinkedBlockingQueue<>();
 
     final Deque<UUID> held = new ConcurrentLinkedDeque<>();
     final int capacity;
@@ -240,7 +261,7 @@ public class TaskQueues {
     }
 
     void startWorkers() {
-      while (!tasks.isEmpty()) {
+      while (!tasks.isEmpty() || !due.isEmpty()) {
         int n = workers.get();
         if (n >= parallelism) {
           return;
@@ -257,14 +278,30 @@ public class TaskQueues {
     private void drain() {
       try {
         List<UUID> batch = new ArrayList<>(MAX_BATCH);
-        UUID first;
-        while ((first = tasks.poll()) != null) {
-          batch.add(first);
-          int take = batchSize(nanosPerTask, tasks.size(), parallelism) - 1;
-          if (take > 0) {
-            tasks.drainTo(batch, take);
+        int dueStreak = 0;
+        while (true) {
+          UUID first = dueStreak < DUE_STREAK ? due.poll() : null;
+          boolean fromDue = first != null;
+          if (first == null) {
+            first = tasks.poll();
           }
-          taken(batch.size());
+          if (first == null) {
+            first = due.poll();
+            fromDue = first != null;
+          }
+          if (first == null) {
+            break;
+          }
+          dueStreak = fromDue ? dueStreak + 1 : 0;
+          LinkedBlockingQueue<UUID> lane = fromDue ? due : tasks;
+          batch.add(first);
+          int take = batchSize(nanosPerTask, lane.size(), parallelism) - 1;
+          if (take > 0) {
+            lane.drainTo(batch, take);
+          }
+          if (!fromDue) {
+            taken(batch.size());
+          }
           long start = System.nanoTime();
           try {
             runner.accept(batch);

@@ -85,6 +85,20 @@ public class TaskRunner {
    */
   public record Parked(RateLimitScope scope, String key, Instant slot, StoredTask task) {}
 
+  /**
+   * Tasks claimed on this instance whose outcome is not stored yet: the worker thread and when it
+   * claimed them, so that a second delivery of one of them is re-parked rather than dropped.
+   */
+  private final Map<UUID, Executing> executing = new ConcurrentHashMap<>();
+
+  private record Executing(Thread worker, long sinceNanos) {}
+
+  /** A delivery of a task that runs here already is re-parked this long, at least. */
+  static final Duration REDELIVERY_DELAY_MIN = Duration.ofMillis(100);
+
+  /** ... and at most this long (the delay grows with how long the task has been running). */
+  static final Duration REDELIVERY_DELAY_MAX = Duration.ofSeconds(5);
+
   /** Runs the task's attempt, then hands it back to the scheduler if it has more to do. */
   public void run(UUID taskId) {
     runAll(List.of(taskId));
@@ -109,7 +123,17 @@ public class TaskRunner {
           claims.add(claim);
         }
       }
+      if (!claims.isEmpty() && !outcomes.isEmpty()) {
+        // park (hand their timers over) before the claims: a slot may be close
+        finish(outcomes, open);
+      }
       List<StoredTask> claimed = claim(claims, outcomes);
+      Thread worker = Thread.currentThread();
+      for (StoredTask running : claimed) {
+        if (running != null) {
+          executing.put(running.id(), new Executing(worker, System.nanoTime()));
+        }
+      }
       long oldest = System.nanoTime(); // of the outcomes not stored yet
       for (int i = 0; i < claims.size(); i++) {
         StoredTask running = claimed.get(i);
@@ -126,6 +150,9 @@ public class TaskRunner {
     } finally {
       finish(outcomes, open);
       open.forEach(scheduler::release);
+      for (UUID id : taskIds) {
+        doneExecuting(id);
+      }
     }
   }
 
@@ -144,8 +171,15 @@ public class TaskRunner {
   static final long OUTCOME_BATCH_MILLIS = 20;
   private static final long OUTCOME_BATCH_NANOS = OUTCOME_BATCH_MILLIS * 1_000_000;
 
-  /** What the scheduler does next with a task: its queue at {@code due}, or hold it when null. */
-  private record FollowUp(String queue, Instant due) {}
+  /**
+   * What the scheduler does next with a task: its queue at {@code due}, or hold it when null; a
+   * {@code redemption} (a parked task at its rate-limit slot) goes to the queue's due lane.
+   */
+  private record FollowUp(String queue, Instant due, boolean redemption) {
+    FollowUp(String queue, Instant due) {
+      this(queue, due, false);
+    }
+  }
 
   /**
    * A task ready to be claimed: as read, with its handler, its payload, and the rate-limit slot it
@@ -180,6 +214,21 @@ public class TaskRunner {
       hint = waiting == null ? null : waiting.task();
     }
     StoredTask queued = hint != null ? hint : store.find(taskId).orElse(null);
+    Executing already = executing.get(taskId);
+    if (queued != null
+        && queued.status() == TaskStatus.IN_PROGRESS
+        && already != null
+        && already.worker() != Thread.currentThread()) {
+      // delivered again while it runs here (a recovery race): never run twice at once, never
+      // dropped; once that attempt is stored, this delivery finds out what is left to do
+      Duration delay = redeliveryDelay(System.nanoTime() - already.sinceNanos());
+      LOG.fine(
+          () -> "Task " + taskId + " was delivered again while it runs; re-parked for " + delay);
+      outcomes.add(
+          new Outcome(
+              taskId, null, null, now, null, new FollowUp(queued.queue(), now.plus(delay))));
+      return null;
+    }
     if (queued == null || queued.status() != TaskStatus.QUEUED) {
       outcomes.add(new Outcome(taskId, null, null, now, null, null));
       return null;
@@ -213,6 +262,25 @@ public class TaskRunner {
       return null;
     }
     return new Claim(queued, handlerInfo, task, waited == null ? null : waited.slot());
+  }
+
+  /**
+   * How long a second delivery of a task that has been running for {@code runningNanos} is
+   * re-parked: as long as it has run so far, within {@link #REDELIVERY_DELAY_MIN} and {@link
+   * #REDELIVERY_DELAY_MAX}, so that a long attempt is checked on a few times rather than every
+   * {@code REDELIVERY_DELAY_MIN}.
+   */
+  static Duration redeliveryDelay(long runningNanos) {
+    long nanos =
+        Math.max(
+            REDELIVERY_DELAY_MIN.toNanos(), Math.min(runningNanos, REDELIVERY_DELAY_MAX.toNanos()));
+    return Duration.ofNanos(nanos);
+  }
+
+  /** This worker is done with the task's attempt: its outcome is stored, or it never ran. */
+  private void doneExecuting(UUID taskId) {
+    executing.computeIfPresent(
+        taskId, (id, running) -> running.worker() == Thread.currentThread() ? null : running);
   }
 
   /**
@@ -275,7 +343,8 @@ public class TaskRunner {
         }
         parked.put(queued.id(), new Parked(gate.scope(), key, slot, queued));
         events.deferred(queued.id(), queued.type(), key, slot);
-        return new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot));
+        return new Outcome(
+            queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot, true));
       default:
         unparked(queued.id());
         return rejected(queued, handlerInfo, task, gate, key, decision, now);
@@ -576,12 +645,15 @@ public class TaskRunner {
         outcome.afterStored().run();
       }
       open.remove(outcome.taskId());
+      doneExecuting(outcome.taskId());
       if (outcome.next() != null && outcome.next().due() == null) {
         queues.hold(outcome.next().queue(), outcome.taskId()); // still held by the scheduler
         continue;
       }
       scheduler.release(outcome.taskId());
-      if (outcome.next() != null) {
+      if (outcome.next() != null && outcome.next().redemption()) {
+        scheduler.redeemAt(outcome.next().queue(), outcome.taskId(), outcome.next().due());
+      } else if (outcome.next() != null) {
         scheduler.submit(outcome.next().queue(), outcome.taskId(), outcome.next().due());
       }
     }

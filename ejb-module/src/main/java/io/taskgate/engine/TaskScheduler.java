@@ -41,19 +41,40 @@ public class TaskScheduler {
    *     brings it back)
    */
   public boolean submit(String queue, UUID taskId, Instant due) {
+    return submit(queue, taskId, due, false);
+  }
+
+  /**
+   * Hands a parked task to {@code queue}'s due lane at its rate-limit slot (see {@link
+   * TaskQueues#enqueueDue}): it runs ahead of the queue's backlog. Returns false if the task is
+   * already held.
+   */
+  boolean redeemAt(String queue, UUID taskId, Instant slot) {
+    return submit(queue, taskId, slot, true);
+  }
+
+  private boolean submit(String queue, UUID taskId, Instant due, boolean redemption) {
     if (!tracked.add(taskId)) {
       return false;
     }
     Duration wait = Duration.between(clock.instant(), due);
     if (wait.isNegative() || wait.isZero()) {
-      enqueueOrForget(queue, taskId, true);
+      if (redemption) {
+        queues.enqueueDue(queue, taskId);
+      } else {
+        enqueueOrForget(queue, taskId, true);
+      }
     } else {
       pending.put(
           taskId,
           timers.schedule(
               () -> {
                 pending.remove(taskId);
-                enqueueOrForget(queue, taskId, false);
+                if (redemption) {
+                  queues.enqueueDue(queue, taskId);
+                } else {
+                  enqueueOrForget(queue, taskId, false);
+                }
               },
               wait.toNanos(),
               TimeUnit.NANOSECONDS));

@@ -10,8 +10,9 @@ package io.taskgate.load.app;
  * @param latenessP99Micros the same, 99th percentile
  * @param latenessMaxMicros the same, largest
  * @param early parked hot tasks that started before their slot (must be 0)
- * @param gcraViolations hot-key starts that a GCRA with the policy's interval and burst, anchored
- *     at the first observed start, would not have let through
+ * @param gcraViolations hot-key starts that the GCRA conformance test (the policy's interval and
+ *     burst, full at the first observed start) does not let through
+ * @param gcraWorstMicros how early the worst of them was against its conformance bound
  * @param busiestSecond the most hot-key starts in any one-second window
  * @param allowedPerSecond what the policy allows in one second: burst + permits
  * @param parkedBefore tasks parked when the "with hot key" measurement began
@@ -31,6 +32,7 @@ public record PacingResult(
     long latenessMaxMicros,
     long early,
     long gcraViolations,
+    long gcraWorstMicros,
     int busiestSecond,
     int allowedPerSecond,
     int parkedBefore,

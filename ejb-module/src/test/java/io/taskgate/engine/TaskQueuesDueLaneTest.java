@@ -1,0 +1,133 @@
+package io.taskgate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The due lane: redemptions run ahead of a queue's backlog and are not bound by its capacity. */
+class TaskQueuesDueLaneTest {
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final List<UUID> ran = new ArrayList<>();
+  private final CountDownLatch firstStarted = new CountDownLatch(1);
+  private final CountDownLatch release = new CountDownLatch(1);
+
+  @AfterEach
+  void stop() {
+    release.countDown();
+    threads.shutdownNow();
+  }
+
+  @Test
+  void aDueTaskRunsBeforeTheBacklogEvenWhenTheQueueIsFull() throws Exception {
+    TaskQueues queues =
+        queues(
+            Map.of(
+                "taskgate.queue.default.parallelism",
+                "1",
+                "taskgate.queue.default.capacity",
+                "3",
+                "taskgate.dispatch.max-wait",
+                "PT0.05S"));
+    UUID first = UUID.randomUUID();
+    UUID second = UUID.randomUUID();
+    UUID third = UUID.randomUUID();
+    UUID redeemed = UUID.randomUUID();
+    queues.enqueue("default", first);
+    assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue(); // the one worker is busy
+    queues.enqueue("default", second);
+    queues.enqueue("default", third);
+    UUID overflow = UUID.randomUUID();
+    queues.enqueue("default", overflow); // the running task's place is free again: 3 of 3
+    assertThatThrownBy(() -> queues.enqueue("default", UUID.randomUUID()))
+        .isInstanceOf(QueueFullException.class);
+
+    queues.enqueueDue("default", redeemed); // full or not, it never waits
+    release.countDown();
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (ranCount() < 5 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    synchronized (ran) {
+      assertThat(ran).containsExactly(first, redeemed, second, third, overflow);
+    }
+  }
+
+  private int ranCount() {
+    synchronized (ran) {
+      return ran.size();
+    }
+  }
+
+  private TaskQueues queues(Map<String, String> settings) {
+    QueueSettings queueSettings = new QueueSettings();
+    queueSettings.config = config(settings);
+    TaskQueues queues = new TaskQueues();
+    queues.settings = queueSettings;
+    queues.executor = executor();
+    queues.open();
+    queues.onTask(
+        batch -> {
+          for (UUID id : batch) {
+            synchronized (ran) {
+              ran.add(id);
+            }
+            if (firstStarted.getCount() > 0) {
+              firstStarted.countDown();
+              try {
+                release.await(5, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+          }
+        });
+    return queues;
+  }
+
+  private static Config config(Map<String, String> settings) {
+    return (Config)
+        Proxy.newProxyInstance(
+            Config.class.getClassLoader(),
+            new Class<?>[] {Config.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("getOptionalValue")) {
+                String value = settings.get((String) args[0]);
+                if (value == null) {
+                  return Optional.empty();
+                }
+                Class<?> type = (Class<?>) args[1];
+                return Optional.of(type == Integer.class ? Integer.valueOf(value) : value);
+              }
+              throw new AssertionError("not expected here: " + method);
+            });
+  }
+
+  private ManagedExecutorService executor() {
+    return (ManagedExecutorService)
+        Proxy.newProxyInstance(
+            ManagedExecutorService.class.getClassLoader(),
+            new Class<?>[] {ManagedExecutorService.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("execute")) {
+                threads.execute((Runnable) args[0]);
+                return null;
+              }
+              throw new AssertionError("not expected here: " + method);
+            });
+  }
+}
