@@ -3,6 +3,7 @@ package io.taskgate.engine;
 import io.taskgate.core.task.Occurrences;
 import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import jakarta.annotation.PostConstruct;
@@ -18,7 +19,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -36,6 +39,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class TaskEngine {
   private static final Logger LOG = Logger.getLogger(TaskEngine.class.getName());
   private static final int BATCH = 1_000;
+  static final int SWEEP_PAGES = 100;
 
   @Inject TaskStore store;
   @Inject TaskQueues queues;
@@ -91,17 +95,27 @@ public class TaskEngine {
     return n;
   }
 
-  /** Hands due queued tasks that no timer, channel or worker holds back to the scheduler. */
+  /**
+   * Hands due queued tasks that no timer, channel or worker holds back to the scheduler. It reads
+   * only their ids and queues, a page at a time, so that thousands of tasks parked until their
+   * rate-limit slots (QUEUED and due, but held) cost little, and a lost task behind them is still
+   * found; at most {@value #SWEEP_PAGES} pages a sweep, the next sweep starting over.
+   */
   void sweep() {
     try {
       Instant now = clock.instant();
-      for (StoredTask task : store.findByStatus(EnumSet.of(TaskStatus.QUEUED), BATCH)) {
-        if (task.scheduledAt().isAfter(now)) {
+      DueTask after = null;
+      for (int page = 0; page < SWEEP_PAGES; page++) {
+        List<DueTask> due = store.findDue(now, after, BATCH);
+        for (DueTask task : due) {
+          if (!scheduler.holds(task.id())) {
+            submit(task.queue(), task.id(), task.scheduledAt());
+          }
+        }
+        if (due.size() < BATCH) {
           break;
         }
-        if (!scheduler.holds(task.id())) {
-          submit(task);
-        }
+        after = due.get(due.size() - 1);
       }
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate sweep failed; the next one retries", e);
@@ -109,8 +123,12 @@ public class TaskEngine {
   }
 
   private void submit(StoredTask task) {
+    submit(task.queue(), task.id(), task.scheduledAt());
+  }
+
+  private void submit(String queue, UUID id, Instant scheduledAt) {
     try {
-      scheduler.submit(task.queue(), task.id(), task.scheduledAt());
+      scheduler.submit(queue, id, scheduledAt);
     } catch (QueueFullException e) {
       LOG.warning(e.getMessage());
     }

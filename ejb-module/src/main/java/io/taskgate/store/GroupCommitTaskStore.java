@@ -122,6 +122,11 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
   }
 
   @Override
+  public List<DueTask> findDue(Instant now, DueTask after, int max) {
+    return delegate.findDue(now, after, max);
+  }
+
+  @Override
   public TaskPage query(TaskQuery query) {
     return delegate.query(query);
   }

@@ -54,6 +54,13 @@ public interface TaskStore {
   /** Up to {@code max} tasks in any of {@code statuses}, oldest scheduledAt first. */
   List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max);
 
+  /**
+   * Up to {@code max} QUEUED tasks due at {@code now} (scheduledAt not after it), in (scheduledAt,
+   * id) order, starting after {@code after} in that order (null: from the first): page by passing
+   * the last one of the previous page.
+   */
+  List<DueTask> findDue(Instant now, DueTask after, int max);
+
   /** A page of tasks matching the query, newest first, and how many match in all. */
   TaskPage query(TaskQuery query);
 

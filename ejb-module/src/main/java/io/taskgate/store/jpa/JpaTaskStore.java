@@ -5,6 +5,7 @@ import static io.taskgate.core.task.TaskStatus.FAILED;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.core.task.TaskStates;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskPage;
@@ -189,6 +190,46 @@ public final class JpaTaskStore implements TaskStore {
                         TaskEntity.class)
                     .setParameter("statuses", wanted)
                     .setMaxResults(max)));
+  }
+
+  @Override
+  public List<DueTask> findDue(Instant now, DueTask after, int max) {
+    Objects.requireNonNull(now, "now");
+    if (max < 0) {
+      throw new IllegalArgumentException("max must not be negative, was " + max);
+    }
+    if (max == 0) {
+      return List.of();
+    }
+    String from =
+        after == null ? "" : " AND (t.scheduledAt > :at OR (t.scheduledAt = :at AND t.id > :id))";
+    return tx.inTransaction(
+        em -> {
+          TypedQuery<Object[]> query =
+              em.createQuery(
+                      "SELECT t.id, t.queue, t.scheduledAt FROM TaskEntity t"
+                          + " WHERE t.status = :queued AND t.scheduledAt <= :now"
+                          + from
+                          + " ORDER BY t.scheduledAt, t.id",
+                      Object[].class)
+                  .setParameter("queued", TaskStatus.QUEUED)
+                  .setParameter("now", TaskEntity.column(now))
+                  .setMaxResults(max);
+          if (after != null) {
+            query
+                .setParameter("at", TaskEntity.column(after.scheduledAt()))
+                .setParameter("id", after.id().toString());
+          }
+          List<DueTask> due = new ArrayList<>();
+          for (Object[] row : query.getResultList()) {
+            due.add(
+                new DueTask(
+                    UUID.fromString((String) row[0]),
+                    (String) row[1],
+                    ((java.time.OffsetDateTime) row[2]).toInstant()));
+          }
+          return due;
+        });
   }
 
   @Override

@@ -268,6 +268,12 @@ class GroupCommitTaskStoreTest {
     }
 
     @Override
+    public List<io.taskgate.store.DueTask> findDue(
+        java.time.Instant now, io.taskgate.store.DueTask after, int max) {
+      return store.findDue(now, after, max);
+    }
+
+    @Override
     public TaskPage query(TaskQuery query) {
       return store.query(query);
     }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskPage;
@@ -732,6 +733,40 @@ abstract class TaskStoreContract {
     assertThat(store.findByStatus(Set.of(), 10)).isEmpty();
     assertThat(store.findByStatus(Set.of(QUEUED), 0)).isEmpty();
     assertThatThrownBy(() -> store.findByStatus(Set.of(QUEUED), -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("max must not be negative, was -1");
+  }
+
+  @Test
+  void findDuePagesThroughQueuedDueTasksInOrderReadingNoPayload() {
+    List<StoredTask> due = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      // two share a scheduledAt: the id breaks the tie
+      StoredTask task = queued(null, T0.minusSeconds(i < 2 ? 100 : 50 - i), T0);
+      store.insert(task);
+      due.add(task);
+    }
+    store.insert(queued(null, T0.plusSeconds(1), T0)); // not due yet
+    StoredTask running = queued(null, T0.minusSeconds(500), T0);
+    store.insert(running);
+    store.update(running, running.withStatus(IN_PROGRESS), T0);
+    due.sort(
+        java.util.Comparator.comparing(StoredTask::scheduledAt)
+            .thenComparing(t -> t.id().toString()));
+
+    List<DueTask> first = store.findDue(T0, null, 2);
+    List<DueTask> second = store.findDue(T0, first.get(1), 2);
+    List<DueTask> third = store.findDue(T0, second.get(1), 2);
+
+    assertThat(first).extracting(DueTask::id).containsExactly(due.get(0).id(), due.get(1).id());
+    assertThat(second).extracting(DueTask::id).containsExactly(due.get(2).id(), due.get(3).id());
+    assertThat(third).extracting(DueTask::id).containsExactly(due.get(4).id());
+    assertThat(first.get(0))
+        .isEqualTo(
+            new DueTask(due.get(0).id(), due.get(0).queue(), micros(due.get(0).scheduledAt())));
+    assertThat(store.findDue(T0.minusSeconds(101), null, 10)).isEmpty();
+    assertThat(store.findDue(T0, null, 0)).isEmpty();
+    assertThatThrownBy(() -> store.findDue(T0, null, -1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("max must not be negative, was -1");
   }

@@ -9,6 +9,8 @@ package io.taskgate.load.app;
  * @param latenessP50Micros start − reserved slot, median, over the parked hot tasks
  * @param latenessP99Micros the same, 99th percentile
  * @param latenessMaxMicros the same, largest
+ * @param onceParkedMeasured parked hot tasks whose slot came after the last of them was parked
+ * @param onceParkedP99Micros their lateness, 99th percentile (no parking work competes)
  * @param early parked hot tasks that started before their slot (must be 0)
  * @param gcraViolations hot-key starts that the GCRA conformance test (the policy's interval and
  *     burst, full at the first observed start) does not let through
@@ -30,6 +32,8 @@ public record PacingResult(
     long latenessP50Micros,
     long latenessP99Micros,
     long latenessMaxMicros,
+    int onceParkedMeasured,
+    long onceParkedP99Micros,
     long early,
     long gcraViolations,
     long gcraWorstMicros,

@@ -72,6 +72,7 @@ public class PacingRun {
       Thread.sleep(20);
     }
     int parkedBefore = runner.parked().size();
+    long allParked = epochNanos(Instant.now());
     Latency withHot = others(run, "with-hot", others, gapMicros);
     int parkedAfter = runner.parked().size();
 
@@ -85,6 +86,7 @@ public class PacingRun {
     int hotDone = hotStarted.get();
 
     List<Long> lateness = new ArrayList<>();
+    List<Long> latenessOnceParked = new ArrayList<>();
     long early = 0;
     long[] startNanos = new long[hotDone];
     int n = 0;
@@ -100,9 +102,15 @@ public class PacingRun {
           early++;
         }
         lateness.add(late);
+        if (epochNanos(slotAndStart[0]) >= allParked) {
+          latenessOnceParked.add(late);
+        }
       }
     }
+    writeCsv(hotKey, parked, allParked);
     long[] late = lateness.stream().mapToLong(Long::longValue).sorted().toArray();
+    long[] lateOnceParked =
+        latenessOnceParked.stream().mapToLong(Long::longValue).sorted().toArray();
     long[] sortedStarts = Arrays.copyOf(startNanos, n);
     long[] gcra = gcraViolations(sortedStarts);
     int busiestSecond = busiestWindow(sortedStarts, TimeUnit.SECONDS.toNanos(1));
@@ -113,6 +121,8 @@ public class PacingRun {
         micros(percentile(late, 50)),
         micros(percentile(late, 99)),
         micros(late.length == 0 ? 0 : late[late.length - 1]),
+        lateOnceParked.length,
+        micros(percentile(lateOnceParked, 99)),
         early,
         gcra[0],
         micros(gcra[1]),
@@ -195,6 +205,35 @@ public class PacingRun {
     }
     Arrays.sort(latencies);
     return new Latency(micros(percentile(latencies, 50)), micros(percentile(latencies, 99)));
+  }
+
+  /**
+   * Every hot task's slot and start (epoch microseconds) to {@code taskgate-pacing-<key>.csv} in
+   * the temporary directory, for a closer look at when the late ones ran.
+   */
+  private void writeCsv(String hotKey, int parked, long allParked) {
+    StringBuilder csv = new StringBuilder("seq,slot_us,start_us,all_parked_us\n");
+    for (int seq = 0; seq < parked; seq++) {
+      Instant[] slotAndStart = hot.get(hotKey + "#" + seq);
+      if (slotAndStart != null) {
+        csv.append(seq)
+            .append(',')
+            .append(slotAndStart[0] == null ? "" : micros(epochNanos(slotAndStart[0])))
+            .append(',')
+            .append(micros(epochNanos(slotAndStart[1])))
+            .append(',')
+            .append(micros(allParked))
+            .append('\n');
+      }
+    }
+    try {
+      java.nio.file.Files.writeString(
+          java.nio.file.Path.of(
+              System.getProperty("java.io.tmpdir"), "taskgate-pacing-" + hotKey + ".csv"),
+          csv);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static long percentile(long[] sorted, int p) {

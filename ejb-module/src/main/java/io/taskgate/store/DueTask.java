@@ -1,0 +1,21 @@
+package io.taskgate.store;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Where a queued task waits, and since when it is due: all the sweep needs to hand it to its queue,
+ * without reading its payload.
+ *
+ * @param id the task
+ * @param queue its queue
+ * @param scheduledAt when it became due
+ */
+public record DueTask(UUID id, String queue, Instant scheduledAt) {
+  public DueTask {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(scheduledAt, "scheduledAt");
+  }
+}
