@@ -10,6 +10,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -52,6 +53,7 @@ public class RateLimitEvents {
   @Inject Event<RateLimitFailOpen> failOpenEvents;
   @Inject Event<RateLimitRejected> rejectedEvents;
   @Resource ManagedScheduledExecutorService timers;
+  @Resource ManagedExecutorService executor;
 
   final DeferralAggregator deferrals = new DeferralAggregator(WINDOW.toNanos());
   LogThrottle warnings = new LogThrottle(WARNING_INTERVAL, System::nanoTime);
@@ -61,7 +63,12 @@ public class RateLimitEvents {
   @PostConstruct
   void start() {
     long every = DRAIN_EVERY.toNanos();
-    drainer = timers.scheduleWithFixedDelay(this::drainDue, every, every, TimeUnit.NANOSECONDS);
+    drainer =
+        timers.scheduleWithFixedDelay(
+            new OffTimer("deferral-event drain", executor, this::drainDue),
+            every,
+            every,
+            TimeUnit.NANOSECONDS);
   }
 
   @PreDestroy

@@ -13,6 +13,7 @@ import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -52,6 +53,7 @@ public class TaskEngine {
   String sweepInterval;
 
   @Resource ManagedScheduledExecutorService timers;
+  @Resource ManagedExecutorService executor;
 
   private ScheduledFuture<?> sweeper;
 
@@ -63,7 +65,9 @@ public class TaskEngine {
       LOG.info("Taskgate recovered " + recovered + " queued or interrupted tasks");
     }
     long every = Duration.parse(sweepInterval).toMillis();
-    sweeper = timers.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+    sweeper =
+        timers.scheduleWithFixedDelay(
+            new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
   }
 
   @PreDestroy

@@ -5,6 +5,7 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.GateSettings;
+import io.taskgate.engine.OffTimer;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -18,6 +19,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -67,11 +69,16 @@ public class RateLimiterBean implements KeyedRateLimiter {
   /** The container's default scheduled executor, which runs the eviction. */
   static final String DEFAULT_SCHEDULER = "java:comp/DefaultManagedScheduledExecutorService";
 
+  static final String DEFAULT_EXECUTOR = "java:comp/DefaultManagedExecutorService";
+
   @Inject GateSettings settings;
   @Inject InstantSource clock;
 
   @Resource(lookup = DEFAULT_SCHEDULER)
   ScheduledExecutorService timers;
+
+  @Resource(lookup = DEFAULT_EXECUTOR)
+  Executor executor;
 
   private volatile InMemoryKeyedRateLimiter limiter;
   private ScheduledFuture<?> evictor;
@@ -80,7 +87,12 @@ public class RateLimiterBean implements KeyedRateLimiter {
   void start() {
     limiter = new InMemoryKeyedRateLimiter(settings.maxTrackedKeys());
     long every = EVICT_EVERY.toNanos();
-    evictor = timers.scheduleWithFixedDelay(this::evictIdleNow, every, every, TimeUnit.NANOSECONDS);
+    evictor =
+        timers.scheduleWithFixedDelay(
+            new OffTimer("rate-limit key eviction", executor, this::evictIdleNow),
+            every,
+            every,
+            TimeUnit.NANOSECONDS);
   }
 
   @PreDestroy
