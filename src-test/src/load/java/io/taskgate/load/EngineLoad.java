@@ -104,7 +104,7 @@ public final class EngineLoad {
     if (!load.pacingRows.isEmpty()) {
       String pacing =
           "| db | config | hot tasks | started | parked measured | lateness p50 ms | p99 ms |"
-              + " max ms | p99 once all parked ms (tasks) | early | GCRA violations (worst) | busiest second / allowed | parked before / after |"
+              + " max ms | p99 once all parked ms (tasks) | early | GCRA violations (worst), with 5 ms CDVT | busiest second / allowed | parked before / after |"
               + " others |"
               + " others p50 / p99 ms, no hot key | with hot key | p99 ratio |\n"
               + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
@@ -253,7 +253,7 @@ public final class EngineLoad {
     double hotP99 = r.getJsonNumber("withHotP99Micros").longValue() / 1000.0;
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %d | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms) | %d / %d | %d / %d | %d |"
+        "| %s | %s | %d | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms), %d | %d / %d | %d / %d | %d |"
             + " %.2f / %.2f | %.2f / %.2f | **%.2f** |",
         db,
         name,
@@ -268,6 +268,7 @@ public final class EngineLoad {
         r.getJsonNumber("early").longValue(),
         r.getJsonNumber("gcraViolations").longValue(),
         r.getJsonNumber("gcraWorstMicros").longValue() / 1000.0,
+        r.getJsonNumber("gcraViolationsCdvt5ms").longValue(),
         r.getInt("busiestSecond"),
         r.getInt("allowedPerSecond"),
         r.getInt("parkedBefore"),

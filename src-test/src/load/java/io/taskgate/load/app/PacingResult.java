@@ -15,6 +15,7 @@ package io.taskgate.load.app;
  * @param gcraViolations hot-key starts that the GCRA conformance test (the policy's interval and
  *     burst, full at the first observed start) does not let through
  * @param gcraWorstMicros how early the worst of them was against its conformance bound
+ * @param gcraViolationsCdvt5ms the same test allowing 5 ms of delay variation (ITU CDVT)
  * @param busiestSecond the most hot-key starts in any one-second window
  * @param allowedPerSecond what the policy allows in one second: burst + permits
  * @param parkedBefore tasks parked when the "with hot key" measurement began
@@ -37,6 +38,7 @@ public record PacingResult(
     long early,
     long gcraViolations,
     long gcraWorstMicros,
+    long gcraViolationsCdvt5ms,
     int busiestSecond,
     int allowedPerSecond,
     int parkedBefore,

@@ -38,6 +38,10 @@ public class PacingRun {
   private final Map<String, long[]> starts = new ConcurrentHashMap<>(); // key#seq -> nanos
   private final Map<String, Instant[]> hot = new ConcurrentHashMap<>(); // key#seq -> slot, start
   private volatile String hotKey = "";
+
+  /** The delay-variation allowance of the second conformance figure: 5 ms, one slot interval. */
+  static final long CDVT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
   private final AtomicInteger hotStarted = new AtomicInteger();
 
   void started(PacedTask task, Instant throttledUntil) {
@@ -112,7 +116,8 @@ public class PacingRun {
     long[] lateOnceParked =
         latenessOnceParked.stream().mapToLong(Long::longValue).sorted().toArray();
     long[] sortedStarts = Arrays.copyOf(startNanos, n);
-    long[] gcra = gcraViolations(sortedStarts);
+    long[] gcra = gcraViolations(sortedStarts, 0);
+    long[] gcraCdvt = gcraViolations(sortedStarts, CDVT_NANOS);
     int busiestSecond = busiestWindow(sortedStarts, TimeUnit.SECONDS.toNanos(1));
     return new PacingResult(
         parked,
@@ -126,6 +131,7 @@ public class PacingRun {
         early,
         gcra[0],
         micros(gcra[1]),
+        gcraCdvt[0],
         busiestSecond,
         PacedHandler.BURST + PacedHandler.PERMITS,
         parkedBefore,
@@ -141,13 +147,15 @@ public class PacingRun {
    * The GCRA conformance test (virtual scheduling, as in ITU-T I.371) of the observed starts
    * against the policy's emission interval and burst tolerance, starting full at the first start: a
    * start earlier than TAT − tolerance does not conform (and, being refused, leaves TAT as it was);
-   * a conforming one moves TAT to max(TAT, start) + interval. Returns the non-conforming starts and
+   * a conforming one moves TAT to max(TAT, start) + interval. {@code cdvtNanos} widens the
+   * tolerance by a delay-variation allowance (the CDVT of the ITU test: how much the path between
+   * the limiter and the measuring point may bunch starts up). Returns the non-conforming starts and
    * the most any of them came too early, in nanoseconds.
    */
-  static long[] gcraViolations(long[] startEpochNanos) {
+  static long[] gcraViolations(long[] startEpochNanos, long cdvtNanos) {
     Arrays.sort(startEpochNanos);
     long emission = TimeUnit.SECONDS.toNanos(1) / PacedHandler.PERMITS;
-    long tolerance = emission * (PacedHandler.BURST - 1);
+    long tolerance = emission * (PacedHandler.BURST - 1) + cdvtNanos;
     long tat = Long.MIN_VALUE;
     long violations = 0;
     long worst = 0;
