@@ -128,50 +128,89 @@ class MicroProcessIT {
   }
 
   @Test
-  void parkedTasksSurviveARestartAndRunOnTheFreshBudget() throws Exception {
+  void parkedTasksSurviveARestartAndRunOnTheFreshBudgetFullOrEmpty() throws Exception {
     Path root = dir.resolve("restart-root");
     File app = dir.resolve("failopen.war").toFile();
     String key = "restart-" + UUID.randomUUID().toString().substring(0, 8);
     String first;
     String parked;
+    List<String> burst = new java.util.ArrayList<>();
+    String burstParked;
+    String emptyFirst;
+    String emptyParked;
     Process server = start(root, app, dir.resolve("restart-1.log"));
     try {
       first = dispatch(RESTART_PORT, key);
       awaitStatus(RESTART_PORT, first, "COMPLETED");
       parked = dispatch(RESTART_PORT, key); // one per hour: parked, QUEUED in the store
+      // a slot a minute, 3 back to back: 3 run, the 4th parks
+      for (int i = 0; i < 3; i++) {
+        burst.add(dispatch(RESTART_PORT, "MinutelyBurst", key));
+      }
+      burstParked = dispatch(RESTART_PORT, "MinutelyBurst", key);
+      // the same policy starting empty: the first runs, the next waits a minute
+      emptyFirst = dispatch(RESTART_PORT, "MinutelyStartEmpty", key);
+      awaitStatus(RESTART_PORT, emptyFirst, "COMPLETED");
+      emptyParked = dispatch(RESTART_PORT, "MinutelyStartEmpty", key);
+      for (String id : burst) {
+        awaitStatus(RESTART_PORT, id, "COMPLETED");
+      }
       Thread.sleep(500);
       assertThat(status(RESTART_PORT, parked)).isEqualTo("QUEUED");
+      assertThat(status(RESTART_PORT, burstParked)).isEqualTo("QUEUED");
+      assertThat(status(RESTART_PORT, emptyParked)).isEqualTo("QUEUED");
     } finally {
       stop(server);
     }
 
-    Process restarted = start(root, app, dir.resolve("restart-2.log"));
+    // the root directory keeps the application too: the restart deploys it from there, once
+    Process restarted = start(root, null, dir.resolve("restart-2.log"));
     try {
       // recovered from the store; the limiter starts again with a full budget for the key
       awaitStatus(RESTART_PORT, parked, "COMPLETED");
       assertThat(status(RESTART_PORT, first)).isEqualTo("COMPLETED");
+      // full bucket: the recovered task and two new ones run at once (2 x burst across the
+      // restart, as documented); a third new one parks
+      awaitStatus(RESTART_PORT, burstParked, "COMPLETED");
+      String burst2 = dispatch(RESTART_PORT, "MinutelyBurst", key);
+      String burst3 = dispatch(RESTART_PORT, "MinutelyBurst", key);
+      awaitStatus(RESTART_PORT, burst2, "COMPLETED");
+      awaitStatus(RESTART_PORT, burst3, "COMPLETED");
+      String burst4 = dispatch(RESTART_PORT, "MinutelyBurst", key);
+      // startEmpty: the recovered task runs at once, the next new one waits for its slot
+      awaitStatus(RESTART_PORT, emptyParked, "COMPLETED");
+      String empty2 = dispatch(RESTART_PORT, "MinutelyStartEmpty", key);
+      Thread.sleep(1000);
+      assertThat(status(RESTART_PORT, burst4)).isEqualTo("QUEUED");
+      assertThat(status(RESTART_PORT, empty2)).isEqualTo("QUEUED");
     } finally {
       stop(restarted);
     }
   }
 
-  /** A Micro on {@value #RESTART_PORT} with a root directory that keeps its H2 database. */
+  /**
+   * A Micro on {@value #RESTART_PORT} with a root directory that keeps its H2 database and its
+   * deployed applications; {@code app} is deployed unless null (already in the root directory).
+   */
   private static Process start(Path root, File app, Path output) throws Exception {
     Files.createDirectories(root);
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dtaskgate.examples.enabled=false",
+                "-jar",
+                ItConfig.required("payara.microJar"),
+                "--nocluster",
+                "--rootdir",
+                root.toAbsolutePath().toString(),
+                "--port",
+                String.valueOf(RESTART_PORT)));
+    if (app != null) {
+      command.addAll(List.of("--deploy", app.getAbsolutePath()));
+    }
     Process server =
-        new ProcessBuilder(
-                List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Dtaskgate.examples.enabled=false",
-                    "-jar",
-                    ItConfig.required("payara.microJar"),
-                    "--nocluster",
-                    "--rootdir",
-                    root.toAbsolutePath().toString(),
-                    "--port",
-                    String.valueOf(RESTART_PORT),
-                    "--deploy",
-                    app.getAbsolutePath()))
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(output.toFile())
             .start();
@@ -200,13 +239,13 @@ class MicroProcessIT {
   }
 
   private static String dispatch(int port, String key) throws Exception {
+    return dispatch(port, "HourlyReport", key);
+  }
+
+  private static String dispatch(int port, String type, String key) throws Exception {
     HttpResponse<String> response =
         Http.send(
-            "POST",
-            api(port, "tasks/HourlyReport"),
-            "{\"key\":\"" + key + "\"}",
-            "admin",
-            "taskgate");
+            "POST", api(port, "tasks/" + type), "{\"key\":\"" + key + "\"}", "admin", "taskgate");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
     return Http.json(response).getString("id");
   }

@@ -29,6 +29,36 @@ public final class FailOpen {
     public void handle(HourlyReport task, TaskContext context) {}
   }
 
+  /** A slot a minute, three back to back: the restart test's full bucket. */
+  public record MinutelyBurst(String key) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 60, period = "PT1H", burst = 3)
+  public static class MinutelyBurstHandler implements Handler<MinutelyBurst> {
+    @Override
+    public void handle(MinutelyBurst task, TaskContext context) {}
+  }
+
+  /** The same policy starting empty: no saved-up budget, after a restart too. */
+  public record MinutelyStartEmpty(String key) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 60, period = "PT1H", burst = 3, startEmpty = true)
+  public static class MinutelyStartEmptyHandler implements Handler<MinutelyStartEmpty> {
+    @Override
+    public void handle(MinutelyStartEmpty task, TaskContext context) {}
+  }
+
   /** Logs each fail-open event with a marker the test looks for. */
   @ApplicationScoped
   public static class Events {
