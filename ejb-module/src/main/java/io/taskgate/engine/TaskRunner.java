@@ -563,10 +563,7 @@ public class TaskRunner {
               queued.withStatus(TaskStatus.IN_PROGRESS).withAttempt(queued.attempt() + 1),
               now));
     }
-    // a task at its rate-limit slot is claimed at once, not behind other callers' batches
-    boolean slotCame = claims.stream().anyMatch(c -> c.throttledUntil() != null);
-    List<Optional<StoredTask>> results =
-        slotCame ? store.writeAllNow(writes) : store.writeAll(writes);
+    List<Optional<StoredTask>> results = store.writeAll(writes);
     List<StoredTask> claimed = new ArrayList<>(claims.size());
     for (int i = 0; i < claims.size(); i++) {
       StoredTask running = results.get(i).orElse(null);

@@ -106,13 +106,6 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
     return copy.isEmpty() ? List.of() : submit(copy);
   }
 
-  /** Applies the writes at once, on the calling thread, without joining a batch. */
-  @Override
-  public List<Optional<StoredTask>> writeAllNow(List<TaskWrite> writes) {
-    List<TaskWrite> copy = List.copyOf(writes);
-    return copy.isEmpty() ? List.of() : delegate.writeAll(copy);
-  }
-
   @Override
   public Optional<StoredTask> find(UUID id) {
     return delegate.find(id);

@@ -37,16 +37,6 @@ public interface TaskStore {
    */
   List<Optional<StoredTask>> writeAll(List<TaskWrite> writes);
 
-  /**
-   * {@link #writeAll}, for writes that must not wait behind other callers' (the claims of tasks
-   * whose rate-limit slot has come): a store that gathers the writes of many callers into shared
-   * transactions applies these at once, in a transaction of their own. By default, {@link
-   * #writeAll}.
-   */
-  default List<Optional<StoredTask>> writeAllNow(List<TaskWrite> writes) {
-    return writeAll(writes);
-  }
-
   /** The task with this id. */
   Optional<StoredTask> find(UUID id);
 

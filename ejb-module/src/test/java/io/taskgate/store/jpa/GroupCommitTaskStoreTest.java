@@ -167,31 +167,6 @@ class GroupCommitTaskStoreTest {
   }
 
   @Test
-  void writesThatMustNotWaitPassABatchThatIsCommitting() throws Exception {
-    GroupCommitTaskStore store = grouped(1, false);
-    recording.holdFirstBatch = new CountDownLatch(1);
-    Future<?> first = callers.submit(() -> store.insert(queued()));
-    assertThat(recording.firstBatchStarted.await(10, TimeUnit.SECONDS)).isTrue();
-    StoredTask task = queued();
-    jpa.insert(task);
-
-    // the only writer is stuck in its batch: a claim at its slot does not wait for it
-    List<Optional<StoredTask>> claimed =
-        store.writeAllNow(
-            List.of(
-                new TaskWrite.Update(
-                    task, task.withStatus(TaskStatus.IN_PROGRESS).withAttempt(1), T0)));
-
-    assertThat(claimed).hasSize(1);
-    assertThat(claimed.get(0))
-        .hasValueSatisfying(t -> assertThat(t.status()).isEqualTo(TaskStatus.IN_PROGRESS));
-    assertThat(first).isNotDone();
-    recording.holdFirstBatch.countDown();
-    first.get(10, TimeUnit.SECONDS);
-    assertThat(store.batchedWrites()).isEqualTo(1);
-  }
-
-  @Test
   void afterCloseWritesGoDirectlyAndNothingIsLost() {
     GroupCommitTaskStore store = grouped(2, false);
     StoredTask before = queued();
