@@ -1,7 +1,6 @@
 package io.taskgate.web.security;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.security.enterprise.authentication.mechanism.http.BasicAuthenticationMechanismDefinition;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
 import jakarta.security.enterprise.identitystore.IdentityStore;
@@ -19,19 +18,18 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Checks HTTP Basic credentials against users defined in MicroProfile Config: user {@code <name>}
- * has the password {@code taskgate.security.user.<name>.password} and the groups (comma-separated)
- * {@code taskgate.security.user.<name>.groups}; group {@code admin} maps to role {@code admin}. A
- * user without a password, or with an empty one, cannot log in. Unless configured otherwise, user
- * {@code admin} has the password {@value #DEFAULT_ADMIN_PASSWORD} and the group {@code admin}: the
+ * Checks credentials (from {@link TaskgateAuthenticationMechanism}: the login page or HTTP Basic)
+ * against users defined in MicroProfile Config: user {@code <name>} has the password {@code
+ * taskgate.security.user.<name>.password} and the groups (comma-separated) {@code
+ * taskgate.security.user.<name>.groups}; group {@code admin} maps to role {@code admin}. A user
+ * without a password, or with an empty one, cannot log in. Unless configured otherwise, user {@code
+ * admin} has the password {@value #DEFAULT_ADMIN_PASSWORD} and the group {@code admin}: the
  * defaults live here, not in a properties file, because in an EAR Payara's MicroProfile Config does
  * not read a WAR's {@code META-INF/microprofile-config.properties}. The same on Payara Server and
  * Payara Micro, with no server configuration.
  */
 @ApplicationScoped
-@BasicAuthenticationMechanismDefinition(realmName = ConfigIdentityStore.REALM)
 public class ConfigIdentityStore implements IdentityStore {
-  static final String REALM = "taskgate";
   static final String PREFIX = "taskgate.security.user.";
   static final String DEFAULT_ADMIN_PASSWORD = "taskgate";
   static final String ADMIN_PASSWORD_KEY = PREFIX + "admin.password";
