@@ -150,7 +150,7 @@ class AdminUiIT {
             ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#keys tr.key-row")));
     assertPageNotReloaded();
     assertThat(row.findElement(By.cssSelector("td.key")).getText()).isEqualTo(key);
-    assertThat(row.getText()).contains("Throttled", "Hot", "1 per 10.0 s, burst 1");
+    assertThat(row.getText()).contains("Throttled", "Hot", "1 per 10 s, burst 1");
     assertThat(Integer.parseInt(row.findElement(By.cssSelector("td.parked")).getText()))
         .isBetween(3, 4);
     // a new task would get the slot after the last reserved one

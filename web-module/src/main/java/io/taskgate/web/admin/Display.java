@@ -53,13 +53,25 @@ public class Display {
         Locale.ROOT, "%d h %d min", millis / 3_600_000, millis % 3_600_000 / 60_000);
   }
 
-  /** {@code 1.5 s}, {@code 200 ms}; empty for null. */
+  /** {@code 200 ms}, {@code 1.5 s}, {@code 10 s}, {@code 1 min}, {@code 2 h}; empty for null. */
   public String duration(Duration duration) {
     if (duration == null) {
       return "";
     }
     long millis = duration.toMillis();
-    return millis < 1000 ? millis + " ms" : seconds(millis);
+    if (millis < 1000) {
+      return millis + " ms";
+    }
+    if (millis % 3_600_000 == 0) {
+      return millis / 3_600_000 + " h";
+    }
+    if (millis % 60_000 == 0) {
+      return millis / 60_000 + " min";
+    }
+    if (millis % 1000 == 0 && millis < 60_000) {
+      return millis / 1000 + " s";
+    }
+    return seconds(millis);
   }
 
   /** The simple name of a task type's class name ({@code a.b.Outer$Inner}: {@code Inner}). */
