@@ -265,6 +265,43 @@ class AdminUiIT {
     browser.screenshot("12-xss-payload-as-text");
   }
 
+  @Test
+  void theKeysTableSortsByParkedCountAndPages() throws Exception {
+    String prefix = "sort-" + UUID.randomUUID().toString().substring(0, 6) + "-";
+    // keys a, b, c with 1, 3 and 2 parked tasks; 18 more keys with one task that ran at once
+    int[] parked = {1, 3, 2};
+    for (int k = 0; k < parked.length; k++) {
+      for (int i = 0; i <= parked[k]; i++) {
+        dispatch(HOT, prefix + (char) ('a' + k), prefix + k + "-" + i);
+      }
+    }
+    for (int k = 0; k < 18; k++) {
+      dispatch(HOT, prefix + "z" + k, prefix + "z" + k);
+    }
+
+    logInAsAdmin();
+    browser.open(page("admin/rate-limits.xhtml?q=" + prefix));
+    assertThat(browser.find(By.cssSelector(".pager")).getText()).contains("21 keys", "page 1 of 2");
+    assertThat(keysShown()).hasSize(20).startsWith(prefix + "a", prefix + "b", prefix + "c");
+
+    browser.find(By.id("sort-parked")).click();
+    browser.await("sorted by parked count", ExpectedConditions.urlContains("sort=parked"));
+    assertThat(keysShown()).startsWith(prefix + "b", prefix + "c", prefix + "a");
+    assertThat(browser.find(By.id("sort-parked")).getText()).endsWith("▼");
+    browser.screenshot("13-rate-limits-sorted-by-parked");
+
+    browser.find(By.linkText("next →")).click();
+    browser.await("the second page", ExpectedConditions.urlContains("page=1"));
+    assertThat(keysShown()).hasSize(1).allMatch(k -> k.startsWith(prefix + "z"));
+    assertThat(browser.find(By.cssSelector(".pager")).getText()).contains("page 2 of 2");
+  }
+
+  private List<String> keysShown() {
+    return browser.driver().findElements(By.cssSelector("#keys td.key")).stream()
+        .map(WebElement::getText)
+        .toList();
+  }
+
   private JsonObject dispatch(String type, String key, String id) throws Exception {
     String body = Json.createObjectBuilder().add("key", key).add("id", id).build().toString();
     HttpResponse<String> response =
