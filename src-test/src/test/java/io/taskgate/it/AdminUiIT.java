@@ -77,6 +77,9 @@ class AdminUiIT {
 
   @Test
   void anonymousAccessToAPageRedirectsToTheLoginPageAndBackAfterLogin() {
+    browser.open(baseUrl.toString());
+    browser.await(
+        "the context root redirected to login", ExpectedConditions.urlContains("/login.xhtml"));
     browser.open(page("admin/tasks.xhtml"));
     browser.await("redirect to the login page", ExpectedConditions.urlContains("/login.xhtml"));
     assertThat(browser.find(By.id("login:username")).isDisplayed()).isTrue();
@@ -213,6 +216,15 @@ class AdminUiIT {
       assertThat(forged.body()).doesNotContain("Exception", "at io.taskgate");
     }
     assertThat(taskStatus(lastId)).isEqualTo("QUEUED");
+    // the right token with a view state Faces never issued: the error page, no stack trace
+    String token =
+        browser.find(By.cssSelector("form#actions input[name='_csrf']")).getAttribute("value");
+    HttpResponse<String> stale = forgedCancel("-1:-1", token);
+    assertThat(stale.statusCode()).isEqualTo(500);
+    assertThat(stale.body())
+        .contains("Something went wrong")
+        .doesNotContain("Exception", "at io.taskgate", "at jakarta.");
+    assertThat(taskStatus(lastId)).isEqualTo("QUEUED");
 
     browser.find(By.id("actions:cancel")).click();
     browser.await(
@@ -263,6 +275,14 @@ class AdminUiIT {
     assertThat(browser.driver().findElements(By.xpath("//script[contains(., 'alert(')]")))
         .isEmpty();
     browser.screenshot("12-xss-payload-as-text");
+
+    browser.open(page("admin/no-such-page.xhtml"));
+    assertThat(browser.driver().getTitle()).contains("Not found");
+    assertThat(browser.driver().getPageSource()).doesNotContain("Exception", "Payara");
+    browser.open(page("admin/task.xhtml?id=" + url(script)));
+    assertThat(browser.find(By.tagName("h1")).getText()).isEqualTo("No such task");
+    assertThat(browser.pageText()).contains(script);
+    assertThat(browser.alertOpen()).isFalse();
   }
 
   @Test

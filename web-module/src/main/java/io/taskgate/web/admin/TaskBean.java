@@ -3,11 +3,13 @@ package io.taskgate.web.admin;
 import io.taskgate.engine.TaskAdmin;
 import io.taskgate.engine.TaskNotFoundException;
 import io.taskgate.engine.TaskView;
+import io.taskgate.web.security.Roles;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import jakarta.security.enterprise.SecurityContext;
 import java.io.Serializable;
 import java.util.UUID;
 
@@ -18,6 +20,7 @@ public class TaskBean implements Serializable {
   private static final long serialVersionUID = 1L;
 
   @Inject TaskAdmin admin;
+  @Inject SecurityContext security;
 
   private String id;
   private transient TaskView task;
@@ -31,6 +34,12 @@ public class TaskBean implements Serializable {
   public void cancel() {
     FacesContext faces = FacesContext.getCurrentInstance();
     UUID taskId = taskId();
+    if (!security.isCallerInRole(Roles.ADMIN)) {
+      // the page's URL constraint already requires the role; the action checks it too
+      faces.addMessage(
+          null, new FacesMessage(FacesMessage.SEVERITY_WARN, "Only an admin may cancel.", null));
+      return;
+    }
     if (taskId == null) {
       faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_WARN, "No such task.", null));
       return;

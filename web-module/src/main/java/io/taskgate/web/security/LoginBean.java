@@ -82,6 +82,11 @@ public class LoginBean {
     return HOME;
   }
 
+  /** Whether the caller has the role {@link Roles#ADMIN}: may change tasks. */
+  public boolean isAdmin() {
+    return securityContext.isCallerInRole(Roles.ADMIN);
+  }
+
   /** The caller's name, or null when nobody is logged in. */
   public String getCaller() {
     return securityContext.getCallerPrincipal() == null
