@@ -1,6 +1,7 @@
 package io.taskgate.api;
 
 import io.taskgate.core.task.TaskStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -18,6 +19,8 @@ import java.util.UUID;
  * @param at when the move was stored
  * @param attempt the task's attempt count after the move
  * @param detail the task's last error after the move, or null
+ * @param elapsed for a move out of IN_PROGRESS, how long the attempt ran (from its claim); for
+ *     QUEUED → IN_PROGRESS, how long the task waited after it was due; otherwise null
  */
 public record TaskTransition(
     UUID taskId,
@@ -27,4 +30,5 @@ public record TaskTransition(
     TaskStatus to,
     Instant at,
     int attempt,
-    String detail) {}
+    String detail,
+    Duration elapsed) {}

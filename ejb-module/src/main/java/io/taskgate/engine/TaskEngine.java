@@ -50,6 +50,9 @@ public class TaskEngine {
   @Resource ManagedScheduledExecutorService timers;
 
   private ScheduledFuture<?> sweeper;
+  private volatile Instant started;
+  private volatile Instant lastSweep;
+  private volatile Duration sweepEvery;
 
   @PostConstruct
   void start() {
@@ -58,8 +61,25 @@ public class TaskEngine {
     if (recovered > 0) {
       LOG.info("Taskgate recovered " + recovered + " queued or interrupted tasks");
     }
-    long every = Duration.parse(sweepInterval).toMillis();
+    sweepEvery = Duration.parse(sweepInterval);
+    long every = sweepEvery.toMillis();
     sweeper = timers.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+    started = clock.instant();
+  }
+
+  /** When the engine finished recovering and began consuming; empty before. */
+  public Optional<Instant> started() {
+    return Optional.ofNullable(started);
+  }
+
+  /** When the last sweep of the store succeeded; empty before the first. */
+  public Optional<Instant> lastSweep() {
+    return Optional.ofNullable(lastSweep);
+  }
+
+  /** How often the store is swept ({@code taskgate.sweep.interval}). */
+  public Duration sweepEvery() {
+    return sweepEvery;
   }
 
   @PreDestroy
@@ -103,6 +123,7 @@ public class TaskEngine {
           submit(task);
         }
       }
+      lastSweep = now;
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate sweep failed; the next one retries", e);
     }

@@ -148,6 +148,13 @@ public class TaskQueues {
     return false;
   }
 
+  /** Workers draining each queue now. */
+  public Map<String, Integer> workers() {
+    Map<String, Integer> workers = new java.util.LinkedHashMap<>();
+    channels.forEach((name, channel) -> workers.put(name, channel.workers.get()));
+    return workers;
+  }
+
   /** Task ids waiting in each queue's channel, held ones included. */
   public Map<String, Integer> depths() {
     Map<String, Integer> depths = new java.util.LinkedHashMap<>();

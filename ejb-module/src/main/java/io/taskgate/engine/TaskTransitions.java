@@ -1,6 +1,7 @@
 package io.taskgate.engine;
 
 import io.taskgate.api.TaskTransition;
+import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskWriteListener;
 import jakarta.annotation.PostConstruct;
@@ -8,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,7 +36,8 @@ public class TaskTransitions implements TaskWriteListener {
 
   @PostConstruct
   void resolveObservers() {
-    TaskTransition sample = new TaskTransition(null, "", "", null, null, Instant.EPOCH, 0, null);
+    TaskTransition sample =
+        new TaskTransition(null, "", "", null, null, Instant.EPOCH, 0, null, null);
     observed = !beanManager.resolveObserverMethods(sample).isEmpty();
   }
 
@@ -47,6 +50,21 @@ public class TaskTransitions implements TaskWriteListener {
   @Override
   public boolean listening() {
     return observed || !listeners.isEmpty();
+  }
+
+  /** See {@link TaskTransition#elapsed()}. */
+  static Duration elapsed(StoredTask before, StoredTask after, Instant at) {
+    if (before == null) {
+      return null;
+    }
+    if (before.status() == TaskStatus.IN_PROGRESS) {
+      return Duration.between(before.updatedAt(), at);
+    }
+    if (before.status() == TaskStatus.QUEUED && after.status() == TaskStatus.IN_PROGRESS) {
+      Duration waited = Duration.between(before.scheduledAt(), at);
+      return waited.isNegative() ? Duration.ZERO : waited;
+    }
+    return null;
   }
 
   @Override
@@ -63,7 +81,8 @@ public class TaskTransitions implements TaskWriteListener {
             after.status(),
             at,
             after.attempt(),
-            after.lastError());
+            after.lastError(),
+            elapsed(before, after, at));
     for (Consumer<TaskTransition> listener : listeners) {
       try {
         listener.accept(transition);

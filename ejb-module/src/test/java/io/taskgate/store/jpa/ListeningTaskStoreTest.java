@@ -94,6 +94,9 @@ class ListeningTaskStoreTest {
             org.assertj.core.groups.Tuple.tuple(
                 task.id(), TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, T0.plusSeconds(6)));
     assertThat(seen.get(1).attempt()).isEqualTo(1);
+    assertThat(seen.get(0).elapsed()).isNull();
+    // claimed 1 s after it was due (T0 + 5 s)
+    assertThat(seen.get(1).elapsed()).isEqualTo(java.time.Duration.ofSeconds(1));
     assertThat(seen.get(1).taskType()).isEqualTo("com.example.Mail");
   }
 
