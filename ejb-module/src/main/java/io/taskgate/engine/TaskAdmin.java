@@ -11,6 +11,7 @@ import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,8 @@ public class TaskAdmin {
   @Inject Payloads payloads;
   @Inject TaskDispatcher dispatcher;
   @Inject TaskStore store;
+  @Inject TaskRunner runner;
+  @Inject TaskQueues queues;
 
   /** The full class names of every task type a handler runs, sorted. */
   public List<String> taskTypes() {
@@ -54,9 +57,17 @@ public class TaskAdmin {
     return dispatcher.dispatch(task, options);
   }
 
-  /** The task with this id and its history. */
+  /** The task with this id, its history, and whether it is parked (until when) or held. */
   public Optional<TaskView> find(UUID id) {
-    return store.find(id).map(task -> TaskView.of(task, store.history(id)));
+    return store.find(id).map(task -> view(task, store.history(id)));
+  }
+
+  private TaskView view(StoredTask task, List<io.taskgate.store.TaskAudit> history) {
+    if (task.status() != TaskStatus.QUEUED) {
+      return TaskView.of(task, history);
+    }
+    Instant until = runner.parkedTask(task.id()).map(TaskRunner.Parked::slot).orElse(null);
+    return TaskView.of(task, history, until, until == null && queues.isHeld(task.id()));
   }
 
   /**
@@ -75,7 +86,7 @@ public class TaskAdmin {
       int size) {
     Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
     TaskPage found = store.query(new TaskQuery(status, typeName, queue, page, size));
-    List<TaskView> items = found.tasks().stream().map(t -> TaskView.of(t, null)).toList();
+    List<TaskView> items = found.tasks().stream().map(t -> view(t, null)).toList();
     return new TaskViewPage(items, page, size, found.total());
   }
 
@@ -91,6 +102,16 @@ public class TaskAdmin {
       return false;
     }
     return dispatcher.cancel(id);
+  }
+
+  /**
+   * The full class name of the task type {@code requested} names: itself, or the registered type
+   * whose simple name it is.
+   *
+   * @throws UnknownTaskTypeException if no handler's type matches, or more than one
+   */
+  public String resolveTaskType(String requested) {
+    return resolveType(requested, taskTypes());
   }
 
   /**

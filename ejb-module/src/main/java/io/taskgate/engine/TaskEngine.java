@@ -56,6 +56,9 @@ public class TaskEngine {
   @Resource ManagedExecutorService executor;
 
   private ScheduledFuture<?> sweeper;
+  private volatile Instant started;
+  private volatile Instant lastSweep;
+  private volatile Duration sweepEvery;
 
   @PostConstruct
   void start() {
@@ -64,10 +67,27 @@ public class TaskEngine {
     if (recovered > 0) {
       LOG.info("Taskgate recovered " + recovered + " queued or interrupted tasks");
     }
-    long every = Duration.parse(sweepInterval).toMillis();
+    sweepEvery = Duration.parse(sweepInterval);
+    long every = sweepEvery.toMillis();
     sweeper =
         timers.scheduleWithFixedDelay(
             new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
+    started = clock.instant();
+  }
+
+  /** When the engine finished recovering and began consuming; empty before. */
+  public Optional<Instant> started() {
+    return Optional.ofNullable(started);
+  }
+
+  /** When the last sweep of the store succeeded; empty before the first. */
+  public Optional<Instant> lastSweep() {
+    return Optional.ofNullable(lastSweep);
+  }
+
+  /** How often the store is swept ({@code taskgate.sweep.interval}). */
+  public Duration sweepEvery() {
+    return sweepEvery;
   }
 
   @PreDestroy
@@ -121,6 +141,7 @@ public class TaskEngine {
         }
         after = due.get(due.size() - 1);
       }
+      lastSweep = now;
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate sweep failed; the next one retries", e);
     }

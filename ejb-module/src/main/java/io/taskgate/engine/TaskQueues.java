@@ -149,6 +149,30 @@ public class TaskQueues {
     return held;
   }
 
+  /** Tasks set aside because the parking lot is full, per queue (every queue, 0 included). */
+  public Map<String, Integer> heldByQueue() {
+    Map<String, Integer> held = new java.util.LinkedHashMap<>();
+    channels.forEach((name, channel) -> held.put(name, channel.held.size()));
+    return held;
+  }
+
+  /** Whether the task is set aside on its queue because the parking lot is full. */
+  public boolean isHeld(UUID taskId) {
+    for (Channel channel : channels.values()) {
+      if (channel.held.contains(taskId)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Workers draining each queue now. */
+  public Map<String, Integer> workers() {
+    Map<String, Integer> workers = new java.util.LinkedHashMap<>();
+    channels.forEach((name, channel) -> workers.put(name, channel.workers.get()));
+    return workers;
+  }
+
   /** Task ids waiting in each queue's channel, held ones included. */
   public Map<String, Integer> depths() {
     Map<String, Integer> depths = new java.util.LinkedHashMap<>();

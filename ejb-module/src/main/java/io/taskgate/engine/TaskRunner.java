@@ -25,6 +25,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +60,7 @@ public class TaskRunner {
   @Inject RateLimitEvents events;
   @Inject GateSettings gateSettings;
   @Inject TaskQueues queues;
+  @Inject PacingLog pacing;
 
   private final LogThrottle parkingLotFull =
       new LogThrottle(Duration.ofMinutes(1), System::nanoTime);
@@ -145,6 +148,9 @@ public class TaskRunner {
           oldest = System.nanoTime();
         }
         Claim claim = claims.get(i);
+        if (claim.key() != null) {
+          pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
+        }
         outcomes.add(execute(running, claim.handler(), claim.task(), claim.throttledUntil()));
       }
     } finally {
@@ -182,10 +188,17 @@ public class TaskRunner {
   }
 
   /**
-   * A task ready to be claimed: as read, with its handler, its payload, and the rate-limit slot it
-   * was parked until (null if it was not).
+   * A task ready to be claimed: as read, with its handler, its payload, the rate-limit slot it was
+   * parked until (null if it was not), and its rate-limit scope and key (null if it passed no
+   * gate).
    */
-  private record Claim(StoredTask queued, HandlerInfo handler, Task task, Instant throttledUntil) {}
+  private record Claim(
+      StoredTask queued,
+      HandlerInfo handler,
+      Task task,
+      Instant throttledUntil,
+      String scope,
+      String key) {}
 
   /**
    * What an attempt ends in: a write ({@code expected} → {@code changed}, or none), what to do once
@@ -256,12 +269,25 @@ public class TaskRunner {
       return null;
     }
     Parked waited = parked.get(queued.id());
-    Outcome gated = gate(queued, handlerInfo, task, now);
-    if (gated != null) {
-      outcomes.add(gated);
-      return null;
+    GateSpec gate = handlerInfo.gate().orElse(null);
+    if (gate != null && queued.attempt() > 0 && !gate.policy().throttleRetries()) {
+      gate = null;
     }
-    return new Claim(queued, handlerInfo, task, waited == null ? null : waited.slot());
+    String key = gate == null ? null : keyOf(handlerInfo, task).orElse(null);
+    if (key != null) {
+      Outcome gated = gate(queued, handlerInfo, task, gate, key, now);
+      if (gated != null) {
+        outcomes.add(gated);
+        return null;
+      }
+    }
+    return new Claim(
+        queued,
+        handlerInfo,
+        task,
+        waited == null ? null : waited.slot(),
+        key == null ? null : gate.scope().name(),
+        key);
   }
 
   /**
@@ -288,15 +314,13 @@ public class TaskRunner {
    * reserved slot has come, or the limiter failed open); otherwise what happens instead: parked
    * until its slot (nothing is written, it stays QUEUED), or rejected for good.
    */
-  private Outcome gate(StoredTask queued, HandlerInfo handlerInfo, Task task, Instant now) {
-    GateSpec gate = handlerInfo.gate().orElse(null);
-    if (gate == null || (queued.attempt() > 0 && !gate.policy().throttleRetries())) {
-      return null;
-    }
-    String key = keyOf(handlerInfo, task).orElse(null);
-    if (key == null) {
-      return null;
-    }
+  private Outcome gate(
+      StoredTask queued,
+      HandlerInfo handlerInfo,
+      Task task,
+      GateSpec gate,
+      String key,
+      Instant now) {
     RateLimitDecision decision;
     try {
       if (parkingLotFull(gate, key, queued, now)) {
@@ -341,7 +365,9 @@ public class TaskRunner {
                   + " is past the series' runUntil "
                   + runUntil);
         }
-        parked.put(queued.id(), new Parked(gate.scope(), key, slot, queued));
+        if (parked.put(queued.id(), new Parked(gate.scope(), key, slot, queued)) == null) {
+          pacing.reserved(gate.scope().name(), key, now, slot);
+        }
         events.deferred(queued.id(), queued.type(), key, slot);
         return new Outcome(
             queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot, true));
@@ -518,9 +544,24 @@ public class TaskRunner {
     return now == null ? null : now.slot();
   }
 
-  /** The tasks parked until their slot, by id. */
+  /** The tasks parked until their slot, by id (a copy). */
   public Map<UUID, Parked> parked() {
     return Map.copyOf(parked);
+  }
+
+  /** The tasks parked until their slot, as they are now (a live view, no copy). */
+  public Collection<Parked> parkedTasks() {
+    return Collections.unmodifiableCollection(parked.values());
+  }
+
+  /** How many tasks are parked. */
+  public int parkedCount() {
+    return parked.size();
+  }
+
+  /** The parked task with this id, if it is parked. */
+  public Optional<Parked> parkedTask(UUID taskId) {
+    return Optional.ofNullable(parked.get(taskId));
   }
 
   @SuppressWarnings("unchecked")

@@ -24,6 +24,10 @@ import java.util.UUID;
  * @param updatedAt when it last changed
  * @param payload the task as JSON
  * @param history its status changes, oldest first; null when not asked for (lists)
+ * @param throttledUntil the rate-limit slot it is parked until (it stays QUEUED meanwhile); null
+ *     when it is not parked
+ * @param held whether it waits on its queue because the parking lot is full (rate-limited, it would
+ *     be parked)
  */
 public record TaskView(
     UUID id,
@@ -39,7 +43,9 @@ public record TaskView(
     Instant createdAt,
     Instant updatedAt,
     String payload,
-    List<Change> history) {
+    List<Change> history,
+    Instant throttledUntil,
+    boolean held) {
 
   /**
    * One status change of a task.
@@ -52,8 +58,14 @@ public record TaskView(
    */
   public record Change(TaskStatus from, TaskStatus to, Instant at, int attempt, String detail) {}
 
-  /** The view of {@code task}, with {@code history} (null: without). */
+  /** The view of {@code task}, with {@code history} (null: without), neither parked nor held. */
   static TaskView of(StoredTask task, List<TaskAudit> history) {
+    return of(task, history, null, false);
+  }
+
+  /** The view of {@code task}, with {@code history} (null: without) and its throttling. */
+  static TaskView of(
+      StoredTask task, List<TaskAudit> history, Instant throttledUntil, boolean held) {
     return new TaskView(
         task.id(),
         task.type(),
@@ -72,6 +84,8 @@ public record TaskView(
             ? null
             : history.stream()
                 .map(a -> new Change(a.from(), a.to(), a.at(), a.attempt(), a.detail()))
-                .toList());
+                .toList(),
+        throttledUntil,
+        held);
   }
 }

@@ -4,6 +4,7 @@ import io.taskgate.core.task.TaskStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -134,6 +135,11 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
   @Override
   public List<TaskAudit> history(UUID id) {
     return delegate.history(id);
+  }
+
+  @Override
+  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
+    return delegate.countByQueueAndStatus();
   }
 
   /** Transactions committed by the writers so far. */

@@ -3,6 +3,7 @@ package io.taskgate.store;
 import io.taskgate.core.task.TaskStatus;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -66,4 +67,10 @@ public interface TaskStore {
 
   /** The audit rows of a task, oldest first. */
   List<TaskAudit> history(UUID id);
+
+  /**
+   * How many tasks each queue has in each status, in one read; queues and statuses without tasks
+   * are absent.
+   */
+  Map<String, Map<TaskStatus, Long>> countByQueueAndStatus();
 }

@@ -3,10 +3,17 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.JsonObject;
+import java.net.CookieManager;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,5 +81,58 @@ class EarSmokeIT {
             Duration.ofSeconds(30));
     assertThat(done.getString("status")).as(done.toString()).isEqualTo("COMPLETED");
     assertThat(done.getString("type")).isEqualTo("io.taskgate.web.examples.SyncTenantData");
+  }
+
+  /**
+   * The admin pages in the EAR: anonymous visits go to the login page, and the login form (with its
+   * CSRF token and Faces view state) lets the admin in, on Payara Server as on Micro.
+   */
+  @Test
+  void theAdminPagesAskForLoginAndLetTheAdminInOnPayaraServer() throws Exception {
+    URI root = URI.create(ItConfig.required("taskgate.server.url"));
+    Http.awaitOk(
+        root.resolve("api/info"),
+        STARTUP_TIMEOUT,
+        "See " + ItConfig.required("taskgate.server.log"));
+    HttpClient browser =
+        HttpClient.newBuilder()
+            .cookieHandler(new CookieManager())
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .build();
+
+    HttpResponse<String> login =
+        browser.send(
+            HttpRequest.newBuilder(root.resolve("admin/overview.xhtml")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(login.uri().getPath()).endsWith("/login.xhtml");
+    assertThat(login.body()).contains("name=\"login:username\"");
+
+    String form =
+        "login=login&login%3Ausername=admin&login%3Apassword="
+            + ADMIN_PASSWORD
+            + "&login%3Asubmit=Log+in&_csrf="
+            + field(login.body(), "_csrf")
+            + "&jakarta.faces.ViewState="
+            + field(login.body(), "jakarta.faces.ViewState");
+    HttpResponse<String> overview =
+        browser.send(
+            HttpRequest.newBuilder(login.uri())
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertThat(overview.statusCode()).isEqualTo(200);
+    assertThat(overview.uri().getPath()).endsWith("/admin/overview.xhtml");
+    assertThat(overview.body()).contains("<h1>Overview</h1>", "Log out");
+  }
+
+  /** The value of the hidden input named {@code name}, URL-encoded for a form body. */
+  private static String field(String html, String name) {
+    Matcher input =
+        Pattern.compile("name=\"" + Pattern.quote(name) + "\"[^>]*value=\"([^\"]*)\"")
+            .matcher(html);
+    assertThat(input.find()).as("hidden input %s in %s", name, html).isTrue();
+    return URLEncoder.encode(input.group(1), StandardCharsets.UTF_8);
   }
 }

@@ -4,6 +4,7 @@ import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * An in-memory GCRA limiter for a share of the keys. <b>Not thread-safe</b>: the caller serializes
@@ -186,6 +187,26 @@ public final class GcraShard {
     }
     trackedKeys.forget(evicted);
     return evicted;
+  }
+
+  /**
+   * Hands {@code sink} the state at {@code now} of every key of this shard that passes the query's
+   * scope and text filters (not its {@link KeyQuery#filter()}, nor its order or limit).
+   */
+  public void scan(KeyQuery query, long now, Consumer<KeyState> sink) {
+    for (Table table : tables.values()) {
+      if (table.policy == null
+          || (query.scope().isPresent() && !query.scope().get().equals(table.name))) {
+        continue;
+      }
+      String[] ks = table.keys;
+      for (int i = 0; i < ks.length; i++) {
+        String key = ks[i];
+        if (key != null && query.matches(table.name, key)) {
+          sink.accept(KeyState.of(table.name, key, table.policy, table.tats[i], now));
+        }
+      }
+    }
   }
 
   /** Keys this shard tracks. */

@@ -64,6 +64,21 @@ public interface KeyedRateLimiter {
    */
   int evictIdle(long nowEpochNanos);
 
+  /**
+   * A bounded, filtered view of the tracked keys for monitoring: the first {@code query.limit()}
+   * keys in the query's order that pass its filters, with their state at {@code nowEpochNanos}, and
+   * how many matched in all. Never blocks the gate for longer than a short copy; the answer may mix
+   * states from slightly different instants under concurrent reservations. Memory is bounded by the
+   * limit, whatever the number of keys.
+   *
+   * <p>The default answers {@link KeySnapshot#UNSUPPORTED}: an implementation that cannot list its
+   * keys (a remote store, say) keeps it, and monitoring then shows only the keys that have parked
+   * tasks.
+   */
+  default KeySnapshot keys(KeyQuery query, long nowEpochNanos) {
+    return KeySnapshot.UNSUPPORTED;
+  }
+
   /** A point-in-time view of what the limiter holds. */
   Stats stats();
 

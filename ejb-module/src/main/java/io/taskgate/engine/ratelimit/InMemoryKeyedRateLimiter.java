@@ -1,10 +1,15 @@
 package io.taskgate.engine.ratelimit;
 
 import io.taskgate.core.ratelimit.GcraShard;
+import io.taskgate.core.ratelimit.KeyQuery;
+import io.taskgate.core.ratelimit.KeySnapshot;
+import io.taskgate.core.ratelimit.KeyState;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.ratelimit.TrackedKeys;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -86,6 +91,25 @@ public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
       }
     }
     return evicted;
+  }
+
+  /**
+   * Copies each shard's matching keys under its monitor (a short hold: one pass over its table),
+   * then filters, orders and bounds them outside it, so the gate's callers wait at most one shard's
+   * copy.
+   */
+  @Override
+  public KeySnapshot keys(KeyQuery query, long nowEpochNanos) {
+    KeySnapshot.Collector collector = new KeySnapshot.Collector(query);
+    List<KeyState> copied = new ArrayList<>();
+    for (GcraShard shard : shards) {
+      synchronized (shard) {
+        shard.scan(query, nowEpochNanos, copied::add);
+      }
+      copied.forEach(collector::offer);
+      copied.clear();
+    }
+    return collector.snapshot();
   }
 
   @Override

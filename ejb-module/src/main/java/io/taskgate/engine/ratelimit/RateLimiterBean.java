@@ -1,6 +1,8 @@
 package io.taskgate.engine.ratelimit;
 
 import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyQuery;
+import io.taskgate.core.ratelimit.KeySnapshot;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
@@ -139,6 +141,11 @@ public class RateLimiterBean implements KeyedRateLimiter {
   @Override
   public int evictIdle(long nowEpochNanos) {
     return limiter.evictIdle(nowEpochNanos);
+  }
+
+  @Override
+  public KeySnapshot keys(KeyQuery query, long nowEpochNanos) {
+    return limiter.keys(query, nowEpochNanos);
   }
 
   @Override

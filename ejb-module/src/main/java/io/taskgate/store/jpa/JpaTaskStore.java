@@ -17,11 +17,14 @@ import jakarta.persistence.TypedQuery;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -259,6 +262,25 @@ public final class JpaTaskStore implements TaskStore {
                   ? List.of()
                   : readAll(em, page.setFirstResult((int) offset).setMaxResults(query.size()));
           return new TaskPage(tasks, total);
+        });
+  }
+
+  @Override
+  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
+    return tx.inTransaction(
+        em -> {
+          Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();
+          for (Object[] row :
+              em.createQuery(
+                      "SELECT t.queue, t.status, COUNT(t) FROM TaskEntity t"
+                          + " GROUP BY t.queue, t.status",
+                      Object[].class)
+                  .getResultList()) {
+            counts
+                .computeIfAbsent((String) row[0], q -> new EnumMap<>(TaskStatus.class))
+                .put((TaskStatus) row[1], ((Number) row[2]).longValue());
+          }
+          return counts;
         });
   }
 

@@ -2,11 +2,14 @@ package io.taskgate.store.jpa;
 
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.store.GroupCommitTaskStore;
+import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.TaskStore;
+import io.taskgate.store.TaskWriteListener;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
@@ -40,6 +43,9 @@ public class TaskStoreProducer {
 
   @Inject JtaTransactor transactor;
 
+  /** Told about every write once it is stored (the engine's task transitions), if there is one. */
+  @Inject Instance<TaskWriteListener> listeners;
+
   @Resource ManagedThreadFactory threads;
 
   @Resource TransactionSynchronizationRegistry transactions;
@@ -62,19 +68,21 @@ public class TaskStoreProducer {
     JpaTaskStore store = new JpaTaskStore(transactor, parseAuditLevel(auditLevel));
     checkAtLeast(WRITERS_KEY, writers, 0);
     checkAtLeast(BATCH_SIZE_KEY, batchSize, 1);
-    if (writers == 0) {
-      return store;
-    }
-    return new GroupCommitTaskStore(
-        store,
-        threads,
-        writers,
-        batchSize,
-        () -> transactions.getTransactionStatus() != Status.STATUS_NO_TRANSACTION);
+    TaskStore produced =
+        writers == 0
+            ? store
+            : new GroupCommitTaskStore(
+                store,
+                threads,
+                writers,
+                batchSize,
+                () -> transactions.getTransactionStatus() != Status.STATUS_NO_TRANSACTION);
+    return listeners.isResolvable() ? new ListeningTaskStore(produced, listeners.get()) : produced;
   }
 
   void close(@Disposes TaskStore store) {
-    if (store instanceof GroupCommitTaskStore grouped) {
+    TaskStore inner = store instanceof ListeningTaskStore listening ? listening.delegate() : store;
+    if (inner instanceof GroupCommitTaskStore grouped) {
       grouped.close();
     }
   }

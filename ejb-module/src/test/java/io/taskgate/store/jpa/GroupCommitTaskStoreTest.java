@@ -279,6 +279,11 @@ class GroupCommitTaskStoreTest {
     }
 
     @Override
+    public java.util.Map<String, java.util.Map<TaskStatus, Long>> countByQueueAndStatus() {
+      return store.countByQueueAndStatus();
+    }
+
+    @Override
     public List<TaskAudit> history(UUID id) {
       return store.history(id);
     }

@@ -772,6 +772,30 @@ abstract class TaskStoreContract {
   }
 
   @Test
+  void countByQueueAndStatusCountsEveryPairInOneRead() {
+    for (int i = 0; i < 3; i++) {
+      store.insert(queued(null, T0, T0));
+    }
+    StoredTask cancelled = queued(null, T0, T0);
+    store.insert(cancelled);
+    store.update(cancelled, cancelled.withStatus(CANCELLED), T0);
+    store.insert(
+        StoredTask.queued(
+            UUID.randomUUID(), "com.example.Report", "{}", "reports", null, T0, null, T0));
+
+    assertThat(store.countByQueueAndStatus())
+        .isEqualTo(
+            Map.of(
+                "default", Map.of(QUEUED, 3L, CANCELLED, 1L),
+                "reports", Map.of(QUEUED, 1L)));
+  }
+
+  @Test
+  void anEmptyStoreCountsNothing() {
+    assertThat(store.countByQueueAndStatus()).isEmpty();
+  }
+
+  @Test
   void queryFiltersPagesNewestFirstAndCountsAll() {
     List<StoredTask> mail = new ArrayList<>();
     for (int i = 0; i < 7; i++) {

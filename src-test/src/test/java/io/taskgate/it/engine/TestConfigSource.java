@@ -7,7 +7,7 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 /**
  * Settings for the in-container tests, all in one place: a tiny queue to show backpressure, a queue
  * for the REST tests, a fast sweep so that a task refused by a full queue is picked up again
- * quickly, and a non-admin user.
+ * quickly, a viewer user, and per-key metrics refreshed often.
  */
 public class TestConfigSource implements ConfigSource {
   /** The queue the REST tests list by. */
@@ -16,34 +16,25 @@ public class TestConfigSource implements ConfigSource {
   /** The parking lot's cap in the test deployment. */
   public static final int MAX_PARKED = 16;
 
-  /** A user without the admin role. */
+  /** A user with the viewer role only (its password differs from the default viewer's). */
   public static final String VIEWER = "viewer";
 
   /** Its password. */
   public static final String VIEWER_PASSWORD = "viewer-secret";
 
   private static final Map<String, String> VALUES =
-      Map.of(
-          "taskgate.queues",
-          "tiny,gated," + REST_QUEUE,
-          "taskgate.queue.gated.parallelism",
-          "1",
-          "taskgate.queue.gated.capacity",
-          "30",
-          "taskgate.rate-limit.max-parked-tasks",
-          "" + MAX_PARKED,
-          "taskgate.queue.tiny.capacity",
-          "2",
-          "taskgate.queue.tiny.parallelism",
-          "1",
-          "taskgate.dispatch.max-wait",
-          "PT0.2S",
-          "taskgate.sweep.interval",
-          "PT0.5S",
-          "taskgate.security.user." + VIEWER + ".password",
-          VIEWER_PASSWORD,
-          "taskgate.security.user." + VIEWER + ".groups",
-          "viewer");
+      Map.ofEntries(
+          Map.entry("taskgate.queues", "tiny,gated," + REST_QUEUE),
+          Map.entry("taskgate.queue.gated.parallelism", "1"),
+          Map.entry("taskgate.queue.gated.capacity", "30"),
+          Map.entry("taskgate.rate-limit.max-parked-tasks", "" + MAX_PARKED),
+          Map.entry("taskgate.queue.tiny.capacity", "2"),
+          Map.entry("taskgate.queue.tiny.parallelism", "1"),
+          Map.entry("taskgate.dispatch.max-wait", "PT0.2S"),
+          Map.entry("taskgate.sweep.interval", "PT0.5S"),
+          Map.entry("taskgate.security.user." + VIEWER + ".password", VIEWER_PASSWORD),
+          Map.entry("taskgate.security.user." + VIEWER + ".groups", "taskgate-viewer"),
+          Map.entry("taskgate.metrics.top-keys-refresh", "PT0.5S"));
 
   @Override
   public Map<String, String> getProperties() {

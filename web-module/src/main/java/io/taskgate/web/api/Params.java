@@ -2,6 +2,8 @@ package io.taskgate.web.api;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.view.RateLimitQuery;
+import io.taskgate.engine.view.RateLimitSort;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -16,7 +18,7 @@ import java.util.UUID;
  */
 final class Params {
   static final int DEFAULT_PAGE_SIZE = 50;
-  static final int MAX_PAGE_SIZE = 500;
+  static final int MAX_PAGE_SIZE = RateLimitQuery.MAX_SIZE;
 
   private Params() {}
 
@@ -104,6 +106,79 @@ final class Params {
       throw ApiProblem.invalidParameter("size", value, "size must be from 1 to " + MAX_PAGE_SIZE);
     }
     return size;
+  }
+
+  /** A true/false flag; absent: {@code fallback}. */
+  static boolean flag(String name, String value, boolean fallback) {
+    if (!present(value)) {
+      return fallback;
+    }
+    return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw ApiProblem.invalidParameter(name, value, name + " must be true or false");
+    };
+  }
+
+  /** The rate-limit query from the parameters of {@code GET /api/rate-limits}. */
+  static RateLimitQuery rateLimitQuery(
+      String type,
+      String key,
+      String throttled,
+      String sort,
+      String order,
+      String page,
+      String size) {
+    RateLimitSort by = RateLimitSort.KEY;
+    if (present(sort)) {
+      by =
+          RateLimitSort.parse(sort)
+              .orElseThrow(
+                  () ->
+                      ApiProblem.invalidParameter(
+                          "sort",
+                          sort,
+                          "sort must be one of "
+                              + Arrays.stream(RateLimitSort.values())
+                                  .map(RateLimitSort::parameter)
+                                  .toList()));
+    }
+    boolean descending = by.descendingByDefault();
+    if (present(order)) {
+      descending =
+          switch (order.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "asc" -> false;
+            case "desc" -> true;
+            default ->
+                throw ApiProblem.invalidParameter("order", order, "order must be asc or desc");
+          };
+    }
+    int pageNumber = page(page);
+    int pageSize = size(size);
+    if ((long) pageNumber * pageSize + pageSize > RateLimitQuery.MAX_DEPTH) {
+      throw ApiProblem.invalidParameter(
+          "page",
+          page,
+          "page × size must stay below "
+              + RateLimitQuery.MAX_DEPTH
+              + ": narrow the rows with type, key or throttled instead");
+    }
+    return new RateLimitQuery(
+        optionalText(type),
+        present(key) ? Optional.of(key) : Optional.empty(),
+        flag("throttled", throttled, false),
+        by,
+        descending,
+        pageNumber,
+        pageSize);
+  }
+
+  /** A required, non-blank text parameter. */
+  static String required(String name, String value) {
+    if (value == null || value.isBlank()) {
+      throw ApiProblem.invalidParameter(name, value, name + " is required");
+    }
+    return value;
   }
 
   static UUID uuid(String name, String value) {

@@ -25,7 +25,8 @@ import java.util.UUID;
 
 /**
  * {@code /api/tasks}: dispatch a task from JSON, list, show and cancel tasks. Parses the request
- * and hands off to {@link TaskAdmin}; the role {@code admin} is required (WEB-INF/web.xml).
+ * and hands off to {@link TaskAdmin}; reading requires the role {@code taskgate-viewer} or {@code
+ * taskgate-admin}, dispatching and cancelling {@code taskgate-admin} (WEB-INF/web.xml).
  */
 @Path("tasks")
 @RequestScoped

@@ -1,16 +1,19 @@
 package io.taskgate.web.security;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.security.enterprise.authentication.mechanism.http.BasicAuthenticationMechanismDefinition;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
 import jakarta.security.enterprise.identitystore.IdentityStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -19,24 +22,27 @@ import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * Checks HTTP Basic credentials against users defined in MicroProfile Config: user {@code <name>}
- * has the password {@code taskgate.security.user.<name>.password} and the groups (comma-separated)
- * {@code taskgate.security.user.<name>.groups}; group {@code admin} maps to role {@code admin}. A
- * user without a password, or with an empty one, cannot log in. Unless configured otherwise, user
- * {@code admin} has the password {@value #DEFAULT_ADMIN_PASSWORD} and the group {@code admin}: the
- * defaults live here, not in a properties file, because in an EAR Payara's MicroProfile Config does
- * not read a WAR's {@code META-INF/microprofile-config.properties}. The same on Payara Server and
- * Payara Micro, with no server configuration.
+ * Checks credentials (from {@link TaskgateAuthenticationMechanism}: the login page or HTTP Basic)
+ * against users defined in MicroProfile Config: user {@code <name>} has the password {@code
+ * taskgate.security.user.<name>.password} and the groups (comma-separated) {@code
+ * taskgate.security.user.<name>.groups}; group {@value Roles#ADMIN} maps to role {@value
+ * Roles#ADMIN}, group {@value Roles#VIEWER} to role {@value Roles#VIEWER}
+ * (WEB-INF/glassfish-web.xml). A user without a password, or with an empty one, cannot log in.
+ *
+ * <p>Keys MicroProfile Config does not set come from {@code server-config/default-users.properties}
+ * (user {@code admin} in group {@value Roles#ADMIN}, user {@code viewer} in group {@value
+ * Roles#VIEWER}), which the build packages next to this class: a classpath resource of the WAR,
+ * read the same way on Payara Server and Payara Micro. (A WAR's {@code
+ * META-INF/microprofile-config.properties} would not do: in an EAR Payara's MicroProfile Config
+ * does not read it.)
  */
 @ApplicationScoped
-@BasicAuthenticationMechanismDefinition(realmName = ConfigIdentityStore.REALM)
 public class ConfigIdentityStore implements IdentityStore {
-  static final String REALM = "taskgate";
   static final String PREFIX = "taskgate.security.user.";
-  static final String DEFAULT_ADMIN_PASSWORD = "taskgate";
+  static final String DEFAULT_USERS = "default-users.properties";
   static final String ADMIN_PASSWORD_KEY = PREFIX + "admin.password";
-  private static final Map<String, String> DEFAULTS =
-      Map.of(ADMIN_PASSWORD_KEY, DEFAULT_ADMIN_PASSWORD, PREFIX + "admin.groups", "admin");
+  static final String VIEWER_PASSWORD_KEY = PREFIX + "viewer.password";
+  static final Map<String, String> DEFAULTS = readDefaults();
   private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   /** Validates a user name and password; called by Jakarta Security. */
@@ -47,7 +53,7 @@ public class ConfigIdentityStore implements IdentityStore {
         credential.getPasswordAsString());
   }
 
-  /** The security settings: MicroProfile Config, then the built-in defaults of user admin. */
+  /** The security settings: MicroProfile Config, then the default users. */
   static Function<String, Optional<String>> settings(Config config) {
     return withDefaults(key -> config.getOptionalValue(key, String.class));
   }
@@ -85,5 +91,24 @@ public class ConfigIdentityStore implements IdentityStore {
                     .collect(Collectors.toCollection(LinkedHashSet::new)))
         .map(s -> (Set<String>) s)
         .orElse(Set.of());
+  }
+
+  /** The default users the build packaged from {@code server-config/default-users.properties}. */
+  private static Map<String, String> readDefaults() {
+    try (InputStream in = ConfigIdentityStore.class.getResourceAsStream(DEFAULT_USERS)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            DEFAULT_USERS
+                + " is missing next to "
+                + ConfigIdentityStore.class.getName()
+                + ": build the WAR with Maven, which copies it from server-config");
+      }
+      Properties properties = new Properties();
+      properties.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+      return properties.stringPropertyNames().stream()
+          .collect(Collectors.toUnmodifiableMap(k -> k, properties::getProperty));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + DEFAULT_USERS, e);
+    }
   }
 }

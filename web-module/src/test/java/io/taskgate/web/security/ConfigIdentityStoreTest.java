@@ -49,7 +49,25 @@ class ConfigIdentityStoreTest {
 
     assertThat(result.getStatus()).isEqualTo(status);
     if (status == Status.VALID) {
-      assertThat(result.getCallerGroups()).containsExactly(groups == null ? "admin" : groups);
+      assertThat(result.getCallerGroups()).containsExactly(groups == null ? Roles.ADMIN : groups);
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "viewer, taskgate-viewer, VALID, taskgate-viewer",
+    "viewer, taskgate, INVALID, ''",
+    "admin, taskgate, VALID, taskgate-admin",
+  })
+  void theDefaultUsersComeFromServerConfig(
+      String user, String password, Status status, String groups) {
+    CredentialValidationResult result =
+        ConfigIdentityStore.validate(
+            ConfigIdentityStore.withDefaults(k -> Optional.empty()), user, password);
+
+    assertThat(result.getStatus()).isEqualTo(status);
+    if (status == Status.VALID) {
+      assertThat(result.getCallerGroups()).containsExactly(groups);
     }
   }
 

@@ -1,0 +1,115 @@
+package io.taskgate.store.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.api.TaskTransition;
+import io.taskgate.core.task.AuditLevel;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.TaskTransitions;
+import io.taskgate.store.ListeningTaskStore;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskWrite;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link ListeningTaskStore} on a real H2 store, telling {@link TaskTransitions} what it wrote. */
+class ListeningTaskStoreTest {
+  static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+  EntityManagerFactory factory;
+  TaskTransitions transitions = new TaskTransitions();
+  List<TaskTransition> seen = new ArrayList<>();
+  ListeningTaskStore store;
+
+  @BeforeEach
+  void open() throws Exception {
+    factory =
+        Persistence.createEntityManagerFactory(
+            TaskStoreContract.TEST_UNIT,
+            Map.of(
+                "eclipselink.persistencexml", TaskStoreContract.TEST_PERSISTENCE_XML,
+                "jakarta.persistence.jdbc.driver", "org.h2.Driver",
+                "jakarta.persistence.jdbc.url",
+                    "jdbc:h2:mem:listening_" + UUID.randomUUID().toString().replace("-", ""),
+                "jakarta.persistence.jdbc.user", "sa",
+                "jakarta.persistence.jdbc.password", ""));
+    store =
+        new ListeningTaskStore(
+            new JpaTaskStore(new ResourceLocalTransactor(factory), AuditLevel.FULL), transitions);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    factory.close();
+  }
+
+  static StoredTask queued() {
+    return StoredTask.queued(
+        UUID.randomUUID(), "com.example.Mail", "{}", "default", null, T0, null, T0);
+  }
+
+  @Test
+  void nothingIsBuiltWhileNobodyListens() {
+    assertThat(transitions.listening()).isFalse();
+    store.insert(queued()); // no listener: nothing to see, nothing fails
+    Runnable unsubscribe = transitions.subscribe(seen::add);
+    assertThat(transitions.listening()).isTrue();
+    unsubscribe.run();
+    assertThat(transitions.listening()).isFalse();
+    assertThat(seen).isEmpty();
+  }
+
+  @Test
+  void insertsAndStatusChangesAreTransitionsAndOtherWritesAreNot() {
+    transitions.subscribe(seen::add);
+    StoredTask task = queued();
+    store.insert(task);
+    StoredTask stored = store.find(task.id()).orElseThrow();
+    StoredTask moved =
+        store.update(stored, stored.withScheduledAt(T0.plusSeconds(5)), T0).orElseThrow();
+    List<Optional<StoredTask>> results =
+        store.writeAll(
+            List.of(
+                new TaskWrite.Update(
+                    moved,
+                    moved.withStatus(TaskStatus.IN_PROGRESS).withAttempt(1),
+                    T0.plusSeconds(6)),
+                new TaskWrite.Update(stored, stored.withStatus(TaskStatus.CANCELLED), T0)));
+    assertThat(results.get(1)).isEmpty(); // a lost race is no transition
+
+    assertThat(seen)
+        .extracting(
+            TaskTransition::taskId, TaskTransition::from, TaskTransition::to, TaskTransition::at)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(task.id(), null, TaskStatus.QUEUED, T0),
+            org.assertj.core.groups.Tuple.tuple(
+                task.id(), TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, T0.plusSeconds(6)));
+    assertThat(seen.get(1).attempt()).isEqualTo(1);
+    assertThat(seen.get(0).elapsed()).isNull();
+    // claimed 1 s after it was due (T0 + 5 s)
+    assertThat(seen.get(1).elapsed()).isEqualTo(java.time.Duration.ofSeconds(1));
+    assertThat(seen.get(1).taskType()).isEqualTo("com.example.Mail");
+  }
+
+  @Test
+  void aListenerThatThrowsDoesNotFailTheWrite() {
+    transitions.subscribe(
+        t -> {
+          throw new IllegalStateException("boom");
+        });
+    transitions.subscribe(seen::add);
+    StoredTask task = queued();
+    store.insert(task);
+    assertThat(store.find(task.id())).isPresent();
+    assertThat(seen).hasSize(1);
+  }
+}

@@ -1,0 +1,396 @@
+package io.taskgate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.it.engine.GatedTasks;
+import io.taskgate.it.engine.TestConfigSource;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Cookie;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+/**
+ * The admin pages in a real headless Chromium (Debian's chromium, driven by Selenium) against the
+ * WAR on Payara Micro: login and logout, who may open the pages, throttled tasks on the pages, the
+ * cancel action, and user data rendered as text. Every step saves a screenshot under {@code
+ * src-test/target/screenshots}. The tests run on the client side only; tasks are dispatched through
+ * the REST API.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class AdminUiIT {
+  private static final String ADMIN = "admin";
+  private static final String ADMIN_PASSWORD = "taskgate";
+
+  /** One task of a key per 10 s, on the one-worker "gated" queue: later ones park 10 s apart. */
+  private static final String HOT = GatedTasks.Hot.class.getName();
+
+  private static final DateTimeFormatter SHOWN =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
+  @ArquillianResource URL baseUrl;
+
+  private Browser browser;
+
+  @Deployment(testable = false)
+  static WebArchive taskgateWar() {
+    return EngineIT.taskgateWar();
+  }
+
+  @BeforeEach
+  void startBrowser() throws Exception {
+    browser = Browser.start();
+  }
+
+  @AfterEach
+  void closeBrowser() throws Exception {
+    if (browser != null) {
+      browser.close();
+    }
+  }
+
+  @Test
+  void anonymousAccessToAPageRedirectsToTheLoginPageAndBackAfterLogin() {
+    browser.open(baseUrl.toString());
+    browser.await(
+        "the context root redirected to login", ExpectedConditions.urlContains("/login.xhtml"));
+    browser.open(page("admin/tasks.xhtml"));
+    browser.await("redirect to the login page", ExpectedConditions.urlContains("/login.xhtml"));
+    assertThat(browser.find(By.id("login:username")).isDisplayed()).isTrue();
+    browser.screenshot("01-anonymous-redirected-to-login");
+
+    logIn(ADMIN, "wrong");
+    browser.await(
+        "an error for a wrong password",
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("messages"), "Wrong user name or password"));
+    browser.screenshot("02-wrong-password");
+
+    logIn(ADMIN, ADMIN_PASSWORD);
+    browser.await("back on the tasks page", ExpectedConditions.urlContains("/admin/tasks.xhtml"));
+    browser.screenshot("03-logged-in-back-on-tasks");
+
+    browser.find(By.id("logout:out")).click();
+    browser.await("logged out", ExpectedConditions.urlContains("/login.xhtml"));
+    browser.open(page("admin/overview.xhtml"));
+    browser.await(
+        "the login page again after logout", ExpectedConditions.urlContains("/login.xhtml"));
+  }
+
+  @Test
+  void aViewerCannotOpenTheAdminPages() throws Exception {
+    browser.open(page("login.xhtml"));
+    logIn(TestConfigSource.VIEWER, TestConfigSource.VIEWER_PASSWORD);
+    browser.await("the forbidden page", ExpectedConditions.titleContains("Forbidden"));
+    for (String admin :
+        new String[] {"admin/overview.xhtml", "admin/tasks.xhtml", "admin/rate-limits.xhtml"}) {
+      browser.open(page(admin));
+      assertThat(browser.driver().getTitle()).as(admin).contains("Forbidden");
+      assertThat(browser.pageText()).as(admin).doesNotContain("Log out");
+    }
+    browser.screenshot("04-viewer-forbidden");
+  }
+
+  @Test
+  void theApiStillAnswersBasicWithoutARedirect() throws Exception {
+    HttpResponse<String> anonymous = Http.send("GET", api("tasks"), null, null, null);
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertThat(anonymous.headers().firstValue("WWW-Authenticate"))
+        .hasValue("Basic realm=\"taskgate\"");
+    assertThat(Http.send("GET", api("tasks"), null, ADMIN, ADMIN_PASSWORD).statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aThrottledKeyAppearsLiveWithItsNextSlotAndAParkedTaskCanBeCancelled() throws Exception {
+    String key = "ui-" + UUID.randomUUID().toString().substring(0, 8);
+    logInAsAdmin();
+    browser.open(page("admin/rate-limits.xhtml?q=" + key));
+    browser.await(
+        "an empty table",
+        ExpectedConditions.textToBePresentInElementLocated(By.id("live"), "No keys match"));
+    markPage();
+
+    // the first runs at once; the other four park until +10 s, +20 s, +30 s, +40 s
+    List<JsonObject> receipts = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      receipts.add(dispatch(HOT, key, key + "-" + i));
+    }
+    JsonObject last = receipts.get(4);
+    Instant lastSlot = Instant.parse(last.getString("estimatedStart"));
+    assertThat(lastSlot).isAfter(Instant.now().plusSeconds(30));
+
+    // live refresh: the row appears without a reload of the page
+    WebElement row =
+        browser.await(
+            "the throttled key's row",
+            ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#keys tr.key-row")));
+    assertPageNotReloaded();
+    assertThat(row.findElement(By.cssSelector("td.key")).getText()).isEqualTo(key);
+    assertThat(row.getText()).contains("Throttled", "Hot", "1 per 10 s, burst 1");
+    assertThat(Integer.parseInt(row.findElement(By.cssSelector("td.parked")).getText()))
+        .isBetween(3, 4);
+    // a new task would get the slot after the last reserved one
+    String nextSlot = row.findElement(By.cssSelector("td.next-slot")).getText();
+    Instant shownNext = Instant.from(SHOWN.parse(nextSlot.lines().findFirst().orElseThrow()));
+    assertThat(shownNext)
+        .isAfterOrEqualTo(lastSlot.plusSeconds(9))
+        .isBefore(lastSlot.plusSeconds(11));
+    assertThat(nextSlot).contains("in ");
+    browser.screenshot("05-rate-limits-throttled-key");
+
+    // the key's pacing: the start that ran, the slots parked tasks wait for
+    row.findElement(By.cssSelector("td.key a")).click();
+    browser.await(
+        "the pacing timeline", ExpectedConditions.visibilityOfElementLocated(By.id("timeline")));
+    assertThat(browser.find(By.id("pacing-key")).getText()).isEqualTo(key);
+    assertThat(browser.driver().findElements(By.cssSelector("#timeline .mark-parked")).size())
+        .isBetween(3, 4);
+    browser.await(
+        "the first task's start on the timeline",
+        ExpectedConditions.numberOfElementsToBeMoreThan(
+            By.cssSelector("#timeline .mark-started"), 0));
+    assertThat(browser.driver().findElements(By.cssSelector("#timeline .mark-reserved")))
+        .hasSizeGreaterThanOrEqualTo(3);
+    browser.screenshot("06-rate-limits-pacing-timeline");
+
+    // the overview counts the throttled tasks, on their queue too
+    browser.open(page("admin/overview.xhtml"));
+    assertThat(Integer.parseInt(browser.find(By.id("count-THROTTLED")).getText()))
+        .isGreaterThanOrEqualTo(3);
+    assertThat(browser.find(By.id("queues")).getText()).contains("gated", "throttled");
+    browser.screenshot("07-overview-throttled");
+
+    // the tasks list marks parked tasks; the detail says until when
+    browser.open(page("admin/tasks.xhtml?type=" + url(HOT) + "&status=QUEUED"));
+    String lastId = last.getString("id");
+    WebElement listed =
+        browser.await(
+            "the parked task in the list",
+            ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("tr.task-row[data-id='" + lastId + "']")));
+    assertThat(listed.getText()).contains("QUEUED", "Throttled");
+    browser.screenshot("08-tasks-throttled-badges");
+    listed.findElement(By.tagName("a")).click();
+    browser.await(
+        "the task's page", ExpectedConditions.visibilityOfElementLocated(By.id("throttled-until")));
+    assertThat(browser.pageText()).contains("Throttled Until");
+    assertThat(browser.find(By.id("throttled-until")).getText()).startsWith(SHOWN.format(lastSlot));
+    assertThat(browser.find(By.id("status")).getText()).contains("QUEUED", "Throttled");
+    browser.screenshot("09-task-throttled-until");
+
+    // a forged cancel (the page's view state, but no CSRF token) is refused and changes nothing
+    String viewState =
+        browser
+            .find(By.cssSelector("form#actions input[name='jakarta.faces.ViewState']"))
+            .getAttribute("value");
+    for (String token : new String[] {null, "forged"}) {
+      HttpResponse<String> forged = forgedCancel(viewState, token);
+      assertThat(forged.statusCode()).as("forged cancel, token %s", token).isEqualTo(403);
+      assertThat(forged.body()).doesNotContain("Exception", "at io.taskgate");
+    }
+    assertThat(taskStatus(lastId)).isEqualTo("QUEUED");
+    // the right token with a view state Faces never issued: the error page, no stack trace
+    String token =
+        browser.find(By.cssSelector("form#actions input[name='_csrf']")).getAttribute("value");
+    HttpResponse<String> stale = forgedCancel("-1:-1", token);
+    assertThat(stale.statusCode()).isEqualTo(500);
+    assertThat(stale.body())
+        .contains("Something went wrong")
+        .doesNotContain("Exception", "at io.taskgate", "at jakarta.");
+    assertThat(taskStatus(lastId)).isEqualTo("QUEUED");
+
+    browser.find(By.id("actions:cancel")).click();
+    browser.await(
+        "the task cancelled",
+        ExpectedConditions.textToBePresentInElementLocated(By.id("status"), "CANCELLED"));
+    assertThat(browser.pageText()).contains("Task cancelled.").doesNotContain("Throttled Until");
+    assertThat(browser.driver().findElements(By.id("actions:cancel"))).isEmpty();
+    assertThat(browser.find(By.id("history")).getText()).contains("QUEUED", "CANCELLED");
+    assertThat(taskStatus(lastId)).isEqualTo("CANCELLED");
+    browser.screenshot("10-task-cancelled");
+  }
+
+  @Test
+  void keysAndPayloadsAreRenderedAsText() throws Exception {
+    String script = "<script>alert(1)</script>";
+    String image = "\"><img src=x onerror=alert(2)>";
+    dispatch(HOT, script, "xss-0");
+    JsonObject parked = dispatch(HOT, script, "xss-1");
+    dispatch(HOT, image, "xss-2");
+    dispatch(HOT, image, "xss-3");
+
+    logInAsAdmin();
+    browser.open(page("admin/rate-limits.xhtml?q=" + url("alert(")));
+    browser.await(
+        "both keys listed",
+        ExpectedConditions.numberOfElementsToBe(By.cssSelector("#keys tr.key-row"), 2));
+    List<String> shown =
+        browser.driver().findElements(By.cssSelector("#keys td.key")).stream()
+            .map(WebElement::getText)
+            .toList();
+    assertThat(shown).containsExactlyInAnyOrder(script, image);
+    assertThat(browser.alertOpen()).isFalse();
+    assertThat(browser.driver().findElements(By.xpath("//script[contains(., 'alert(')]")))
+        .isEmpty();
+    assertThat(browser.driver().findElements(By.cssSelector("img[src='x']"))).isEmpty();
+    browser.screenshot("11-xss-keys-as-text");
+
+    browser.find(By.linkText(script)).click();
+    browser.await(
+        "the pacing of the key",
+        ExpectedConditions.visibilityOfElementLocated(By.id("pacing-key")));
+    assertThat(browser.find(By.id("pacing-key")).getText()).isEqualTo(script);
+    assertThat(browser.alertOpen()).isFalse();
+
+    browser.open(page("admin/task.xhtml?id=" + parked.getString("id")));
+    assertThat(browser.find(By.id("payload")).getText()).contains(script);
+    assertThat(browser.alertOpen()).isFalse();
+    assertThat(browser.driver().findElements(By.xpath("//script[contains(., 'alert(')]")))
+        .isEmpty();
+    browser.screenshot("12-xss-payload-as-text");
+
+    browser.open(page("admin/no-such-page.xhtml"));
+    assertThat(browser.driver().getTitle()).contains("Not found");
+    assertThat(browser.driver().getPageSource()).doesNotContain("Exception", "Payara");
+    browser.open(page("admin/task.xhtml?id=" + url(script)));
+    assertThat(browser.find(By.tagName("h1")).getText()).isEqualTo("No such task");
+    assertThat(browser.pageText()).contains(script);
+    assertThat(browser.alertOpen()).isFalse();
+  }
+
+  @Test
+  void theKeysTableSortsByParkedCountAndPages() throws Exception {
+    String prefix = "sort-" + UUID.randomUUID().toString().substring(0, 6) + "-";
+    // keys a, b, c with 1, 3 and 2 parked tasks; 18 more keys with one task that ran at once
+    int[] parked = {1, 3, 2};
+    for (int k = 0; k < parked.length; k++) {
+      for (int i = 0; i <= parked[k]; i++) {
+        dispatch(HOT, prefix + (char) ('a' + k), prefix + k + "-" + i);
+      }
+    }
+    for (int k = 0; k < 18; k++) {
+      dispatch(HOT, prefix + "z" + k, prefix + "z" + k);
+    }
+
+    logInAsAdmin();
+    browser.open(page("admin/rate-limits.xhtml?q=" + prefix));
+    assertThat(browser.find(By.cssSelector(".pager")).getText()).contains("21 keys", "page 1 of 2");
+    assertThat(keysShown()).hasSize(20).startsWith(prefix + "a", prefix + "b", prefix + "c");
+
+    browser.find(By.id("sort-parked")).click();
+    browser.await("sorted by parked count", ExpectedConditions.urlContains("sort=parked"));
+    assertThat(keysShown()).startsWith(prefix + "b", prefix + "c", prefix + "a");
+    assertThat(browser.find(By.id("sort-parked")).getText()).endsWith("▼");
+    browser.screenshot("13-rate-limits-sorted-by-parked");
+
+    browser.find(By.linkText("next →")).click();
+    browser.await("the second page", ExpectedConditions.urlContains("page=1"));
+    assertThat(keysShown()).hasSize(1).allMatch(k -> k.startsWith(prefix + "z"));
+    assertThat(browser.find(By.cssSelector(".pager")).getText()).contains("page 2 of 2");
+  }
+
+  private List<String> keysShown() {
+    return browser.driver().findElements(By.cssSelector("#keys td.key")).stream()
+        .map(WebElement::getText)
+        .toList();
+  }
+
+  private JsonObject dispatch(String type, String key, String id) throws Exception {
+    String body = Json.createObjectBuilder().add("key", key).add("id", id).build().toString();
+    HttpResponse<String> response =
+        Http.send("POST", api("tasks/" + url(type)), body, ADMIN, ADMIN_PASSWORD);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+    return Http.json(response);
+  }
+
+  private String taskStatus(String id) throws Exception {
+    HttpResponse<String> response =
+        Http.send("GET", api("tasks/" + id), null, ADMIN, ADMIN_PASSWORD);
+    assertThat(response.statusCode()).isEqualTo(200);
+    return Http.json(response).getString("status");
+  }
+
+  /** The cancel form's POST with the browser's session and view state, and {@code token}. */
+  private HttpResponse<String> forgedCancel(String viewState, String token) throws Exception {
+    Cookie session = browser.driver().manage().getCookieNamed("JSESSIONID");
+    assertThat(session).as("the browser's session cookie").isNotNull();
+    String form =
+        "actions=actions&"
+            + url("actions:cancel")
+            + "=Cancel&"
+            + url("jakarta.faces.ViewState")
+            + "="
+            + url(viewState)
+            + (token == null ? "" : "&_csrf=" + url(token));
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(browser.currentUrl()))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .header("Cookie", "JSESSIONID=" + session.getValue())
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build();
+    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
+  private void logInAsAdmin() {
+    browser.open(page("login.xhtml"));
+    logIn(ADMIN, ADMIN_PASSWORD);
+    browser.await("the overview", ExpectedConditions.urlContains("/admin/overview.xhtml"));
+  }
+
+  /** Marks the page's window: a full reload would drop the mark. */
+  private void markPage() {
+    browser.driver().executeScript("window.taskgateMark = 'still here';");
+  }
+
+  private void assertPageNotReloaded() {
+    assertThat(browser.driver().executeScript("return window.taskgateMark;"))
+        .as("the page was updated in place, not reloaded")
+        .isEqualTo("still here");
+  }
+
+  private static String url(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+
+  private void logIn(String user, String password) {
+    browser.find(By.id("login:username")).clear();
+    browser.find(By.id("login:username")).sendKeys(user);
+    browser.find(By.id("login:password")).sendKeys(password);
+    browser.find(By.id("login:submit")).click();
+  }
+
+  private String page(String path) {
+    return baseUrl.toString() + path;
+  }
+
+  private URI api(String path) {
+    return URI.create(baseUrl.toString()).resolve("api/" + path);
+  }
+}

@@ -1,0 +1,618 @@
+package io.taskgate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.TaskRunner;
+import io.taskgate.it.engine.GatedTasks.Paced;
+import io.taskgate.it.engine.Probe;
+import io.taskgate.it.engine.TestConfigSource;
+import io.taskgate.it.engine.WatchedTasks.Watched;
+import io.taskgate.store.TaskStore;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The throttled view's REST API on Payara Micro: {@code /api/rate-limits} (rows, filters, sorting,
+ * paging, pacing), {@code /api/overview}, {@code /api/events} (server-sent events), the task views'
+ * throttling fields, the roles, bad parameters, and the metrics and health endpoints. Tests run in
+ * the server (so they can dispatch and look at the parked tasks) and call the API over HTTP. Each
+ * uses keys of its own and cancels what it parked.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ApiIT {
+  private static final String ADMIN = "admin";
+  private static final String ADMIN_PASSWORD = "taskgate";
+  private static final String VIEWER = TestConfigSource.VIEWER;
+  private static final String VIEWER_PASSWORD = TestConfigSource.VIEWER_PASSWORD;
+  private static final String WATCHED = Watched.class.getName();
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+  @ArquillianResource URL baseUrl;
+
+  @Inject TaskDispatcher dispatcher;
+  @Inject TaskRunner runner;
+  @Inject TaskStore store;
+  @Inject Probe probe;
+
+  private final List<UUID> dispatched = new ArrayList<>();
+
+  @Deployment
+  static WebArchive taskgateWar() {
+    return EngineIT.taskgateWar();
+  }
+
+  @AfterEach
+  void cancelWhatIsStillQueued() {
+    for (UUID id : dispatched) {
+      store
+          .find(id)
+          .filter(t -> t.status() == TaskStatus.QUEUED)
+          .ifPresent(t -> dispatcher.cancel(id));
+    }
+  }
+
+  // ---- /api/rate-limits
+
+  @Test
+  void aThrottledKeyAppearsWithItsNextSlotParkedCountAndPolicy() throws Exception {
+    String key = key("row");
+    List<TaskReceipt> receipts = watch(key, 3); // one runs, two park at +10 and +20 minutes
+    awaitParked(receipts.get(1).taskId(), receipts.get(2).taskId());
+    // two workers may park them in either order: the later slot is +20 minutes
+    Instant lastParked =
+        Stream.of(receipts.get(1), receipts.get(2))
+            .map(r -> runner.parkedTask(r.taskId()).orElseThrow().slot())
+            .max(Instant::compareTo)
+            .orElseThrow();
+
+    JsonObject page = getJson("rate-limits?type=Watched&key=" + encode(key), VIEWER);
+
+    assertThat(page.getInt("total")).isEqualTo(1);
+    assertThat(page.getInt("page")).isZero();
+    assertThat(page.getInt("size")).isEqualTo(50);
+    JsonObject row = page.getJsonArray("items").getJsonObject(0);
+    assertThat(row.getString("taskType")).isEqualTo(WATCHED);
+    assertThat(row.getString("key")).isEqualTo(key);
+    assertThat(row.getBoolean("throttled")).isTrue();
+    assertThat(row.getInt("parkedCount")).isEqualTo(2);
+    assertThat(Instant.parse(row.getString("parkedUntil"))).isEqualTo(lastParked);
+    // the next new task would get the slot after the last parked one
+    assertThat(Instant.parse(row.getString("nextSlot"))).isEqualTo(lastParked.plusSeconds(600));
+    assertThat(row.getInt("availablePermits")).isZero();
+    JsonObject policy = row.getJsonObject("policy");
+    assertThat(policy.getInt("permits")).isEqualTo(1);
+    assertThat(policy.getString("period")).isEqualTo("PT10M");
+    assertThat(policy.getInt("burst")).isEqualTo(1);
+    assertThat(policy.getString("emissionInterval")).isEqualTo("PT10M");
+    assertThat(policy.getString("maxReservationHorizon")).isEqualTo("PT1H");
+    assertThat(policy.getString("overflow")).isEqualTo("WAIT_FOR_CAPACITY");
+    assertThat(policy.getBoolean("throttleRetries")).isTrue();
+
+    JsonObject totals = page.getJsonObject("totals");
+    assertThat(totals.getInt("parkedTasks")).isGreaterThanOrEqualTo(2);
+    assertThat(totals.getInt("maxParkedTasks")).isEqualTo(TestConfigSource.MAX_PARKED);
+    assertThat(totals.getInt("trackedKeys")).isGreaterThanOrEqualTo(1);
+    assertThat(totals.getInt("maxTrackedKeys")).isEqualTo(100_000);
+    assertThat(totals.getJsonNumber("failOpenCount").longValue()).isZero();
+    assertThat(totals.getInt("throttledKeys")).isGreaterThanOrEqualTo(1);
+    assertThat(totals.getInt("heldTasks")).isZero();
+    assertThat(totals.getBoolean("keysListed")).isTrue();
+    assertThat(page.getString("at")).isNotBlank();
+  }
+
+  @Test
+  void rowsAreFilteredSortedAndPaged() throws Exception {
+    String prefix = key("sort");
+    watch(prefix + "-a", 2); // 1 parked
+    List<TaskReceipt> b = watch(prefix + "-b", 3); // 2 parked
+    watch(prefix + "-c", 1); // none parked, throttled for 10 minutes
+    TaskReceipt free = dispatcher.dispatch(new Paced(prefix + "-free", prefix + "-free"));
+    dispatched.add(free.taskId());
+    awaitParked(b.get(1).taskId(), b.get(2).taskId());
+    awaitDone(free.taskId());
+    String filter = "key=" + encode(prefix);
+
+    assertThat(keys(getJson("rate-limits?" + filter, VIEWER)))
+        .containsExactly(prefix + "-free", prefix + "-a", prefix + "-b", prefix + "-c");
+    assertThat(keys(getJson("rate-limits?" + filter + "&type=Watched&sort=parked", VIEWER)))
+        .containsExactly(prefix + "-b", prefix + "-a", prefix + "-c");
+    assertThat(
+            keys(getJson("rate-limits?" + filter + "&type=Watched&sort=parked&order=asc", VIEWER)))
+        .containsExactly(prefix + "-c", prefix + "-a", prefix + "-b");
+    assertThat(keys(getJson("rate-limits?" + filter + "&type=Watched&sort=nextSlot", VIEWER)))
+        .containsExactly(prefix + "-b", prefix + "-a", prefix + "-c");
+    assertThat(keys(getJson("rate-limits?" + filter + "&sort=key&order=desc", VIEWER)))
+        .containsExactly(prefix + "-c", prefix + "-b", prefix + "-a", prefix + "-free");
+    JsonObject throttled = getJson("rate-limits?" + filter + "&throttled=true", VIEWER);
+    assertThat(keys(throttled)).containsExactly(prefix + "-a", prefix + "-b", prefix + "-c");
+    JsonObject secondPage = getJson("rate-limits?" + filter + "&size=3&page=1", VIEWER);
+    assertThat(keys(secondPage)).containsExactly(prefix + "-c");
+    assertThat(secondPage.getInt("total")).isEqualTo(4);
+    assertThat(secondPage.getInt("size")).isEqualTo(3);
+    JsonObject free1 = getJson("rate-limits?" + filter + "&type=Paced", VIEWER);
+    JsonObject freeRow = free1.getJsonArray("items").getJsonObject(0);
+    assertThat(freeRow.getBoolean("throttled")).isFalse();
+    assertThat(freeRow.containsKey("nextSlot")).isFalse(); // null: left out
+    // burst 5, one spent; refilled again once 200 ms have passed
+    assertThat(freeRow.getInt("availablePermits")).isBetween(4, 5);
+  }
+
+  @Test
+  void badParametersAreProblemsNamingTheParameter() throws Exception {
+    assertProblem("rate-limits?sort=bogus", "sort", "bogus");
+    assertProblem("rate-limits?order=up", "order", "up");
+    assertProblem("rate-limits?page=-1", "page", "-1");
+    assertProblem("rate-limits?page=x", "page", "x");
+    assertProblem("rate-limits?size=501", "size", "501");
+    assertProblem("rate-limits?size=0", "size", "0");
+    assertProblem("rate-limits?page=1000&size=500", "page", "1000");
+    assertProblem("rate-limits?throttled=maybe", "throttled", "maybe");
+    assertProblem("rate-limits?type=NoSuchTask", "type", "NoSuchTask");
+    assertProblem("rate-limits/pacing?type=Watched", "key", null);
+    HttpResponse<String> badEvents =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(api("events?events=everything"))
+                    .header("Accept", "text/event-stream")
+                    .header("Authorization", basic(VIEWER, VIEWER_PASSWORD))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(badEvents.statusCode()).isEqualTo(400);
+    assertThat(Http.json(badEvents).getString("parameter")).isEqualTo("events");
+    assertProblem("tasks?size=9999", "size", "9999");
+
+    HttpResponse<String> notLimited =
+        get(
+            "rate-limits/" + io.taskgate.it.engine.Tasks.Echo.class.getName() + "/k/pacing",
+            VIEWER);
+    assertThat(notLimited.statusCode()).isEqualTo(404);
+    assertThat(notLimited.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+    assertThat(Http.json(notLimited).getString("type"))
+        .isEqualTo("urn:taskgate:problem:not-rate-limited");
+    assertThat(Http.json(notLimited).getString("taskType"))
+        .isEqualTo(io.taskgate.it.engine.Tasks.Echo.class.getName());
+  }
+
+  // ---- pacing, and user data in keys
+
+  @Test
+  void pacingShowsStartsReservationsAndParkedSlotsOfAKeyWithAnyCharacters() throws Exception {
+    String key = "<script>alert(1)</script>/ &?#%\"" + UUID.randomUUID();
+    List<TaskReceipt> receipts = watch(key, 2);
+    awaitDone(receipts.get(0).taskId());
+    awaitParked(receipts.get(1).taskId());
+    Instant slot = runner.parkedTask(receipts.get(1).taskId()).orElseThrow().slot();
+
+    String path =
+        "rate-limits/Watched/"
+            + Arrays.stream(key.split("/", -1)).map(ApiIT::encode).collect(Collectors.joining("/"))
+            + "/pacing";
+    HttpResponse<String> response = get(path, VIEWER);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonObject pacing = Http.json(response);
+    JsonObject byQuery =
+        getJson("rate-limits/pacing?type=" + encode(WATCHED) + "&key=" + encode(key), VIEWER);
+
+    for (JsonObject answer : List.of(pacing, byQuery)) {
+      assertThat(answer.getString("key")).isEqualTo(key); // intact, as JSON data
+      assertThat(answer.getString("taskType")).isEqualTo(WATCHED);
+      assertThat(answer.getJsonArray("parkedSlots").getString(0)).isEqualTo(slot.toString());
+      assertThat(Instant.parse(answer.getString("nextSlot"))).isEqualTo(slot.plusSeconds(600));
+      assertThat(answer.getJsonObject("policy").getInt("permits")).isEqualTo(1);
+      List<String> kinds =
+          answer.getJsonArray("marks").getValuesAs(JsonObject.class).stream()
+              .map(m -> m.getString("kind"))
+              .toList();
+      assertThat(kinds).containsExactly("STARTED", "RESERVED");
+      JsonObject reserved = answer.getJsonArray("marks").getJsonObject(1);
+      assertThat(reserved.getString("slot")).isEqualTo(slot.toString());
+    }
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+
+    JsonObject listed = getJson("rate-limits?key=" + encode(key), VIEWER);
+    assertThat(keys(listed)).containsExactly(key);
+  }
+
+  // ---- /api/overview and the task views
+
+  @Test
+  void overviewCountsThrottledTasksOnlyWhileSomeAre() throws Exception {
+    for (UUID parked : runner.parked().keySet()) {
+      dispatcher.cancel(parked); // other tests' leftovers
+    }
+    JsonObject calm = getJson("overview", VIEWER);
+    assertThat(calm.containsKey("throttledTasks")).isFalse();
+    assertThat(calm.getInt("parkedTasks")).isZero();
+    JsonObject defaultQueue = queue(calm, "default");
+    assertThat(defaultQueue.containsKey("throttledCount")).isFalse();
+    assertThat(defaultQueue.getBoolean("configured")).isTrue();
+    assertThat(defaultQueue.getInt("capacity")).isEqualTo(1000);
+    assertThat(defaultQueue.getInt("parallelism")).isEqualTo(4);
+    assertThat(calm.getJsonObject("tasks").keySet())
+        .containsExactly("QUEUED", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED");
+    assertThat(queue(calm, TestConfigSource.REST_QUEUE)).isNotNull();
+    long completedBefore = calm.getJsonObject("tasks").getJsonNumber("COMPLETED").longValue();
+
+    List<TaskReceipt> receipts = watch(key("overview"), 2);
+    awaitDone(receipts.get(0).taskId());
+    awaitParked(receipts.get(1).taskId());
+    JsonObject throttled = getJson("overview", VIEWER);
+    assertThat(throttled.getInt("throttledTasks")).isEqualTo(1);
+    assertThat(queue(throttled, "default").getInt("throttledCount")).isEqualTo(1);
+    assertThat(queue(throttled, "gated").containsKey("throttledCount")).isFalse();
+    assertThat(throttled.getJsonObject("tasks").getJsonNumber("COMPLETED").longValue())
+        .isGreaterThan(completedBefore);
+    assertThat(queue(throttled, "default").getJsonObject("tasks").getInt("QUEUED"))
+        .isGreaterThanOrEqualTo(1);
+
+    dispatcher.cancel(receipts.get(1).taskId());
+    JsonObject after = getJson("overview", VIEWER);
+    assertThat(after.containsKey("throttledTasks")).isFalse();
+    assertThat(queue(after, "default").containsKey("throttledCount")).isFalse();
+  }
+
+  @Test
+  void aParkedTaskShowsUntilWhenItIsThrottledInTheTaskViews() throws Exception {
+    List<TaskReceipt> receipts = watch(key("task"), 2);
+    UUID parkedId = receipts.get(1).taskId();
+    awaitParked(parkedId);
+    Instant slot = runner.parkedTask(parkedId).orElseThrow().slot();
+
+    JsonObject task = getJson("tasks/" + parkedId, VIEWER);
+    assertThat(task.getString("status")).isEqualTo("QUEUED");
+    assertThat(Instant.parse(task.getString("throttledUntil"))).isEqualTo(slot);
+    assertThat(task.getBoolean("held")).isFalse();
+
+    JsonObject list = getJson("tasks?status=QUEUED&type=Watched&size=500", VIEWER);
+    JsonObject listed =
+        list.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+            .filter(t -> t.getString("id").equals(parkedId.toString()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(Instant.parse(listed.getString("throttledUntil"))).isEqualTo(slot);
+
+    JsonObject ran = getJson("tasks/" + receipts.get(0).taskId(), VIEWER);
+    assertThat(ran.containsKey("throttledUntil")).isFalse();
+  }
+
+  // ---- /api/events
+
+  @Test
+  void theEventStreamDeliversADeferralAndTransitions() throws Exception {
+    String key = key("sse");
+    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    List<String[]> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    HttpClient client = HttpClient.newHttpClient();
+    HttpRequest request =
+        HttpRequest.newBuilder(api("events"))
+            .header("Accept", "text/event-stream")
+            .header("Authorization", basic(VIEWER, VIEWER_PASSWORD))
+            .GET()
+            .build();
+    CompletableFuture<HttpResponse<Stream<String>>> opened =
+        client.sendAsync(request, HttpResponse.BodyHandlers.ofLines());
+    HttpResponse<Stream<String>> response = opened.get(10, TimeUnit.SECONDS);
+    assertThat(response.statusCode()).isEqualTo(200);
+    Thread reader = new Thread(() -> response.body().forEach(line -> read(line, lines, events)));
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      awaitLine(lines, l -> l.startsWith(":")); // the stream's opening comment: subscribed
+      List<TaskReceipt> receipts = watch(key, 2);
+
+      String deferral = awaitEvent(events, "rate-limit-deferred", key);
+      JsonObject deferred = Http.json(deferral);
+      assertThat(deferred.getString("key")).isEqualTo(key);
+      assertThat(deferred.getString("taskType")).isEqualTo(WATCHED);
+      assertThat(deferred.getString("taskId")).isEqualTo(receipts.get(1).taskId().toString());
+      assertThat(deferred.getBoolean("summary")).isFalse();
+
+      String id = receipts.get(0).taskId().toString();
+      String transition = awaitEvent(events, "task-transition", "\"COMPLETED\"", id);
+      JsonObject completed = Http.json(transition);
+      assertThat(completed.getString("taskId")).isEqualTo(id);
+      assertThat(completed.getString("from")).isEqualTo("IN_PROGRESS");
+      assertThat(completed.getString("to")).isEqualTo("COMPLETED");
+      assertThat(completed.getString("elapsed")).startsWith("PT");
+    } finally {
+      response.body().close();
+      opened.cancel(true);
+    }
+  }
+
+  // ---- security
+
+  @Test
+  void anonymousIsRefusedViewersReadAndOnlyAdminsChange() throws Exception {
+    for (String path :
+        List.of("rate-limits", "overview", "tasks", "rate-limits/Watched/k/pacing")) {
+      assertThat(Http.send("GET", api(path), null, null, null).statusCode())
+          .as(path)
+          .isEqualTo(401);
+      assertThat(get(path, VIEWER).statusCode()).as(path).isEqualTo(200);
+      assertThat(get(path, ADMIN).statusCode()).as(path).isEqualTo(200);
+    }
+    assertThat(Http.send("GET", api("events"), null, null, null).statusCode()).isEqualTo(401);
+    String body = "{\"key\":\"" + key("sec") + "\",\"id\":\"x\"}";
+    assertThat(Http.send("POST", api("tasks/Watched"), body, VIEWER, VIEWER_PASSWORD).statusCode())
+        .isEqualTo(403);
+    assertThat(
+            Http.send("DELETE", api("tasks/" + UUID.randomUUID()), null, VIEWER, VIEWER_PASSWORD)
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(Http.send("PUT", api("rate-limits"), "{}", VIEWER, VIEWER_PASSWORD).statusCode())
+        .isEqualTo(403);
+    HttpResponse<String> admin =
+        Http.send("POST", api("tasks/Watched"), body, ADMIN, ADMIN_PASSWORD);
+    assertThat(admin.statusCode()).isEqualTo(202);
+    dispatched.add(UUID.fromString(Http.json(admin).getString("id")));
+    assertThat(Http.send("GET", api("info"), null, null, null).statusCode()).isEqualTo(200);
+  }
+
+  // ---- metrics, health, OpenAPI
+
+  @Test
+  void metricsHealthAndOpenApiAnswerWithTheExpectedNames() throws Exception {
+    String key = key("metrics");
+    List<TaskReceipt> receipts = watch(key, 2);
+    awaitDone(receipts.get(0).taskId());
+    awaitParked(receipts.get(1).taskId());
+
+    String metrics = awaitMetrics("taskgate_rate_limit_key_parked_tasks", key);
+    for (String name :
+        List.of(
+            "taskgate_rate_limit_parked_tasks",
+            "taskgate_rate_limit_held_tasks",
+            "taskgate_rate_limit_tracked_keys",
+            "taskgate_rate_limit_fail_open",
+            "taskgate_rate_limit_deferrals",
+            "taskgate_tasks_started",
+            "taskgate_tasks_finished",
+            "taskgate_task_duration",
+            "taskgate_task_start_delay",
+            "taskgate_rate_limit_key_wait")) {
+      assertThat(metrics).as(name).contains(name);
+    }
+    assertThat(metrics).contains("type=\"" + WATCHED + "\"");
+
+    HttpResponse<String> ready = Http.get(root("health/ready"));
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    JsonObject health = Http.json(ready);
+    assertThat(health.getString("status")).isEqualTo("UP");
+    List<String> checks =
+        health.getJsonArray("checks").getValuesAs(JsonObject.class).stream()
+            .filter(c -> c.getString("status").equals("UP"))
+            .map(c -> c.getString("name"))
+            .toList();
+    assertThat(checks).contains("taskgate-store", "taskgate-consumers");
+
+    HttpResponse<String> openApi = Http.get(root("openapi"));
+    assertThat(openApi.statusCode()).isEqualTo(200);
+    assertThat(openApi.body()).contains("/rate-limits", "/overview", "/events", "pacing");
+  }
+
+  // ---- helpers
+
+  private List<TaskReceipt> watch(String key, int n) {
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      TaskReceipt receipt = dispatcher.dispatch(new Watched(key, key + "#" + i));
+      receipts.add(receipt);
+      dispatched.add(receipt.taskId());
+      if (i == 0) {
+        awaitDone(receipt.taskId()); // the first spends the budget, the others park in order
+      }
+    }
+    return receipts;
+  }
+
+  private void awaitDone(UUID taskId) {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (store.find(taskId).map(t -> t.status() != TaskStatus.COMPLETED).orElse(true)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("task " + taskId + " did not complete: " + store.find(taskId));
+      }
+      sleep(20);
+    }
+  }
+
+  private void awaitParked(UUID... taskIds) {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    for (UUID id : taskIds) {
+      while (runner.parkedTask(id).isEmpty()) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError("task " + id + " was not parked: " + store.find(id));
+        }
+        sleep(20);
+      }
+    }
+  }
+
+  private String awaitMetrics(String... expected) throws Exception {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (true) {
+      HttpRequest request =
+          HttpRequest.newBuilder(root("metrics?scope=application"))
+              .header("Accept", "text/plain")
+              .GET()
+              .build();
+      HttpResponse<String> response =
+          HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() == 200
+          && Arrays.stream(expected).allMatch(response.body()::contains)) {
+        return response.body();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "/metrics lacks "
+                + Arrays.toString(expected)
+                + ": HTTP "
+                + response.statusCode()
+                + "\n"
+                + response.body());
+      }
+      sleep(200);
+    }
+  }
+
+  private static String awaitLine(
+      BlockingQueue<String> lines, java.util.function.Predicate<String> wanted)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (true) {
+      String line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (line == null) {
+        throw new AssertionError("the event stream sent no expected line within " + TIMEOUT);
+      }
+      if (wanted.test(line)) {
+        return line;
+      }
+    }
+  }
+
+  /**
+   * Reads one line of the stream: every line goes to {@code lines}; an event's name and data, once
+   * its blank line ends it, to {@code events}.
+   */
+  private static void read(String line, BlockingQueue<String> lines, List<String[]> events) {
+    lines.add(line);
+    if (line.startsWith("event:")) {
+      events.add(new String[] {line.substring(6).strip(), null});
+    } else if (line.startsWith("data:") && !events.isEmpty()) {
+      events.get(events.size() - 1)[1] = line.substring(5).strip();
+    }
+  }
+
+  /** The data of an event named {@code name} whose data contains every {@code text}, once sent. */
+  private static String awaitEvent(List<String[]> events, String name, String... text) {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (true) {
+      for (String[] event : events) {
+        if (event[0].equals(name)
+            && event[1] != null
+            && Arrays.stream(text).allMatch(event[1]::contains)) {
+          return event[1];
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "no "
+                + name
+                + " event with "
+                + Arrays.toString(text)
+                + " within "
+                + TIMEOUT
+                + "; got "
+                + events.stream().map(e -> e[0] + " " + e[1]).toList());
+      }
+      sleep(50);
+    }
+  }
+
+  private void assertProblem(String path, String parameter, String value) throws Exception {
+    HttpResponse<String> response = get(path, VIEWER);
+    assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(400);
+    assertThat(response.headers().firstValue("Content-Type"))
+        .as(path)
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+    JsonObject problem = Http.json(response);
+    assertThat(problem.getInt("status")).isEqualTo(400);
+    assertThat(problem.getString("parameter")).as(path).isEqualTo(parameter);
+    if (value != null) {
+      assertThat(problem.getString("value")).as(path).isEqualTo(value);
+    }
+    assertThat(response.body()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  private static List<String> keys(JsonObject page) {
+    return page.getJsonArray("items").getValuesAs(JsonObject.class).stream()
+        .map(r -> r.getString("key"))
+        .toList();
+  }
+
+  private static JsonObject queue(JsonObject overview, String name) {
+    JsonArray queues = overview.getJsonArray("queues");
+    for (JsonValue q : queues) {
+      if (q.asJsonObject().getString("name").equals(name)) {
+        return q.asJsonObject();
+      }
+    }
+    return null;
+  }
+
+  private HttpResponse<String> get(String path, String user) throws Exception {
+    return Http.send(
+        "GET", api(path), null, user, user.equals(ADMIN) ? ADMIN_PASSWORD : VIEWER_PASSWORD);
+  }
+
+  private JsonObject getJson(String path, String user) throws Exception {
+    HttpResponse<String> response = get(path, user);
+    assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
+    return Http.json(response);
+  }
+
+  private URI api(String path) throws Exception {
+    return baseUrl.toURI().resolve("api/" + path);
+  }
+
+  private URI root(String path) throws Exception {
+    return baseUrl.toURI().resolve("/" + path);
+  }
+
+  private static String basic(String user, String password) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String encode(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static String key(String what) {
+    return "api-" + what + "-" + UUID.randomUUID();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.taskgate.web.admin;
+
+import io.taskgate.engine.view.PolicyView;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+
+/**
+ * {@code #{fmt}}: how the pages write instants, durations, task types and policies. Instants are
+ * UTC, to the millisecond, with how far they are from now.
+ */
+@Named("fmt")
+@ApplicationScoped
+public class Display {
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'", Locale.ROOT)
+          .withZone(ZoneOffset.UTC);
+
+  @Inject InstantSource clock;
+
+  /** {@code 2026-11-22 05:12:03.250 UTC}; empty for null. */
+  public String time(Instant at) {
+    return at == null ? "" : TIME.format(at);
+  }
+
+  /** {@code in 8.2 s} or {@code 3.0 s ago}; empty for null. */
+  public String relative(Instant at) {
+    return at == null ? "" : relative(at, clock.instant());
+  }
+
+  static String relative(Instant at, Instant now) {
+    long millis = Duration.between(now, at).toMillis();
+    String amount = seconds(Math.abs(millis));
+    return millis >= 0 ? "in " + amount : amount + " ago";
+  }
+
+  private static String seconds(long millis) {
+    if (millis < 60_000) {
+      return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+    }
+    if (millis < 3_600_000) {
+      return String.format(Locale.ROOT, "%d min %d s", millis / 60_000, millis % 60_000 / 1000);
+    }
+    return String.format(
+        Locale.ROOT, "%d h %d min", millis / 3_600_000, millis % 3_600_000 / 60_000);
+  }
+
+  /** {@code 200 ms}, {@code 1.5 s}, {@code 10 s}, {@code 1 min}, {@code 2 h}; empty for null. */
+  public String duration(Duration duration) {
+    if (duration == null) {
+      return "";
+    }
+    long millis = duration.toMillis();
+    if (millis < 1000) {
+      return millis + " ms";
+    }
+    if (millis % 3_600_000 == 0) {
+      return millis / 3_600_000 + " h";
+    }
+    if (millis % 60_000 == 0) {
+      return millis / 60_000 + " min";
+    }
+    if (millis % 1000 == 0 && millis < 60_000) {
+      return millis / 1000 + " s";
+    }
+    return seconds(millis);
+  }
+
+  /** The simple name of a task type's class name ({@code a.b.Outer$Inner}: {@code Inner}). */
+  public String simpleType(String className) {
+    if (className == null) {
+      return "";
+    }
+    int cut = Math.max(className.lastIndexOf('.'), className.lastIndexOf('$'));
+    return className.substring(cut + 1);
+  }
+
+  /** {@code 15 per 1 min, burst 15}, with the options that differ from the defaults. */
+  public String policy(PolicyView policy) {
+    if (policy == null) {
+      return "";
+    }
+    StringBuilder text =
+        new StringBuilder()
+            .append(policy.permits())
+            .append(" per ")
+            .append(duration(policy.period()))
+            .append(", burst ")
+            .append(policy.burst());
+    if (policy.startEmpty()) {
+      text.append(", starts empty");
+    }
+    if (!policy.throttleRetries()) {
+      text.append(", retries unthrottled");
+    }
+    if ("DISCARD".equals(policy.overflow())) {
+      text.append(", discards");
+    }
+    return text.toString();
+  }
+
+  /** {@code text} encoded for a URL's query. */
+  public String url(String text) {
+    return encode(text);
+  }
+
+  static String encode(String text) {
+    return text == null ? "" : URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,119 @@
+package io.taskgate.web.admin;
+
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.TaskAdmin;
+import io.taskgate.engine.TaskViewPage;
+import io.taskgate.engine.UnknownTaskTypeException;
+import io.taskgate.engine.view.Overview;
+import io.taskgate.engine.view.ThrottleViews;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The tasks page: tasks newest first, filtered by status, type and queue (query parameters, so a
+ * filtered list can be bookmarked), a page at a time.
+ */
+@Named("tasks")
+@ViewScoped
+public class TasksBean implements Serializable {
+  private static final long serialVersionUID = 1L;
+  static final int PAGE_SIZE = 25;
+
+  @Inject TaskAdmin admin;
+  @Inject ThrottleViews views;
+
+  private String status;
+  private String type;
+  private String queue;
+  private int page;
+
+  private transient TaskViewPage found;
+  private transient String problem;
+
+  /** Reads the page of tasks; called before every render (page load and live refresh). */
+  public void load() {
+    problem = null;
+    found = null;
+    Optional<TaskStatus> wanted = Optional.empty();
+    if (status != null && !status.isBlank()) {
+      try {
+        wanted = Optional.of(TaskStatus.valueOf(status.strip().toUpperCase(Locale.ROOT)));
+      } catch (IllegalArgumentException e) {
+        problem = "Unknown status: " + status;
+        return;
+      }
+    }
+    try {
+      found = admin.list(wanted, text(type), text(queue), Math.max(page, 0), PAGE_SIZE);
+    } catch (UnknownTaskTypeException e) {
+      problem = "Unknown task type: " + type;
+    }
+  }
+
+  private static Optional<String> text(String value) {
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
+  }
+
+  public TaskViewPage getFound() {
+    return found;
+  }
+
+  public String getProblem() {
+    return problem;
+  }
+
+  /** The last page's number (from 0). */
+  public long getLastPage() {
+    return found == null || found.total() == 0 ? 0 : (found.total() - 1) / PAGE_SIZE;
+  }
+
+  public List<String> getStatuses() {
+    return Arrays.stream(TaskStatus.values()).map(Enum::name).toList();
+  }
+
+  public List<String> getTypes() {
+    return admin.taskTypes();
+  }
+
+  public List<String> getQueues() {
+    return views.overview().queues().stream().map(Overview.QueueOverview::name).toList();
+  }
+
+  public String getStatus() {
+    return status;
+  }
+
+  public void setStatus(String status) {
+    this.status = status;
+  }
+
+  public String getType() {
+    return type;
+  }
+
+  public void setType(String type) {
+    this.type = type;
+  }
+
+  public String getQueue() {
+    return queue;
+  }
+
+  public void setQueue(String queue) {
+    this.queue = queue;
+  }
+
+  public int getPage() {
+    return page;
+  }
+
+  public void setPage(int page) {
+    this.page = page;
+  }
+}

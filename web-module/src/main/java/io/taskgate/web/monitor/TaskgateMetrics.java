@@ -1,0 +1,294 @@
+package io.taskgate.web.monitor;
+
+import io.taskgate.api.RateLimitDeferred;
+import io.taskgate.api.RateLimitRejected;
+import io.taskgate.api.TaskTransition;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.TaskQueues;
+import io.taskgate.engine.TaskRunner;
+import io.taskgate.engine.TaskTransitions;
+import io.taskgate.engine.view.RateLimitPage;
+import io.taskgate.engine.view.RateLimitQuery;
+import io.taskgate.engine.view.RateLimitRow;
+import io.taskgate.engine.view.RateLimitSort;
+import io.taskgate.engine.view.ThrottleViews;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricID;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.Timer;
+
+/**
+ * Taskgate's MicroProfile Metrics, in the application registry:
+ *
+ * <ul>
+ *   <li>gauges {@value #PARKED}, {@value #HELD}, {@value #TRACKED_KEYS}, {@value #FAIL_OPEN} (the
+ *       limiter's fail-open count since the start);
+ *   <li>counters {@value #DEFERRALS} per task type (from the aggregated {@link RateLimitDeferred}
+ *       events: a window's summary arrives when it ends, and nothing is counted while {@code
+ *       taskgate.rate-limit.emit-deferral-events} is off) and {@value #REJECTIONS} per task type
+ *       and reason;
+ *   <li>with {@value #TASKS_KEY} on (default): counters {@value #STARTED} and {@value #FINISHED}
+ *       (per task type, queue and final status) and timers {@value #DURATION} (an attempt's run
+ *       time) and {@value #START_DELAY} (from due to claimed), per task type and queue;
+ *   <li>per key, only for the {@value #TOP_KEYS_KEY} keys with the most parked tasks (default
+ *       {@value #DEFAULT_TOP_KEYS}; 0: none), refreshed every {@value #TOP_KEYS_REFRESH_KEY}
+ *       (default {@value #DEFAULT_REFRESH}): gauges {@value #KEY_PARKED} and {@value #KEY_WAIT}
+ *       (seconds until the key's next free slot), tagged with the type and the key. Keys that leave
+ *       the top are removed, so the number of series stays bounded.
+ * </ul>
+ */
+@ApplicationScoped
+public class TaskgateMetrics {
+  private static final Logger LOG = Logger.getLogger(TaskgateMetrics.class.getName());
+
+  static final String PARKED = "taskgate.rate_limit.parked_tasks";
+  static final String HELD = "taskgate.rate_limit.held_tasks";
+  static final String TRACKED_KEYS = "taskgate.rate_limit.tracked_keys";
+  static final String FAIL_OPEN = "taskgate.rate_limit.fail_open";
+  static final String DEFERRALS = "taskgate.rate_limit.deferrals";
+  static final String REJECTIONS = "taskgate.rate_limit.rejections";
+  static final String STARTED = "taskgate.tasks.started";
+  static final String FINISHED = "taskgate.tasks.finished";
+  static final String DURATION = "taskgate.task.duration";
+  static final String START_DELAY = "taskgate.task.start_delay";
+  static final String KEY_PARKED = "taskgate.rate_limit.key.parked_tasks";
+  static final String KEY_WAIT = "taskgate.rate_limit.key.wait";
+
+  /** Config key: the number of keys with metrics of their own. */
+  public static final String TOP_KEYS_KEY = "taskgate.metrics.top-keys";
+
+  /** Config key: how often the per-key metrics are refreshed (ISO-8601 duration). */
+  public static final String TOP_KEYS_REFRESH_KEY = "taskgate.metrics.top-keys-refresh";
+
+  /** Config key: whether per-task counters and timers are kept. */
+  public static final String TASKS_KEY = "taskgate.metrics.tasks";
+
+  static final int DEFAULT_TOP_KEYS = 10;
+  static final int MAX_TOP_KEYS = 100;
+  static final String DEFAULT_REFRESH = "PT10S";
+
+  @Inject MetricRegistry registry;
+  @Inject Config config;
+  @Inject KeyedRateLimiter limiter;
+  @Inject TaskRunner runner;
+  @Inject TaskQueues queues;
+  @Inject TaskTransitions transitions;
+  @Inject ThrottleViews views;
+  @Inject InstantSource clock;
+
+  @Resource ManagedScheduledExecutorService timers;
+
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<String, Timer> timersByName = new ConcurrentHashMap<>();
+  private final Map<MetricID, AtomicLong> keyValues = new ConcurrentHashMap<>();
+  private Runnable subscription;
+  private ScheduledFuture<?> refresher;
+  private int topKeys;
+
+  void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    topKeys = config.getOptionalValue(TOP_KEYS_KEY, Integer.class).orElse(DEFAULT_TOP_KEYS);
+    if (topKeys < 0 || topKeys > MAX_TOP_KEYS) {
+      throw new IllegalArgumentException(
+          "Configuration "
+              + TOP_KEYS_KEY
+              + " must be from 0 to "
+              + MAX_TOP_KEYS
+              + ", was "
+              + topKeys);
+    }
+    registry.gauge(
+        meta(PARKED, "Tasks parked until their rate-limit slot", MetricUnits.NONE),
+        runner::parkedCount);
+    registry.gauge(
+        meta(
+            HELD,
+            "Rate-limited tasks held on their queues: the parking lot is full",
+            MetricUnits.NONE),
+        queues::held);
+    registry.gauge(
+        meta(TRACKED_KEYS, "Keys the rate limiter tracks", MetricUnits.NONE),
+        () -> limiter.stats().trackedKeys());
+    registry.gauge(
+        meta(
+            FAIL_OPEN,
+            "New keys run unthrottled because the key cap was reached",
+            MetricUnits.NONE),
+        () -> limiter.stats().untrackedDecisions());
+    if (config.getOptionalValue(TASKS_KEY, Boolean.class).orElse(true)) {
+      subscription = transitions.subscribe(this::onTransition);
+    }
+    Duration refresh =
+        Duration.parse(
+            config.getOptionalValue(TOP_KEYS_REFRESH_KEY, String.class).orElse(DEFAULT_REFRESH));
+    if (refresh.isNegative() || refresh.isZero()) {
+      throw new IllegalArgumentException(
+          "Configuration " + TOP_KEYS_REFRESH_KEY + " must be a positive duration, was " + refresh);
+    }
+    if (topKeys > 0) {
+      refresher =
+          timers.scheduleWithFixedDelay(
+              this::refreshTopKeys, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @PreDestroy
+  void stop() {
+    if (subscription != null) {
+      subscription.run();
+    }
+    if (refresher != null) {
+      refresher.cancel(false);
+    }
+  }
+
+  void onDeferred(@Observes RateLimitDeferred event) {
+    counter(
+            DEFERRALS,
+            "Tasks deferred to a later rate-limit slot",
+            new Tag("type", event.taskType()))
+        .inc(event.deferredCount());
+  }
+
+  void onRejected(@Observes RateLimitRejected event) {
+    counter(
+            REJECTIONS,
+            "Tasks rejected for good by their rate limit",
+            new Tag("type", event.taskType()),
+            new Tag("reason", String.valueOf(event.reason())))
+        .inc();
+  }
+
+  private void onTransition(TaskTransition t) {
+    Tag type = new Tag("type", t.taskType());
+    Tag queue = new Tag("queue", t.queue());
+    if (t.to() == TaskStatus.IN_PROGRESS) {
+      counter(STARTED, "Task attempts started", type, queue).inc();
+      if (t.elapsed() != null) {
+        timer(START_DELAY, "From a task's due time to its claim", type, queue).update(t.elapsed());
+      }
+      return;
+    }
+    if (t.from() == TaskStatus.IN_PROGRESS && t.elapsed() != null) {
+      timer(DURATION, "How long task attempts ran", type, queue).update(t.elapsed());
+    }
+    if (t.to() == TaskStatus.COMPLETED
+        || t.to() == TaskStatus.FAILED
+        || t.to() == TaskStatus.CANCELLED) {
+      counter(
+              FINISHED,
+              "Tasks that ended, by final status",
+              type,
+              queue,
+              new Tag("status", t.to().name()))
+          .inc();
+    }
+  }
+
+  /** Re-registers the per-key gauges for the keys with the most parked tasks now. */
+  void refreshTopKeys() {
+    try {
+      RateLimitPage top =
+          views.rateLimits(
+              new RateLimitQuery(
+                  Optional.empty(),
+                  Optional.empty(),
+                  true,
+                  RateLimitSort.PARKED,
+                  true,
+                  0,
+                  topKeys));
+      Instant now = clock.instant();
+      Set<MetricID> current = new java.util.HashSet<>();
+      for (RateLimitRow row : top.items()) {
+        Tag[] tags = {new Tag("type", row.taskType()), new Tag("key", row.key())};
+        long wait =
+            row.nextSlot() == null
+                ? 0
+                : Math.max(0, Duration.between(now, row.nextSlot()).toSeconds());
+        current.add(
+            keyGauge(
+                KEY_PARKED,
+                "Parked tasks of one of the top keys",
+                MetricUnits.NONE,
+                row.parkedCount(),
+                tags));
+        current.add(
+            keyGauge(
+                KEY_WAIT,
+                "Until the next free slot of one of the top keys",
+                MetricUnits.SECONDS,
+                wait,
+                tags));
+      }
+      for (MetricID id : Set.copyOf(keyValues.keySet())) {
+        if (!current.contains(id)) {
+          registry.remove(id);
+          keyValues.remove(id);
+        }
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate could not refresh its per-key metrics; retried", e);
+    }
+  }
+
+  private MetricID keyGauge(String name, String description, String unit, long value, Tag... tags) {
+    MetricID id = new MetricID(name, tags);
+    AtomicLong holder = keyValues.get(id);
+    if (holder == null) {
+      AtomicLong created = new AtomicLong(value);
+      registry.gauge(meta(name, description, unit), created::get, tags);
+      keyValues.put(id, created);
+    } else {
+      holder.set(value);
+    }
+    return id;
+  }
+
+  private Counter counter(String name, String description, Tag... tags) {
+    return counters.computeIfAbsent(
+        cacheKey(name, tags),
+        k -> registry.counter(meta(name, description, MetricUnits.NONE), tags));
+  }
+
+  private Timer timer(String name, String description, Tag... tags) {
+    return timersByName.computeIfAbsent(
+        cacheKey(name, tags),
+        k -> registry.timer(meta(name, description, MetricUnits.NANOSECONDS), tags));
+  }
+
+  private static String cacheKey(String name, Tag... tags) {
+    StringBuilder key = new StringBuilder(name);
+    for (Tag tag : tags) {
+      key.append('\0').append(tag.getTagValue());
+    }
+    return key.toString();
+  }
+
+  private static Metadata meta(String name, String description, String unit) {
+    return Metadata.builder().withName(name).withDescription(description).withUnit(unit).build();
+  }
+}

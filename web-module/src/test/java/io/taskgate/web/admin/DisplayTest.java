@@ -1,0 +1,87 @@
+package io.taskgate.web.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.engine.view.PolicyView;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DisplayTest {
+  private static final Instant NOW = Instant.parse("2026-11-22T05:00:00Z");
+  private final Display display = new Display();
+
+  @ParameterizedTest
+  @CsvSource({
+    "2026-11-22T05:00:08.250Z, in 8.3 s",
+    "2026-11-22T04:59:57Z, 3.0 s ago",
+    "2026-11-22T05:02:05Z, in 2 min 5 s",
+    "2026-11-22T07:30:00Z, in 2 h 30 min"
+  })
+  void relativeTimes(String at, String expected) {
+    assertThat(Display.relative(Instant.parse(at), NOW)).isEqualTo(expected);
+  }
+
+  @Test
+  void timesAreUtcToTheMillisecond() {
+    assertThat(display.time(Instant.parse("2026-11-22T05:12:03.25Z")))
+        .isEqualTo("2026-11-22 05:12:03.250 UTC");
+    assertThat(display.time(null)).isEmpty();
+  }
+
+  @Test
+  void simpleTypeNamesOfNestedAndTopLevelClasses() {
+    assertThat(display.simpleType("io.taskgate.it.engine.GatedTasks$Hot")).isEqualTo("Hot");
+    assertThat(display.simpleType("io.taskgate.web.examples.SyncTenantData"))
+        .isEqualTo("SyncTenantData");
+  }
+
+  @Test
+  void policiesNameTheOptionsThatDifferFromTheDefaults() {
+    PolicyView plain =
+        new PolicyView(
+            15,
+            Duration.ofMinutes(1),
+            15,
+            Duration.ofSeconds(4),
+            true,
+            false,
+            Duration.ofHours(1),
+            "WAIT_FOR_CAPACITY");
+    PolicyView special =
+        new PolicyView(
+            1,
+            Duration.ofSeconds(10),
+            1,
+            Duration.ofSeconds(10),
+            false,
+            true,
+            Duration.ofHours(1),
+            "DISCARD");
+
+    assertThat(display.policy(plain)).isEqualTo("15 per 1 min, burst 15");
+    assertThat(display.policy(special))
+        .isEqualTo("1 per 10 s, burst 1, starts empty, retries unthrottled, discards");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "200, 200 ms",
+    "1500, 1.5 s",
+    "10000, 10 s",
+    "60000, 1 min",
+    "90000, 1 min 30 s",
+    "7200000, 2 h"
+  })
+  void durations(long millis, String expected) {
+    assertThat(display.duration(Duration.ofMillis(millis))).isEqualTo(expected);
+  }
+
+  @Test
+  void urlPartsAreEncoded() {
+    assertThat(display.url("<script>alert(1)</script> &x=1"))
+        .isEqualTo("%3Cscript%3Ealert%281%29%3C%2Fscript%3E+%26x%3D1");
+  }
+}
