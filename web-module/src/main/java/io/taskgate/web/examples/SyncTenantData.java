@@ -1,7 +1,16 @@
 package io.taskgate.web.examples;
 
+import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Task;
 import java.util.UUID;
 
-/** Sync one tenant's data with the (rate-limited) example API. */
-public record SyncTenantData(UUID tenantId) implements Task {}
+/**
+ * Sync one tenant's data with the (rate-limited) example API. Its rate-limit key is the tenant:
+ * each tenant has its own budget (see {@link SyncTenantDataHandler}).
+ */
+public record SyncTenantData(UUID tenantId) implements Task, RateLimitedTask {
+  @Override
+  public String rateLimitKey() {
+    return tenantId == null ? null : tenantId.toString();
+  }
+}
