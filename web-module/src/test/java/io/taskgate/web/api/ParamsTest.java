@@ -160,7 +160,7 @@ class ParamsTest {
         "NULL, NULL, -1, NULL, NULL, page, 'page must not be negative'",
         "NULL, NULL, NULL, 501, NULL, size, 'size must be from 1 to 500'",
         "NULL, NULL, 200, 500, NULL, page,"
-            + " 'page × size must stay below 100000: narrow the rows with type, key or throttled"
+            + " '(page + 1) × size must be at most 100000: narrow the rows with type, key or throttled"
             + " instead'",
         "NULL, NULL, NULL, NULL, yes, throttled, 'throttled must be true or false'",
       })
