@@ -13,6 +13,7 @@ import io.taskgate.engine.view.RateLimitQuery;
 import io.taskgate.engine.view.RateLimitRow;
 import io.taskgate.engine.view.RateLimitSort;
 import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.web.api.EventStream;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -46,7 +47,8 @@ import org.eclipse.microprofile.metrics.Timer;
  *
  * <ul>
  *   <li>gauges {@value #PARKED}, {@value #HELD}, {@value #TRACKED_KEYS}, {@value #FAIL_OPEN} (the
- *       limiter's fail-open count since the start);
+ *       limiter's fail-open count since the start), {@value #EVENT_CONNECTIONS} and {@value
+ *       #EVENTS_DROPPED} (the event stream's);
  *   <li>counters {@value #DEFERRALS} per task type (from the aggregated {@link RateLimitDeferred}
  *       events: a window's summary arrives when it ends, and nothing is counted while {@code
  *       taskgate.rate-limit.emit-deferral-events} is off) and {@value #REJECTIONS} per task type
@@ -75,6 +77,8 @@ public class TaskgateMetrics {
   static final String FINISHED = "taskgate.tasks.finished";
   static final String DURATION = "taskgate.task.duration";
   static final String START_DELAY = "taskgate.task.start_delay";
+  static final String EVENT_CONNECTIONS = "taskgate.events.connections";
+  static final String EVENTS_DROPPED = "taskgate.events.dropped";
   static final String KEY_PARKED = "taskgate.rate_limit.key.parked_tasks";
   static final String KEY_WAIT = "taskgate.rate_limit.key.wait";
 
@@ -98,6 +102,7 @@ public class TaskgateMetrics {
   @Inject TaskQueues queues;
   @Inject TaskTransitions transitions;
   @Inject ThrottleViews views;
+  @Inject EventStream events;
   @Inject InstantSource clock;
 
   @Resource ManagedScheduledExecutorService timers;
@@ -148,6 +153,15 @@ public class TaskgateMetrics {
             "New keys run unthrottled because the key cap was reached",
             MetricUnits.NONE),
         () -> limiter.stats().untrackedDecisions());
+    registry.gauge(
+        meta(EVENT_CONNECTIONS, "Open /api/events connections", MetricUnits.NONE),
+        events::connections);
+    registry.gauge(
+        meta(
+            EVENTS_DROPPED,
+            "Monitoring events dropped: /api/events clients too slow",
+            MetricUnits.NONE),
+        events::dropped);
     if (config.getOptionalValue(TASKS_KEY, Boolean.class).orElse(true)) {
       subscription = transitions.subscribe(this::onTransition);
     }
