@@ -15,7 +15,9 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * The facade the web module uses for tasks: dispatch from JSON, look up, list and cancel. It speaks
@@ -59,15 +61,16 @@ public class TaskAdmin {
 
   /** The task with this id, its history, and whether it is parked (until when) or held. */
   public Optional<TaskView> find(UUID id) {
-    return store.find(id).map(task -> view(task, store.history(id)));
+    return store.find(id).map(task -> view(task, store.history(id), queues::isHeld));
   }
 
-  private TaskView view(StoredTask task, List<io.taskgate.store.TaskAudit> history) {
+  private TaskView view(
+      StoredTask task, List<io.taskgate.store.TaskAudit> history, Predicate<UUID> held) {
     if (task.status() != TaskStatus.QUEUED) {
       return TaskView.of(task, history);
     }
     Instant until = runner.parkedTask(task.id()).map(TaskRunner.Parked::slot).orElse(null);
-    return TaskView.of(task, history, until, until == null && queues.isHeld(task.id()));
+    return TaskView.of(task, history, until, until == null && held.test(task.id()));
   }
 
   /**
@@ -86,7 +89,8 @@ public class TaskAdmin {
       int size) {
     Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
     TaskPage found = store.query(new TaskQuery(status, typeName, queue, page, size));
-    List<TaskView> items = found.tasks().stream().map(t -> view(t, null)).toList();
+    Set<UUID> held = queues.heldIds(); // once per page, not once per task
+    List<TaskView> items = found.tasks().stream().map(t -> view(t, null, held::contains)).toList();
     return new TaskViewPage(items, page, size, found.total());
   }
 

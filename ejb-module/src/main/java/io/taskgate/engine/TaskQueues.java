@@ -156,6 +156,15 @@ public class TaskQueues {
     return held;
   }
 
+  /** The tasks set aside because the parking lot is full, in all queues (a copy). */
+  public Set<UUID> heldIds() {
+    Set<UUID> held = new java.util.HashSet<>();
+    for (Channel channel : channels.values()) {
+      held.addAll(channel.held);
+    }
+    return held;
+  }
+
   /** Whether the task is set aside on its queue because the parking lot is full. */
   public boolean isHeld(UUID taskId) {
     for (Channel channel : channels.values()) {

@@ -295,12 +295,22 @@ public final class EngineLoad {
     return postForJson(uri);
   }
 
-  /** POSTs to {@code uri} (no body) and reads the 200 answer's JSON object. */
+  /**
+   * Basic credentials of the default admin user: every method but GET under {@code /api} needs the
+   * role taskgate-admin.
+   */
+  private static final String ADMIN_AUTHORIZATION =
+      "Basic "
+          + java.util.Base64.getEncoder()
+              .encodeToString("admin:taskgate".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+  /** POSTs to {@code uri} (no body) as the default admin and reads the 200 answer's JSON object. */
   private static JsonObject postForJson(URI uri) throws IOException, InterruptedException {
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(uri)
                 .timeout(Duration.ofMinutes(15))
+                .header("Authorization", ADMIN_AUTHORIZATION)
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build(),
             HttpResponse.BodyHandlers.ofString());

@@ -404,7 +404,9 @@ class ApiIT {
             "taskgate_tasks_finished",
             "taskgate_task_duration",
             "taskgate_task_start_delay",
-            "taskgate_rate_limit_key_wait")) {
+            "taskgate_rate_limit_key_wait",
+            "taskgate_events_connections",
+            "taskgate_events_dropped")) {
       assertThat(metrics).as(name).contains(name);
     }
     assertThat(metrics).contains("type=\"" + WATCHED + "\"");

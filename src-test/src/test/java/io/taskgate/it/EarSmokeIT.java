@@ -31,6 +31,11 @@ class EarSmokeIT {
 
   private static final String ADMIN_PASSWORD = "taskgate";
 
+  /** The default viewer, as server-config/default-users.properties defines it. */
+  private static final String VIEWER = "viewer";
+
+  private static final String VIEWER_PASSWORD = "taskgate-viewer";
+
   @Test
   void apiInfoAnswersUpOnPayaraServer() throws Exception {
     URI info = URI.create(ItConfig.required("taskgate.server.url")).resolve("api/info");
@@ -81,6 +86,21 @@ class EarSmokeIT {
             Duration.ofSeconds(30));
     assertThat(done.getString("status")).as(done.toString()).isEqualTo("COMPLETED");
     assertThat(done.getString("type")).isEqualTo("io.taskgate.web.examples.SyncTenantData");
+
+    // the default viewer reads the throttled view (the WAR's resources on the EJB jar's facade),
+    // and may not dispatch
+    HttpResponse<String> rows =
+        Http.send(
+            "GET", api.resolve("rate-limits?type=SyncTenantData"), null, VIEWER, VIEWER_PASSWORD);
+    assertThat(rows.statusCode()).as(rows.body()).isEqualTo(200);
+    assertThat(Http.json(rows).getJsonObject("totals").getInt("maxTrackedKeys")).isEqualTo(100_000);
+    assertThat(
+            Http.send("GET", api.resolve("overview"), null, VIEWER, VIEWER_PASSWORD).statusCode())
+        .isEqualTo(200);
+    assertThat(
+            Http.send("POST", api.resolve("tasks/SyncTenantData"), body, VIEWER, VIEWER_PASSWORD)
+                .statusCode())
+        .isEqualTo(403);
   }
 
   /**

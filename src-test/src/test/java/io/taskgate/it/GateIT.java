@@ -11,9 +11,11 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
 import io.taskgate.engine.QueueFullException;
+import io.taskgate.engine.TaskAdmin;
 import io.taskgate.engine.TaskQueues;
 import io.taskgate.engine.TaskRunner;
 import io.taskgate.engine.TaskScheduler;
+import io.taskgate.engine.TaskView;
 import io.taskgate.it.engine.GateEvents;
 import io.taskgate.it.engine.GatedTasks;
 import io.taskgate.it.engine.GatedTasks.Bounded;
@@ -73,6 +75,7 @@ class GateIT {
   @Inject Probe probe;
   @Inject GateEvents events;
   @Inject TaskQueues queues;
+  @Inject TaskAdmin admin;
 
   @Deployment
   static WebArchive taskgateWar() {
@@ -415,6 +418,24 @@ class GateIT {
         assertThat(runner.parked()).doesNotContainKey(id);
         assertThat(store.find(id).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
       }
+      // the task views say so: held, not parked; a parked one has its slot
+      UUID heldId = ids.get(ids.size() - 1);
+      awaitCondition(() -> queues.isHeld(heldId), "the last one held");
+      TaskView held = admin.find(heldId).orElseThrow();
+      assertThat(held.held()).isTrue();
+      assertThat(held.throttledUntil()).isNull();
+      TaskView parkedView = admin.find(ids.get(0)).orElseThrow();
+      assertThat(parkedView.held()).isFalse();
+      assertThat(parkedView.throttledUntil()).isEqualTo(runner.parked().get(ids.get(0)).slot());
+      assertThat(
+              admin
+                  .list(
+                      Optional.of(TaskStatus.QUEUED), Optional.of("Hot"), Optional.empty(), 0, 500)
+                  .items())
+          .filteredOn(t -> t.id().equals(heldId))
+          .singleElement()
+          .extracting(TaskView::held)
+          .isEqualTo(true);
 
       // a task without a policy still runs on the same one-worker queue
       TaskReceipt free = dispatcher.dispatch(new Free(key + "-free"));

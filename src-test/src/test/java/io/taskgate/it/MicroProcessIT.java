@@ -125,6 +125,25 @@ class MicroProcessIT {
     awaitStatus(second, "COMPLETED");
     assertThat(status(parked)).isEqualTo("QUEUED");
     awaitLog("FAIL-OPEN-EVENT Rate limit failed open: key=" + untracked + " ");
+
+    // the throttled view counts them: fail-opens at the key cap, the tracked key's parked task
+    HttpResponse<String> view =
+        Http.send(
+            "GET",
+            api(PORT, "rate-limits?type=HourlyReport&key=" + run + "&sort=parked"),
+            null,
+            "admin",
+            "taskgate");
+    assertThat(view.statusCode()).as(view.body()).isEqualTo(200);
+    jakarta.json.JsonObject page = Http.json(view);
+    jakarta.json.JsonObject totals = page.getJsonObject("totals");
+    assertThat(totals.getJsonNumber("failOpenCount").longValue()).isGreaterThanOrEqualTo(2);
+    assertThat(totals.getInt("trackedKeys")).isEqualTo(MAX_TRACKED_KEYS);
+    assertThat(totals.getInt("maxTrackedKeys")).isEqualTo(MAX_TRACKED_KEYS);
+    jakarta.json.JsonObject top = page.getJsonArray("items").getJsonObject(0);
+    assertThat(top.getString("key")).isEqualTo(tracked);
+    assertThat(top.getInt("parkedCount")).isEqualTo(1);
+    assertThat(page.getInt("total")).isEqualTo(MAX_TRACKED_KEYS); // the untracked key is not a row
   }
 
   @Test

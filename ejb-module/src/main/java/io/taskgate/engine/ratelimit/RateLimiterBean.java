@@ -56,7 +56,9 @@ import java.util.logging.Logger;
  * replacement must be visible to the engine's module ({@code taskgate-ejb.jar}): put it in that
  * jar's module or in the EAR's {@code lib/}, not in a WAR, whose classes the EJB jar cannot see (in
  * the WAR that Payara Micro runs, any place works). The replacement must keep the invariants
- * documented on {@link KeyedRateLimiter}; this bean still starts, idle.
+ * documented on {@link KeyedRateLimiter}; this bean still starts, idle. It may implement {@link
+ * KeyedRateLimiter#keys} for the throttled view; without it the view lists only the keys with
+ * parked tasks.
  */
 @Singleton
 @Startup

@@ -45,7 +45,12 @@ public record RateLimitQuery(
     }
     if ((long) page * size + size > MAX_DEPTH) {
       throw new IllegalArgumentException(
-          "page × size must stay below " + MAX_DEPTH + ", was page " + page + " of size " + size);
+          "(page + 1) × size must be at most "
+              + MAX_DEPTH
+              + ", was page "
+              + page
+              + " of size "
+              + size);
     }
   }
 

@@ -68,12 +68,12 @@ public class EventStream {
   }
 
   /** Open connections. */
-  int connections() {
+  public int connections() {
     return clients.size();
   }
 
   /** Events dropped because the connections could not keep up. */
-  long dropped() {
+  public long dropped() {
     return dropped.get();
   }
 

@@ -159,7 +159,7 @@ final class Params {
       throw ApiProblem.invalidParameter(
           "page",
           page,
-          "page × size must stay below "
+          "(page + 1) × size must be at most "
               + RateLimitQuery.MAX_DEPTH
               + ": narrow the rows with type, key or throttled instead");
     }

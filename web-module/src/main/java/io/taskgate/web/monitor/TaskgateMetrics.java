@@ -13,6 +13,7 @@ import io.taskgate.engine.view.RateLimitQuery;
 import io.taskgate.engine.view.RateLimitRow;
 import io.taskgate.engine.view.RateLimitSort;
 import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.web.api.EventStream;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -46,7 +47,8 @@ import org.eclipse.microprofile.metrics.Timer;
  *
  * <ul>
  *   <li>gauges {@value #PARKED}, {@value #HELD}, {@value #TRACKED_KEYS}, {@value #FAIL_OPEN} (the
- *       limiter's fail-open count since the start);
+ *       limiter's fail-open count since the start), {@value #EVENT_CONNECTIONS} and {@value
+ *       #EVENTS_DROPPED} (the event stream's);
  *   <li>counters {@value #DEFERRALS} per task type (from the aggregated {@link RateLimitDeferred}
  *       events: a window's summary arrives when it ends, and nothing is counted while {@code
  *       taskgate.rate-limit.emit-deferral-events} is off) and {@value #REJECTIONS} per task type
@@ -75,6 +77,8 @@ public class TaskgateMetrics {
   static final String FINISHED = "taskgate.tasks.finished";
   static final String DURATION = "taskgate.task.duration";
   static final String START_DELAY = "taskgate.task.start_delay";
+  static final String EVENT_CONNECTIONS = "taskgate.events.connections";
+  static final String EVENTS_DROPPED = "taskgate.events.dropped";
   static final String KEY_PARKED = "taskgate.rate_limit.key.parked_tasks";
   static final String KEY_WAIT = "taskgate.rate_limit.key.wait";
 
@@ -98,12 +102,23 @@ public class TaskgateMetrics {
   @Inject TaskQueues queues;
   @Inject TaskTransitions transitions;
   @Inject ThrottleViews views;
+  @Inject EventStream events;
   @Inject InstantSource clock;
 
   @Resource ManagedScheduledExecutorService timers;
 
+  /** A tagged metric: its name and tag values (status may be null), cheap to build and hash. */
+  private record Series(String name, String type, String queue, String status) {
+    Tag[] tags() {
+      return status == null
+          ? new Tag[] {new Tag("type", type), new Tag("queue", queue)}
+          : new Tag[] {new Tag("type", type), new Tag("queue", queue), new Tag("status", status)};
+    }
+  }
+
+  private final Map<Series, Counter> taskCounters = new ConcurrentHashMap<>();
+  private final Map<Series, Timer> taskTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-  private final Map<String, Timer> timersByName = new ConcurrentHashMap<>();
   private final Map<MetricID, AtomicLong> keyValues = new ConcurrentHashMap<>();
   private Runnable subscription;
   private ScheduledFuture<?> refresher;
@@ -138,6 +153,15 @@ public class TaskgateMetrics {
             "New keys run unthrottled because the key cap was reached",
             MetricUnits.NONE),
         () -> limiter.stats().untrackedDecisions());
+    registry.gauge(
+        meta(EVENT_CONNECTIONS, "Open /api/events connections", MetricUnits.NONE),
+        events::connections);
+    registry.gauge(
+        meta(
+            EVENTS_DROPPED,
+            "Monitoring events dropped: /api/events clients too slow",
+            MetricUnits.NONE),
+        events::dropped);
     if (config.getOptionalValue(TASKS_KEY, Boolean.class).orElse(true)) {
       subscription = transitions.subscribe(this::onTransition);
     }
@@ -183,29 +207,46 @@ public class TaskgateMetrics {
   }
 
   private void onTransition(TaskTransition t) {
-    Tag type = new Tag("type", t.taskType());
-    Tag queue = new Tag("queue", t.queue());
     if (t.to() == TaskStatus.IN_PROGRESS) {
-      counter(STARTED, "Task attempts started", type, queue).inc();
+      taskCounter(new Series(STARTED, t.taskType(), t.queue(), null), "Task attempts started")
+          .inc();
       if (t.elapsed() != null) {
-        timer(START_DELAY, "From a task's due time to its claim", type, queue).update(t.elapsed());
+        taskTimer(
+                new Series(START_DELAY, t.taskType(), t.queue(), null),
+                "From a task's due time to its claim")
+            .update(t.elapsed());
       }
       return;
     }
     if (t.from() == TaskStatus.IN_PROGRESS && t.elapsed() != null) {
-      timer(DURATION, "How long task attempts ran", type, queue).update(t.elapsed());
+      taskTimer(new Series(DURATION, t.taskType(), t.queue(), null), "How long task attempts ran")
+          .update(t.elapsed());
     }
     if (t.to() == TaskStatus.COMPLETED
         || t.to() == TaskStatus.FAILED
         || t.to() == TaskStatus.CANCELLED) {
-      counter(
-              FINISHED,
-              "Tasks that ended, by final status",
-              type,
-              queue,
-              new Tag("status", t.to().name()))
+      taskCounter(
+              new Series(FINISHED, t.taskType(), t.queue(), t.to().name()),
+              "Tasks that ended, by final status")
           .inc();
     }
+  }
+
+  private Counter taskCounter(Series series, String description) {
+    Counter counter = taskCounters.get(series);
+    return counter != null
+        ? counter
+        : taskCounters.computeIfAbsent(
+            series, s -> registry.counter(meta(s.name(), description, MetricUnits.NONE), s.tags()));
+  }
+
+  private Timer taskTimer(Series series, String description) {
+    Timer timer = taskTimers.get(series);
+    return timer != null
+        ? timer
+        : taskTimers.computeIfAbsent(
+            series,
+            s -> registry.timer(meta(s.name(), description, MetricUnits.NANOSECONDS), s.tags()));
   }
 
   /** Re-registers the per-key gauges for the keys with the most parked tasks now. */
@@ -272,12 +313,6 @@ public class TaskgateMetrics {
     return counters.computeIfAbsent(
         cacheKey(name, tags),
         k -> registry.counter(meta(name, description, MetricUnits.NONE), tags));
-  }
-
-  private Timer timer(String name, String description, Tag... tags) {
-    return timersByName.computeIfAbsent(
-        cacheKey(name, tags),
-        k -> registry.timer(meta(name, description, MetricUnits.NANOSECONDS), tags));
   }
 
   private static String cacheKey(String name, Tag... tags) {

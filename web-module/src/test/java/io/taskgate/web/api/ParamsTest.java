@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.view.RateLimitQuery;
+import io.taskgate.engine.view.RateLimitSort;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.StringReader;
@@ -122,5 +124,61 @@ class ParamsTest {
     try (var reader = Json.createReader(new StringReader(problem.toJson().toString()))) {
       return reader.readObject();
     }
+  }
+
+  @Test
+  void aRateLimitQueryHasDefaultsPerSort() {
+    RateLimitQuery defaults = Params.rateLimitQuery(null, null, null, null, null, null, null);
+    assertThat(defaults)
+        .isEqualTo(
+            new RateLimitQuery(
+                Optional.empty(), Optional.empty(), false, RateLimitSort.KEY, false, 0, 50));
+
+    RateLimitQuery parked =
+        Params.rateLimitQuery("Mail", " a/b ", "TRUE", "parked", null, "2", "10");
+    assertThat(parked)
+        .isEqualTo(
+            new RateLimitQuery(
+                Optional.of("Mail"),
+                Optional.of(" a/b "),
+                true,
+                RateLimitSort.PARKED,
+                true,
+                2,
+                10));
+    assertThat(Params.rateLimitQuery(null, null, "false", "nextSlot", "asc", null, null))
+        .extracting(RateLimitQuery::sort, RateLimitQuery::descending, RateLimitQuery::throttledOnly)
+        .containsExactly(RateLimitSort.NEXT_SLOT, false, false);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      nullValues = "NULL",
+      value = {
+        "bogus, NULL, NULL, NULL, NULL, sort, 'sort must be one of [key, parked, nextSlot]'",
+        "NULL, up, NULL, NULL, NULL, order, 'order must be asc or desc'",
+        "NULL, NULL, -1, NULL, NULL, page, 'page must not be negative'",
+        "NULL, NULL, NULL, 501, NULL, size, 'size must be from 1 to 500'",
+        "NULL, NULL, 200, 500, NULL, page,"
+            + " '(page + 1) × size must be at most 100000: narrow the rows with type, key or throttled"
+            + " instead'",
+        "NULL, NULL, NULL, NULL, yes, throttled, 'throttled must be true or false'",
+      })
+  void aBadRateLimitParameterIsNamed(
+      String sort,
+      String order,
+      String page,
+      String size,
+      String throttled,
+      String name,
+      String detail) {
+    assertThatThrownBy(() -> Params.rateLimitQuery(null, null, throttled, sort, order, page, size))
+        .isInstanceOfSatisfying(
+            ApiProblem.class,
+            p -> {
+              assertThat(p.status()).isEqualTo(400);
+              assertThat(p.toJson().getString("parameter")).isEqualTo(name);
+            })
+        .hasMessage(detail);
   }
 }
