@@ -5,6 +5,7 @@ import io.taskgate.api.RateLimitRejected;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.OffTimer;
 import io.taskgate.engine.TaskQueues;
 import io.taskgate.engine.TaskRunner;
 import io.taskgate.engine.TaskTransitions;
@@ -16,6 +17,7 @@ import io.taskgate.engine.view.ThrottleViews;
 import io.taskgate.web.api.EventStream;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -106,6 +108,7 @@ public class TaskgateMetrics {
   @Inject InstantSource clock;
 
   @Resource ManagedScheduledExecutorService timers;
+  @Resource ManagedExecutorService executor;
 
   /** A tagged metric: its name and tag values (status may be null), cheap to build and hash. */
   private record Series(String name, String type, String queue, String status) {
@@ -175,7 +178,11 @@ public class TaskgateMetrics {
     if (topKeys > 0) {
       refresher =
           timers.scheduleWithFixedDelay(
-              this::refreshTopKeys, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+              // off the timer threads that fire parked tasks at their slots
+              new OffTimer("top-key metrics refresh", executor, this::refreshTopKeys),
+              0,
+              refresh.toMillis(),
+              TimeUnit.MILLISECONDS);
     }
   }
 
