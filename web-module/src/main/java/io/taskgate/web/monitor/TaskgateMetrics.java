@@ -81,6 +81,7 @@ public class TaskgateMetrics {
   static final String START_DELAY = "taskgate.task.start_delay";
   static final String EVENT_CONNECTIONS = "taskgate.events.connections";
   static final String EVENTS_DROPPED = "taskgate.events.dropped";
+  static final String TRANSITIONS_DROPPED = "taskgate.metrics.dropped_transitions";
   static final String KEY_PARKED = "taskgate.rate_limit.key.parked_tasks";
   static final String KEY_WAIT = "taskgate.rate_limit.key.wait";
 
@@ -124,6 +125,14 @@ public class TaskgateMetrics {
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private final Map<MetricID, AtomicLong> keyValues = new ConcurrentHashMap<>();
   private Runnable subscription;
+  static final int MAX_PENDING = 100_000;
+  static final long RECORD_EVERY_MILLIS = 1000;
+  private final java.util.concurrent.ConcurrentLinkedQueue<TaskTransition> pending =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.atomic.AtomicInteger pendingCount =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicLong droppedTransitions = new AtomicLong();
+  private ScheduledFuture<?> recorder;
   private ScheduledFuture<?> refresher;
   private int topKeys;
 
@@ -165,8 +174,22 @@ public class TaskgateMetrics {
             "Monitoring events dropped: /api/events clients too slow",
             MetricUnits.NONE),
         events::dropped);
+    registry.gauge(
+        meta(
+            TRANSITIONS_DROPPED,
+            "Task transitions left out of the task metrics: more than "
+                + MAX_PENDING
+                + " waited to be recorded",
+            MetricUnits.NONE),
+        droppedTransitions::get);
     if (config.getOptionalValue(TASKS_KEY, Boolean.class).orElse(true)) {
       subscription = transitions.subscribe(this::onTransition);
+      recorder =
+          timers.scheduleWithFixedDelay(
+              new OffTimer("task metrics", executor, this::recordPending),
+              RECORD_EVERY_MILLIS,
+              RECORD_EVERY_MILLIS,
+              TimeUnit.MILLISECONDS);
     }
     Duration refresh =
         Duration.parse(
@@ -194,6 +217,9 @@ public class TaskgateMetrics {
     if (refresher != null) {
       refresher.cancel(false);
     }
+    if (recorder != null) {
+      recorder.cancel(false);
+    }
   }
 
   void onDeferred(@Observes RateLimitDeferred event) {
@@ -213,7 +239,35 @@ public class TaskgateMetrics {
         .inc();
   }
 
+  /**
+   * A transition, as the store's writer sees it: only queued here (the thread that wrote is about
+   * to run a handler, or to commit the next batch), and recorded in the metrics by {@link
+   * #recordPending}, off that thread, every {@value #RECORD_EVERY_MILLIS} ms. Beyond {@value
+   * #MAX_PENDING} waiting, transitions are counted as dropped instead.
+   */
   private void onTransition(TaskTransition t) {
+    if (pendingCount.incrementAndGet() > MAX_PENDING) {
+      pendingCount.decrementAndGet();
+      droppedTransitions.incrementAndGet();
+      return;
+    }
+    pending.add(t);
+  }
+
+  /** Records the transitions queued since the last call. */
+  void recordPending() {
+    TaskTransition t;
+    while ((t = pending.poll()) != null) {
+      pendingCount.decrementAndGet();
+      try {
+        record(t);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "Taskgate could not record the metrics of " + t, e);
+      }
+    }
+  }
+
+  private void record(TaskTransition t) {
     if (t.to() == TaskStatus.IN_PROGRESS) {
       taskCounter(new Series(STARTED, t.taskType(), t.queue(), null), "Task attempts started")
           .inc();
