@@ -34,7 +34,8 @@ public class TestConfigSource implements ConfigSource {
           Map.entry("taskgate.sweep.interval", "PT0.5S"),
           Map.entry("taskgate.security.user." + VIEWER + ".password", VIEWER_PASSWORD),
           Map.entry("taskgate.security.user." + VIEWER + ".groups", "taskgate-viewer"),
-          Map.entry("taskgate.metrics.top-keys-refresh", "PT0.5S"));
+          Map.entry("taskgate.metrics.top-keys-refresh", "PT0.5S"),
+          Map.entry("taskgate.metrics.tasks", "true"));
 
   @Override
   public Map<String, String> getProperties() {

@@ -55,9 +55,10 @@ import org.eclipse.microprofile.metrics.Timer;
  *       events: a window's summary arrives when it ends, and nothing is counted while {@code
  *       taskgate.rate-limit.emit-deferral-events} is off) and {@value #REJECTIONS} per task type
  *       and reason;
- *   <li>with {@value #TASKS_KEY} on (default): counters {@value #STARTED} and {@value #FINISHED}
- *       (per task type, queue and final status) and timers {@value #DURATION} (an attempt's run
- *       time) and {@value #START_DELAY} (from due to claimed), per task type and queue;
+ *   <li>with {@value #TASKS_KEY} on (off by default: it costs the other keys' latency, see the
+ *       README): counters {@value #STARTED} and {@value #FINISHED} (per task type, queue and final
+ *       status) and timers {@value #DURATION} (an attempt's run time) and {@value #START_DELAY}
+ *       (from due to claimed), per task type and queue;
  *   <li>per key, only for the {@value #TOP_KEYS_KEY} keys with the most parked tasks (default
  *       {@value #DEFAULT_TOP_KEYS}; 0: none), refreshed every {@value #TOP_KEYS_REFRESH_KEY}
  *       (default {@value #DEFAULT_REFRESH}): gauges {@value #KEY_PARKED} and {@value #KEY_WAIT}
@@ -182,7 +183,7 @@ public class TaskgateMetrics {
                 + " waited to be recorded",
             MetricUnits.NONE),
         droppedTransitions::get);
-    if (config.getOptionalValue(TASKS_KEY, Boolean.class).orElse(true)) {
+    if (config.getOptionalValue(TASKS_KEY, Boolean.class).orElse(false)) {
       subscription = transitions.subscribe(this::onTransition);
       recorder =
           timers.scheduleWithFixedDelay(
