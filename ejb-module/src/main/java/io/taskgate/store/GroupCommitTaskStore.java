@@ -1,14 +1,10 @@
 package io.taskgate.store;
 
-import io.taskgate.core.task.TaskStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -40,10 +36,9 @@ import java.util.logging.Logger;
  *
  * Reads always go straight to the delegate.
  */
-public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
+public final class GroupCommitTaskStore extends ForwardingTaskStore implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(GroupCommitTaskStore.class.getName());
 
-  private final TaskStore delegate;
   private final int maxBatch;
   private final BooleanSupplier callerInTransaction;
   private final LinkedBlockingQueue<Pending> waiting = new LinkedBlockingQueue<>();
@@ -68,7 +63,7 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
       int writerCount,
       int maxBatch,
       BooleanSupplier callerInTransaction) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    super(delegate);
     Objects.requireNonNull(threads, "threads");
     if (writerCount < 1) {
       throw new IllegalArgumentException("writerCount must be at least 1, was " + writerCount);
@@ -105,41 +100,6 @@ public final class GroupCommitTaskStore implements TaskStore, AutoCloseable {
   public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes) {
     List<TaskWrite> copy = List.copyOf(writes);
     return copy.isEmpty() ? List.of() : submit(copy);
-  }
-
-  @Override
-  public Optional<StoredTask> find(UUID id) {
-    return delegate.find(id);
-  }
-
-  @Override
-  public Optional<StoredTask> findLive(String type, String taskKey) {
-    return delegate.findLive(type, taskKey);
-  }
-
-  @Override
-  public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
-    return delegate.findByStatus(statuses, max);
-  }
-
-  @Override
-  public List<DueTask> findDue(Instant now, DueTask after, int max) {
-    return delegate.findDue(now, after, max);
-  }
-
-  @Override
-  public TaskPage query(TaskQuery query) {
-    return delegate.query(query);
-  }
-
-  @Override
-  public List<TaskAudit> history(UUID id) {
-    return delegate.history(id);
-  }
-
-  @Override
-  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
-    return delegate.countByQueueAndStatus();
   }
 
   /** Transactions committed by the writers so far. */

@@ -1,20 +1,15 @@
 package io.taskgate.store;
 
-import io.taskgate.core.task.TaskStatus;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
 
 /**
  * A {@link TaskStore} that tells a {@link TaskWriteListener} about each write it applied, once the
  * write returned (committed, or joined to the caller's own transaction). Reads pass through.
  */
-public final class ListeningTaskStore implements TaskStore, AutoCloseable {
-  private final TaskStore delegate;
+public final class ListeningTaskStore extends ForwardingTaskStore implements AutoCloseable {
   private final TaskWriteListener listener;
 
   /**
@@ -22,7 +17,7 @@ public final class ListeningTaskStore implements TaskStore, AutoCloseable {
    * @param listener who is told
    */
   public ListeningTaskStore(TaskStore delegate, TaskWriteListener listener) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    super(delegate);
     this.listener = Objects.requireNonNull(listener, "listener");
   }
 
@@ -66,41 +61,6 @@ public final class ListeningTaskStore implements TaskStore, AutoCloseable {
       }
     }
     return results;
-  }
-
-  @Override
-  public Optional<StoredTask> find(UUID id) {
-    return delegate.find(id);
-  }
-
-  @Override
-  public Optional<StoredTask> findLive(String type, String taskKey) {
-    return delegate.findLive(type, taskKey);
-  }
-
-  @Override
-  public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
-    return delegate.findByStatus(statuses, max);
-  }
-
-  @Override
-  public List<DueTask> findDue(java.time.Instant now, DueTask after, int max) {
-    return delegate.findDue(now, after, max);
-  }
-
-  @Override
-  public TaskPage query(TaskQuery query) {
-    return delegate.query(query);
-  }
-
-  @Override
-  public List<TaskAudit> history(UUID id) {
-    return delegate.history(id);
-  }
-
-  @Override
-  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
-    return delegate.countByQueueAndStatus();
   }
 
   /** Closes the wrapped store if it can be closed. */

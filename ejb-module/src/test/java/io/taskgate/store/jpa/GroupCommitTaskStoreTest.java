@@ -8,12 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.core.task.AuditLevel;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.GroupCommitTaskStore;
 import io.taskgate.store.StoredTask;
-import io.taskgate.store.TaskAudit;
-import io.taskgate.store.TaskPage;
-import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManagerFactory;
@@ -24,7 +20,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -215,13 +210,14 @@ class GroupCommitTaskStoreTest {
   }
 
   /** The JPA store, recording the size of every writeAll and able to hold the first one. */
-  static final class Recording implements TaskStore {
+  static final class Recording extends io.taskgate.store.ForwardingTaskStore {
     final TaskStore store;
     final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
     final CountDownLatch firstBatchStarted = new CountDownLatch(1);
     volatile CountDownLatch holdFirstBatch;
 
     Recording(TaskStore store) {
+      super(store);
       this.store = store;
     }
 
@@ -250,42 +246,6 @@ class GroupCommitTaskStoreTest {
     @Override
     public Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now) {
       return writeAll(List.of(new TaskWrite.Update(expected, changed, now))).get(0);
-    }
-
-    @Override
-    public Optional<StoredTask> find(UUID id) {
-      return store.find(id);
-    }
-
-    @Override
-    public Optional<StoredTask> findLive(String type, String taskKey) {
-      return store.findLive(type, taskKey);
-    }
-
-    @Override
-    public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
-      return store.findByStatus(statuses, max);
-    }
-
-    @Override
-    public List<io.taskgate.store.DueTask> findDue(
-        java.time.Instant now, io.taskgate.store.DueTask after, int max) {
-      return store.findDue(now, after, max);
-    }
-
-    @Override
-    public TaskPage query(TaskQuery query) {
-      return store.query(query);
-    }
-
-    @Override
-    public java.util.Map<String, java.util.Map<TaskStatus, Long>> countByQueueAndStatus() {
-      return store.countByQueueAndStatus();
-    }
-
-    @Override
-    public List<TaskAudit> history(UUID id) {
-      return store.history(id);
     }
   }
 }

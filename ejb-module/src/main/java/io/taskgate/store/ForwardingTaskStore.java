@@ -1,0 +1,60 @@
+package io.taskgate.store;
+
+import io.taskgate.core.task.TaskStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A {@link TaskStore} that wraps another and passes every read straight to it; subclasses decide
+ * what happens to the writes ({@link GroupCommitTaskStore} batches them, {@link ListeningTaskStore}
+ * reports them).
+ */
+public abstract class ForwardingTaskStore implements TaskStore {
+  /** The wrapped store. */
+  protected final TaskStore delegate;
+
+  /** Wraps {@code delegate}. */
+  protected ForwardingTaskStore(TaskStore delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  @Override
+  public Optional<StoredTask> find(UUID id) {
+    return delegate.find(id);
+  }
+
+  @Override
+  public Optional<StoredTask> findLive(String type, String taskKey) {
+    return delegate.findLive(type, taskKey);
+  }
+
+  @Override
+  public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
+    return delegate.findByStatus(statuses, max);
+  }
+
+  @Override
+  public List<DueTask> findDue(Instant now, DueTask after, int max) {
+    return delegate.findDue(now, after, max);
+  }
+
+  @Override
+  public TaskPage query(TaskQuery query) {
+    return delegate.query(query);
+  }
+
+  @Override
+  public List<TaskAudit> history(UUID id) {
+    return delegate.history(id);
+  }
+
+  @Override
+  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
+    return delegate.countByQueueAndStatus();
+  }
+}
