@@ -1,6 +1,7 @@
 package io.taskgate.engine;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,7 +27,11 @@ import java.util.logging.Logger;
 /**
  * The in-memory channels between the store and the workers: one bounded channel per queue, drained
  * by at most {@code parallelism} workers on the {@link ManagedExecutorService}. Workers are started
- * when there is work and end when the channel is empty, so an idle queue holds no thread.
+ * when there is work; a worker whose channel is empty waits up to {@value #LINGER_MILLIS} ms for
+ * more before it ends, so an idle queue holds no thread, while a queue with a steady trickle of
+ * tasks (a rate-limited key's slots, a few ms apart) keeps its workers instead of submitting one to
+ * the executor per task: each submission captures the caller's context, which on Payara costs a
+ * class-path scan.
  *
  * <p>A worker takes one task at a time while the queue's tasks are slow, and a few at once (so that
  * the runner claims and records them together) while they are short: as many as fit in about
@@ -55,6 +60,11 @@ public class TaskQueues {
   static final long BATCH_MILLIS = 10;
   static final int DUE_STREAK = 8;
 
+  /** How long a worker with nothing to do waits for more before it ends. */
+  static final long LINGER_MILLIS = 500;
+
+  private volatile boolean closed;
+
   private Consumer<List<UUID>> runner;
   private Duration maxWait;
 
@@ -62,6 +72,13 @@ public class TaskQueues {
   void open() {
     settings.queues().forEach((name, sizes) -> channels.put(name, new Channel(name, sizes)));
     maxWait = settings.maxDispatchWait();
+  }
+
+  /** Wakes the lingering workers so that they end now. */
+  @PreDestroy
+  void close() {
+    closed = true;
+    channels.values().forEach(Channel::wakeAll);
   }
 
   /** Sets what workers do with a task id; the engine calls this once at start. */
@@ -90,14 +107,23 @@ public class TaskQueues {
    * @throws QueueFullException if the channel stays full; the task is stored and runs later
    */
   public void enqueue(String queue, UUID taskId) {
+    enqueue(queue, taskId, maxWait);
+  }
+
+  /**
+   * Puts a task id on its queue's channel, waiting up to {@code wait} for room.
+   *
+   * @throws QueueFullException if the channel stays full; the task is stored and runs later
+   */
+  void enqueue(String queue, UUID taskId, Duration wait) {
     Channel channel = channels.get(resolve(queue));
     try {
-      if (!channel.offer(taskId, maxWait.toNanos())) {
-        throw new QueueFullException(channel.name, channel.occupied(), maxWait, taskId);
+      if (!channel.offer(taskId, wait.toNanos())) {
+        throw new QueueFullException(channel.name, channel.occupied(), wait, taskId);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new QueueFullException(channel.name, channel.occupied(), maxWait, taskId);
+      throw new QueueFullException(channel.name, channel.occupied(), wait, taskId);
     }
     channel.startWorkers();
   }
@@ -217,6 +243,13 @@ public class TaskQueues {
     private final Condition room = lock.newCondition();
     private int occupied; // tasks + held, guarded by lock
 
+    /** Lingering workers wait here for work. */
+    private final ReentrantLock idleLock = new ReentrantLock();
+
+    private final Condition work = idleLock.newCondition();
+    private int idle; // lingering workers nobody has woken yet, guarded by idleLock
+    private int wakeups; // wake-ups not yet taken by a lingering worker, guarded by idleLock
+
     Channel(String name, QueueSettings.Sizes sizes) {
       this.name = name;
       this.capacity = sizes.capacity();
@@ -294,6 +327,9 @@ public class TaskQueues {
     }
 
     void startWorkers() {
+      if (wakeIdle()) {
+        return;
+      }
       while (!tasks.isEmpty() || !due.isEmpty()) {
         int n = workers.get();
         if (n >= parallelism) {
@@ -302,6 +338,67 @@ public class TaskQueues {
         if (workers.compareAndSet(n, n + 1)) {
           executor.execute(this::drain);
         }
+      }
+    }
+
+    /** Wakes one lingering worker, if there is one nobody has woken yet; whether there was. */
+    private boolean wakeIdle() {
+      idleLock.lock();
+      try {
+        if (idle == 0) {
+          return false;
+        }
+        idle--;
+        wakeups++;
+        work.signal();
+        return true;
+      } finally {
+        idleLock.unlock();
+      }
+    }
+
+    void wakeAll() {
+      idleLock.lock();
+      try {
+        work.signalAll();
+      } finally {
+        idleLock.unlock();
+      }
+    }
+
+    /**
+     * The channel is empty: waits up to {@value #LINGER_MILLIS} ms for work. Returns true when
+     * there is work again (this worker goes on), false when it should end.
+     */
+    private boolean linger() {
+      idleLock.lock();
+      try {
+        if (!tasks.isEmpty() || !due.isEmpty()) {
+          return true; // enqueued after this worker looked: it was not woken, nor needed to be
+        }
+        idle++;
+        long left = TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
+        while (true) {
+          if (wakeups > 0) {
+            wakeups--; // whoever woke us counted us out of idle
+            return true;
+          }
+          if (closed || left <= 0) {
+            idle--;
+            return false;
+          }
+          left = work.awaitNanos(left);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (wakeups > 0) {
+          wakeups--; // leaving: one fewer waiting worker, woken or not
+        } else {
+          idle--;
+        }
+        return false;
+      } finally {
+        idleLock.unlock();
       }
     }
 
@@ -323,6 +420,9 @@ public class TaskQueues {
             fromDue = first != null;
           }
           if (first == null) {
+            if (linger()) {
+              continue;
+            }
             break;
           }
           dueStreak = fromDue ? dueStreak + 1 : 0;

@@ -1,5 +1,6 @@
 package io.taskgate.engine;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,8 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -20,6 +23,14 @@ import java.util.logging.Logger;
  * Brings stored tasks to their queue when they are due: at once, or later through the {@link
  * ManagedScheduledExecutorService}. It tracks every task id it holds (timer, channel or worker), so
  * that the periodic sweep never hands one task to the engine twice.
+ *
+ * <p>Tasks that wait (scheduled for later, or parked until their rate-limit slot) wait on one
+ * timeline ordered by due time, and the executor holds a single alarm, at the earliest: when it
+ * goes off, every task that has come due goes to its queue and the alarm is set again for the next.
+ * So parking ten thousand tasks of a hot key schedules nothing (their slots come after the alarm),
+ * and a key paced a few ms apart costs one schedule per slot. Each schedule captures the caller's
+ * context, which on Payara costs a class-path scan: a timer per task made parking a backlog the
+ * most expensive step of the dispatch.
  */
 @ApplicationScoped
 public class TaskScheduler {
@@ -32,7 +43,24 @@ public class TaskScheduler {
   @Inject InstantSource clock;
 
   private final Set<UUID> tracked = ConcurrentHashMap.newKeySet();
-  private final Map<UUID, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
+
+  /** A task waiting for {@code dueNanos} ({@link System#nanoTime}), then for its queue. */
+  private record Timer(long dueNanos, long seq, UUID taskId, String queue, boolean redemption)
+      implements Comparable<Timer> {
+    @Override
+    public int compareTo(Timer other) {
+      int byDue = Long.compare(dueNanos, other.dueNanos);
+      return byDue != 0 ? byDue : Long.compare(seq, other.seq);
+    }
+  }
+
+  private final Map<UUID, Timer> pending = new ConcurrentHashMap<>();
+  private final ConcurrentSkipListSet<Timer> timeline = new ConcurrentSkipListSet<>();
+  private final AtomicLong arrivals = new AtomicLong();
+
+  private ScheduledFuture<?> alarm; // guarded by this
+  private long alarmAt = Long.MAX_VALUE; // nanoTime the alarm goes off, guarded by this
+  private boolean closed; // guarded by this
 
   /**
    * Hands the task to {@code queue} at {@code due}. Returns false if the task is already held.
@@ -62,33 +90,101 @@ public class TaskScheduler {
       if (redemption) {
         queues.enqueueDue(queue, taskId);
       } else {
-        enqueueOrForget(queue, taskId, true);
+        enqueueOrForget(queue, taskId, null, true);
       }
     } else {
-      pending.put(
-          taskId,
-          timers.schedule(
-              () -> {
-                pending.remove(taskId);
-                if (redemption) {
-                  queues.enqueueDue(queue, taskId);
-                } else {
-                  enqueueOrForget(queue, taskId, false);
-                }
-              },
-              wait.toNanos(),
-              TimeUnit.NANOSECONDS));
+      Timer timer =
+          new Timer(
+              System.nanoTime() + wait.toNanos(),
+              arrivals.incrementAndGet(),
+              taskId,
+              queue,
+              redemption);
+      pending.put(taskId, timer);
+      timeline.add(timer);
+      alarmBy(timer.dueNanos());
     }
     return true;
   }
 
+  /** Sets the alarm for {@code dueNanos} unless it already goes off by then. */
+  private synchronized void alarmBy(long dueNanos) {
+    if (closed || dueNanos >= alarmAt) {
+      return;
+    }
+    if (alarm != null) {
+      alarm.cancel(false);
+    }
+    alarmAt = dueNanos;
+    alarm =
+        timers.schedule(
+            this::alarmRings, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Hands every task that has come due to its queue, then sets the alarm for the next one. While
+   * this runs {@code alarmAt} is in the past, so no arrival sets another alarm: the last step sets
+   * it for whatever is earliest by then.
+   */
+  private void alarmRings() {
+    long now = System.nanoTime();
+    try {
+      Timer first;
+      while ((first = earliest()) != null && first.dueNanos() <= now) {
+        if (timeline.remove(first) && pending.remove(first.taskId(), first)) {
+          deliver(first);
+        }
+      }
+    } finally {
+      synchronized (this) {
+        alarm = null;
+        alarmAt = Long.MAX_VALUE;
+        Timer next = earliest();
+        if (next != null) {
+          alarmBy(next.dueNanos());
+        }
+      }
+    }
+  }
+
+  private Timer earliest() {
+    return timeline.ceiling(FIRST);
+  }
+
+  private static final Timer FIRST = new Timer(Long.MIN_VALUE, Long.MIN_VALUE, null, null, false);
+
+  private void deliver(Timer timer) {
+    try {
+      if (timer.redemption()) {
+        queues.enqueueDue(timer.queue(), timer.taskId());
+      } else {
+        // never waits for room: a full queue would hold up every other task's alarm
+        enqueueOrForget(timer.queue(), timer.taskId(), Duration.ZERO, false);
+      }
+    } catch (RuntimeException e) {
+      tracked.remove(timer.taskId());
+      LOG.log(
+          Level.WARNING,
+          "Task " + timer.taskId() + " could not go to queue " + timer.queue() + "; the sweep will",
+          e);
+    }
+  }
+
+  @PreDestroy
+  synchronized void close() {
+    closed = true;
+    if (alarm != null) {
+      alarm.cancel(false);
+    }
+  }
+
   /** Drops the timer of a task that has not come due. Returns whether there was one. */
   public boolean cancelTimer(UUID taskId) {
-    ScheduledFuture<?> timer = pending.remove(taskId);
+    Timer timer = pending.remove(taskId);
     if (timer == null) {
       return false;
     }
-    timer.cancel(false);
+    timeline.remove(timer);
     tracked.remove(taskId);
     return true;
   }
@@ -113,9 +209,13 @@ public class TaskScheduler {
     return pending.size();
   }
 
-  private void enqueueOrForget(String queue, UUID taskId, boolean rethrow) {
+  private void enqueueOrForget(String queue, UUID taskId, Duration wait, boolean rethrow) {
     try {
-      queues.enqueue(queue, taskId);
+      if (wait == null) {
+        queues.enqueue(queue, taskId);
+      } else {
+        queues.enqueue(queue, taskId, wait);
+      }
     } catch (QueueFullException e) {
       tracked.remove(taskId);
       if (rethrow) {

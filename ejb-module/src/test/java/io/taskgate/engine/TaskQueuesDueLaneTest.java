@@ -3,18 +3,14 @@ package io.taskgate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import jakarta.enterprise.concurrent.ManagedExecutorService;
-import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,13 +70,9 @@ class TaskQueuesDueLaneTest {
   }
 
   private TaskQueues queues(Map<String, String> settings) {
-    QueueSettings queueSettings = new QueueSettings();
-    queueSettings.config = config(settings);
-    TaskQueues queues = new TaskQueues();
-    queues.settings = queueSettings;
-    queues.executor = executor();
-    queues.open();
-    queues.onTask(
+    return EngineParts.queues(
+        settings,
+        threads,
         batch -> {
           for (UUID id : batch) {
             synchronized (ran) {
@@ -96,38 +88,5 @@ class TaskQueuesDueLaneTest {
             }
           }
         });
-    return queues;
-  }
-
-  private static Config config(Map<String, String> settings) {
-    return (Config)
-        Proxy.newProxyInstance(
-            Config.class.getClassLoader(),
-            new Class<?>[] {Config.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("getOptionalValue")) {
-                String value = settings.get((String) args[0]);
-                if (value == null) {
-                  return Optional.empty();
-                }
-                Class<?> type = (Class<?>) args[1];
-                return Optional.of(type == Integer.class ? Integer.valueOf(value) : value);
-              }
-              throw new AssertionError("not expected here: " + method);
-            });
-  }
-
-  private ManagedExecutorService executor() {
-    return (ManagedExecutorService)
-        Proxy.newProxyInstance(
-            ManagedExecutorService.class.getClassLoader(),
-            new Class<?>[] {ManagedExecutorService.class},
-            (proxy, method, args) -> {
-              if (method.getName().equals("execute")) {
-                threads.execute((Runnable) args[0]);
-                return null;
-              }
-              throw new AssertionError("not expected here: " + method);
-            });
   }
 }

@@ -46,9 +46,10 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *   <li>{@code load.configs}: configurations separated by {@code ;}, each {@code name:key=value,…}
  *       of MicroProfile Config keys handed to Micro as system properties, except {@code
  *       load.batch=N}: each dispatching thread then stores N tasks per {@code dispatchAll}
- *   <li>{@code load.pacing}: {@code parked,others,gapMicros} (e.g. {@code 10000,2000,2000}) also
- *       runs the pacing run after each boot's measured runs (see {@code app.PacingRun}); its table
- *       goes to {@code pacing.md}
+ *   <li>{@code load.pacing}: {@code parked,others,gapMicros[,releaseMillis]} (e.g. {@code
+ *       10000,10000,2000}) also runs the pacing run after each boot's measured runs (see {@code
+ *       app.PacingRun}); several, separated by {@code /}, run one after the other in each boot; its
+ *       table goes to {@code pacing.md}
  *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
  *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
  *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's
@@ -103,11 +104,11 @@ public final class EngineLoad {
     }
     if (!load.pacingRows.isEmpty()) {
       String pacing =
-          "| db | config | hot tasks | started | parked measured | lateness p50 ms | p99 ms |"
+          "| db | config | hot tasks, released | started | parked measured | lateness p50 ms | p99 ms |"
               + " max ms | p99 once all parked ms (tasks) | early | GCRA violations (worst), with 5 ms CDVT | busiest second / allowed | parked before / after |"
               + " others |"
-              + " others p50 / p99 ms, no hot key | with hot key | p99 ratio |\n"
-              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+              + " others p50 / p99 ms, no hot key | with hot key | p99 ratio | GC while pacing: pauses, ms |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
               + String.join("\n", load.pacingRows)
               + "\n";
       System.out.println("\nTaskgate pacing\n\n" + pacing);
@@ -201,8 +202,8 @@ public final class EngineLoad {
         System.out.println(rows.get(rows.size() - 1));
       }
       String pacing = System.getProperty("load.pacing", "");
-      if (!pacing.isBlank()) {
-        pacingRows.add(pacing(db, name, pacing.split(",")));
+      for (String one : pacing.isBlank() ? new String[0] : pacing.split("/")) {
+        pacingRows.add(pacing(db, name, one.split(",")));
         System.out.println(pacingRows.get(pacingRows.size() - 1));
       }
     } finally {
@@ -235,7 +236,7 @@ public final class EngineLoad {
     throw new IllegalStateException("Payara Micro did not answer " + info + " in 5 min: " + log);
   }
 
-  /** The pacing run ({@code parked,others,gapMicros}), as a table row. */
+  /** The pacing run ({@code parked,others,gapMicros[,releaseMillis]}), as a table row. */
   private String pacing(String db, String name, String[] knobs)
       throws IOException, InterruptedException {
     URI uri =
@@ -247,17 +248,22 @@ public final class EngineLoad {
                 + "&others="
                 + knobs[1].strip()
                 + "&gapMicros="
-                + knobs[2].strip());
+                + knobs[2].strip()
+                + "&releaseMillis="
+                + (knobs.length > 3 ? knobs[3].strip() : "0"));
     JsonObject r = postForJson(uri);
     double baseP99 = r.getJsonNumber("baselineP99Micros").longValue() / 1000.0;
     double hotP99 = r.getJsonNumber("withHotP99Micros").longValue() / 1000.0;
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %d | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms), %d | %d / %d | %d / %d | %d |"
-            + " %.2f / %.2f | %.2f / %.2f | **%.2f** |",
+        "| %s | %s | %d, %s | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms), %d | %d / %d | %d / %d | %d |"
+            + " %.2f / %.2f | %.2f / %.2f | **%.2f** | %d, %d |",
         db,
         name,
         r.getInt("hotTasks"),
+        r.getJsonNumber("releaseMillis").longValue() == 0
+            ? "due at once"
+            : "stored, then due together",
         r.getInt("hotStarted"),
         r.getInt("parkedMeasured"),
         r.getJsonNumber("latenessP50Micros").longValue() / 1000.0,
@@ -278,7 +284,9 @@ public final class EngineLoad {
         baseP99,
         r.getJsonNumber("withHotP50Micros").longValue() / 1000.0,
         hotP99,
-        baseP99 == 0 ? 0 : hotP99 / baseP99);
+        baseP99 == 0 ? 0 : hotP99 / baseP99,
+        r.getJsonNumber("gcPauses").longValue(),
+        r.getJsonNumber("gcPauseMillis").longValue());
   }
 
   private JsonObject post(int count, int batch) throws IOException, InterruptedException {

@@ -18,8 +18,8 @@ public class LoadResource {
   @Inject PacingRun pacing;
 
   /**
-   * {@code POST /api/load/pacing?parked=10000&others=2000&gapMicros=2000}: the pacing run (see
-   * {@link PacingRun}).
+   * {@code POST /api/load/pacing?parked=10000&others=2000&gapMicros=2000&releaseMillis=0}: the
+   * pacing run (see {@link PacingRun}).
    */
   @POST
   @Path("pacing")
@@ -27,9 +27,10 @@ public class LoadResource {
   public PacingResult pacing(
       @QueryParam("parked") @DefaultValue("10000") int parked,
       @QueryParam("others") @DefaultValue("2000") int others,
-      @QueryParam("gapMicros") @DefaultValue("2000") int gapMicros)
+      @QueryParam("gapMicros") @DefaultValue("2000") int gapMicros,
+      @QueryParam("releaseMillis") @DefaultValue("0") long releaseMillis)
       throws InterruptedException {
-    return pacing.run(parked, others, gapMicros);
+    return pacing.run(parked, others, gapMicros, releaseMillis);
   }
 
   @POST

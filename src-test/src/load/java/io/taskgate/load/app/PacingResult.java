@@ -4,6 +4,9 @@ package io.taskgate.load.app;
  * The figures of one pacing run (times in microseconds).
  *
  * @param hotTasks tasks of the hot key dispatched
+ * @param releaseMillis 0 when the hot tasks were dispatched to run at once (they are stored while
+ *     the first of them already pace), else how long after the dispatch began they were all
+ *     released together, stored beforehand
  * @param hotStarted how many of them started before the run gave up waiting
  * @param parkedMeasured hot tasks that were parked (the others ran at once, within the burst)
  * @param latenessP50Micros start − reserved slot, median, over the parked hot tasks
@@ -25,9 +28,12 @@ package io.taskgate.load.app;
  * @param baselineP99Micros the same, 99th percentile
  * @param withHotP50Micros other keys' dispatch-to-start median while the hot key holds its tasks
  * @param withHotP99Micros the same, 99th percentile
+ * @param gcPauses garbage collections from the hot key's first start to its last
+ * @param gcPauseMillis their total time (as the JVM's collector beans count it)
  */
 public record PacingResult(
     int hotTasks,
+    long releaseMillis,
     int hotStarted,
     int parkedMeasured,
     long latenessP50Micros,
@@ -47,4 +53,6 @@ public record PacingResult(
     long baselineP50Micros,
     long baselineP99Micros,
     long withHotP50Micros,
-    long withHotP99Micros) {}
+    long withHotP99Micros,
+    long gcPauses,
+    long gcPauseMillis) {}

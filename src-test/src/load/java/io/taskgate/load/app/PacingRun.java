@@ -1,9 +1,12 @@
 package io.taskgate.load.app;
 
+import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.engine.TaskRunner;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,7 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Baseline: {@code others} tasks, each of a new key (so each runs at once), dispatched one
  *       every {@code gapMicros} from one thread: dispatch-to-start p50/p99.
  *   <li>The hot key: {@code parked} tasks of one key, stored with {@code dispatchAll}; all but the
- *       burst park until their slots, 2 ms apart.
+ *       burst park until their slots, 5 ms apart. With {@code releaseMillis} 0 they are due at
+ *       once, so the first of them pace while the rest are still being stored (two saturated cores:
+ *       the storing competes with the pacing); otherwise they are all due {@code releaseMillis}
+ *       after the first was stored, and come due together, like a batch scheduled for a given time.
  *   <li>The same as 1 with new keys while the hot key holds its parked tasks.
  *   <li>Waits for every hot task; for each parked one: start − reserved slot (the slot the engine
  *       hands the handler in {@code TaskContext.throttledUntil}), and GCRA conformance of all the
@@ -55,7 +61,7 @@ public class PacingRun {
   }
 
   /** Runs the four steps; the figures as a JSON-B record. */
-  public synchronized PacingResult run(int parked, int others, int gapMicros)
+  public synchronized PacingResult run(int parked, int others, int gapMicros, long releaseMillis)
       throws InterruptedException {
     int run = runIds.incrementAndGet();
     Latency baseline = others(run, "base", others, gapMicros);
@@ -64,14 +70,22 @@ public class PacingRun {
     hotStarted.set(0);
     this.hotKey = hotKey;
     List<PacedTask> batch = new ArrayList<>(500);
+    Instant release = Instant.now().plusMillis(releaseMillis);
+    DispatchOptions when =
+        releaseMillis > 0 ? DispatchOptions.now().at(release) : DispatchOptions.now();
+    long[] gcBefore = gc();
     for (int seq = 0; seq < parked; seq++) {
       batch.add(new PacedTask(run, seq, hotKey));
       if (batch.size() == 500 || seq == parked - 1) {
-        dispatcher.dispatchAll(batch);
+        dispatcher.dispatchAll(batch, when);
         batch.clear();
       }
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    if (Instant.now().isAfter(release) && releaseMillis > 0) {
+      throw new IllegalStateException(
+          "storing the hot tasks took longer than releaseMillis=" + releaseMillis);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60) + releaseMillis * 1_000_000;
     while (runner.parked().size() + hotStarted.get() < parked && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
@@ -88,6 +102,7 @@ public class PacingRun {
       Thread.sleep(50);
     }
     int hotDone = hotStarted.get();
+    long[] gcAfter = gc();
 
     List<Long> lateness = new ArrayList<>();
     List<Long> latenessOnceParked = new ArrayList<>();
@@ -121,6 +136,7 @@ public class PacingRun {
     int busiestSecond = busiestWindow(sortedStarts, TimeUnit.SECONDS.toNanos(1));
     return new PacingResult(
         parked,
+        releaseMillis,
         hotDone,
         late.length,
         micros(percentile(late, 50)),
@@ -140,7 +156,20 @@ public class PacingRun {
         baseline.p50Micros,
         baseline.p99Micros,
         withHot.p50Micros,
-        withHot.p99Micros);
+        withHot.p99Micros,
+        gcAfter[0] - gcBefore[0],
+        gcAfter[1] - gcBefore[1]);
+  }
+
+  /** Collections so far and their total milliseconds, over all the JVM's collectors. */
+  private static long[] gc() {
+    long count = 0;
+    long millis = 0;
+    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+      count += Math.max(0, collector.getCollectionCount());
+      millis += Math.max(0, collector.getCollectionTime());
+    }
+    return new long[] {count, millis};
   }
 
   /**

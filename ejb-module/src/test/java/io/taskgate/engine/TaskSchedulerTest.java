@@ -1,0 +1,120 @@
+package io.taskgate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The timeline: one alarm at the earliest due task, never early, re-set for an earlier one. */
+class TaskSchedulerTest {
+  private final ExecutorService workers = Executors.newCachedThreadPool();
+  private final ScheduledExecutorService alarms = Executors.newScheduledThreadPool(1);
+  private final AtomicInteger schedules = new AtomicInteger();
+  private final Map<UUID, Long> ranAt = new ConcurrentHashMap<>();
+  private final List<UUID> order = new ArrayList<>();
+  private final Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  @AfterEach
+  void stop() {
+    workers.shutdownNow();
+    alarms.shutdownNow();
+  }
+
+  @Test
+  void aBacklogOfParkedTasksSetsOneAlarmAndEachRunsInOrderNeverBeforeItsTime() throws Exception {
+    TaskScheduler scheduler = scheduler();
+    long before = System.nanoTime();
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      UUID id = UUID.randomUUID();
+      ids.add(id);
+      assertThat(scheduler.redeemAt("default", id, t0.plus(30 + i, ChronoUnit.MILLIS))).isTrue();
+    }
+    assertThat(schedules.get()).isEqualTo(1); // the alarm for the first; the rest come after it
+    assertThat(scheduler.timersPending()).isEqualTo(300);
+
+    awaitRuns(300);
+    synchronized (order) {
+      assertThat(order).containsExactlyElementsOf(ids);
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      long earliest = before + TimeUnit.MILLISECONDS.toNanos(30 + i);
+      assertThat(ranAt.get(ids.get(i)))
+          .as("task %d never before its time", i)
+          .isGreaterThan(earliest);
+    }
+    assertThat(scheduler.timersPending()).isZero();
+    assertThat(scheduler.redeemAt("default", ids.get(0), t0.plusSeconds(1)))
+        .as("still held by the scheduler until released")
+        .isFalse();
+  }
+
+  @Test
+  void anEarlierArrivalSetsTheAlarmEarlierAndACancelledTimerNeverRings() throws Exception {
+    TaskScheduler scheduler = scheduler();
+    UUID late = UUID.randomUUID();
+    UUID early = UUID.randomUUID();
+    scheduler.submit("default", late, t0.plusSeconds(3));
+    scheduler.submit("default", early, t0.plusMillis(20));
+    assertThat(schedules.get()).isEqualTo(2);
+
+    awaitRuns(1);
+    assertThat(ranAt).containsOnlyKeys(early);
+    assertThat(scheduler.hasTimer(late)).isTrue();
+    assertThat(scheduler.cancelTimer(late)).isTrue();
+    assertThat(scheduler.holds(late)).isFalse();
+    assertThat(scheduler.timersPending()).isZero();
+    assertThat(scheduler.cancelTimer(late)).isFalse();
+  }
+
+  @Test
+  void aTaskDueNowGoesStraightToItsQueue() throws Exception {
+    TaskScheduler scheduler = scheduler();
+    UUID now = UUID.randomUUID();
+    scheduler.submit("default", now, t0.minusSeconds(1));
+    awaitRuns(1);
+    assertThat(ranAt).containsOnlyKeys(now);
+    assertThat(schedules.get()).isZero();
+  }
+
+  private TaskScheduler scheduler() {
+    TaskScheduler scheduler = new TaskScheduler();
+    scheduler.clock = InstantSource.fixed(t0);
+    scheduler.timers = EngineParts.timers(alarms, schedules);
+    scheduler.queues =
+        EngineParts.queues(
+            Map.of(),
+            workers,
+            batch -> {
+              long now = System.nanoTime();
+              for (UUID id : batch) {
+                ranAt.put(id, now);
+                synchronized (order) {
+                  order.add(id);
+                }
+              }
+            });
+    return scheduler;
+  }
+
+  private void awaitRuns(int count) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (ranAt.size() < count && System.nanoTime() < deadline) {
+      Thread.sleep(2);
+    }
+    assertThat(ranAt).hasSize(count);
+  }
+}
