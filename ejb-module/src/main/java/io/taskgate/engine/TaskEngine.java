@@ -120,42 +120,78 @@ public class TaskEngine {
   }
 
   /**
-   * Hands due queued tasks that no timer, channel or worker holds back to the scheduler. It reads
-   * only their ids and queues, a page at a time, so that thousands of tasks parked until their
-   * rate-limit slots (QUEUED and due, but held) cost little, and a lost task behind them is still
-   * found; at most {@value #SWEEP_PAGES} pages a sweep, the next sweep starting over.
+   * A store that gave nothing back is read again after 1, 2, 4, 8, then every {@value
+   * #MAX_QUIET_TICKS} + 1 sweep intervals.
+   */
+  static final int MAX_QUIET_TICKS = 11;
+
+  private int quietTicks; // sweep ticks to let pass before the next read (sweeper only)
+  private int backoff; // what quietTicks was last set to (sweeper only)
+
+  /**
+   * One tick of the sweeper ({@code taskgate.sweep.interval}). The store is read for due tasks that
+   * no timer, channel or worker holds (see {@link #sweepStore}) at once when the engine let go of a
+   * task it could not queue, and otherwise less and less often while reads find nothing to hand
+   * back: after 1, 2, 4, 8 and then every 12 intervals (1 min by default). Such a read costs the
+   * database a scan of every parked task (they are QUEUED and due in the store, held here), and
+   * doing it every 5 s under a hot key's backlog disturbed the key's pacing; what a read can find
+   * that nothing signals is a task another application instance stored and lost, which is picked up
+   * within a minute.
    */
   void sweep() {
     try {
       Instant now = clock.instant();
-      DueTask after = null;
-      for (int page = 0; page < SWEEP_PAGES; page++) {
-        List<DueTask> due = store.findDue(now, after, BATCH);
-        for (DueTask task : due) {
-          if (!scheduler.holds(task.id())) {
-            submit(task.queue(), task.id(), task.scheduledAt());
-          }
-        }
-        if (due.size() < BATCH) {
-          break;
-        }
-        after = due.get(due.size() - 1);
+      boolean letGo = scheduler.takeLetGo();
+      if (!letGo && quietTicks > 0) {
+        quietTicks--;
+        lastSweep = now;
+        return;
       }
+      int handed = sweepStore(now);
+      backoff = handed > 0 || letGo ? 0 : Math.min(MAX_QUIET_TICKS, Math.max(1, backoff * 2));
+      quietTicks = backoff;
       lastSweep = now;
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate sweep failed; the next one retries", e);
     }
   }
 
+  /**
+   * Hands due queued tasks that no timer, channel or worker holds back to the scheduler. It reads
+   * only their ids and queues, a page at a time, so that thousands of tasks parked until their
+   * rate-limit slots (QUEUED and due, but held) cost little, and a lost task behind them is still
+   * found; at most {@value #SWEEP_PAGES} pages a sweep, the next sweep starting over. Returns how
+   * many tasks it handed to the scheduler.
+   */
+  int sweepStore(Instant now) {
+    int handed = 0;
+    DueTask after = null;
+    for (int page = 0; page < SWEEP_PAGES; page++) {
+      List<DueTask> due = store.findDue(now, after, BATCH);
+      for (DueTask task : due) {
+        if (!scheduler.holds(task.id()) && submit(task.queue(), task.id(), task.scheduledAt())) {
+          handed++;
+        }
+      }
+      if (due.size() < BATCH) {
+        break;
+      }
+      after = due.get(due.size() - 1);
+    }
+    return handed;
+  }
+
   private void submit(StoredTask task) {
     submit(task.queue(), task.id(), task.scheduledAt());
   }
 
-  private void submit(String queue, UUID id, Instant scheduledAt) {
+  /** Hands the task to the scheduler; whether it was handed (false: already held, or refused). */
+  private boolean submit(String queue, UUID id, Instant scheduledAt) {
     try {
-      scheduler.submit(queue, id, scheduledAt);
+      return scheduler.submit(queue, id, scheduledAt);
     } catch (QueueFullException e) {
-      LOG.warning(e.getMessage());
+      LOG.warning(e.getMessage()); // let go again: the next sweep reads the store
+      return false;
     }
   }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -162,7 +163,7 @@ public class TaskScheduler {
         enqueueOrForget(timer.queue(), timer.taskId(), Duration.ZERO, false);
       }
     } catch (RuntimeException e) {
-      tracked.remove(timer.taskId());
+      letGo(timer.taskId());
       LOG.log(
           Level.WARNING,
           "Task " + timer.taskId() + " could not go to queue " + timer.queue() + "; the sweep will",
@@ -194,6 +195,22 @@ public class TaskScheduler {
     tracked.remove(taskId);
   }
 
+  private final AtomicBoolean lettingGo = new AtomicBoolean();
+
+  /**
+   * The engine lets go of a task that may still be due in the store (it could not be queued, or its
+   * worker failed before its outcome was handled): the next sweep reads the store for it.
+   */
+  void letGo(UUID taskId) {
+    tracked.remove(taskId);
+    lettingGo.set(true);
+  }
+
+  /** Whether the engine let go of a task since the last call (which clears it). */
+  boolean takeLetGo() {
+    return lettingGo.getAndSet(false);
+  }
+
   /** Whether the task is held in memory (timer, channel or worker). */
   public boolean holds(UUID taskId) {
     return tracked.contains(taskId);
@@ -217,7 +234,7 @@ public class TaskScheduler {
         queues.enqueue(queue, taskId, wait);
       }
     } catch (QueueFullException e) {
-      tracked.remove(taskId);
+      letGo(taskId);
       if (rethrow) {
         throw e;
       }

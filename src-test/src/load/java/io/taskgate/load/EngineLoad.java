@@ -254,39 +254,45 @@ public final class EngineLoad {
     JsonObject r = postForJson(uri);
     double baseP99 = r.getJsonNumber("baselineP99Micros").longValue() / 1000.0;
     double hotP99 = r.getJsonNumber("withHotP99Micros").longValue() / 1000.0;
-    return String.format(
-        Locale.ROOT,
-        "| %s | %s | %d, %s | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms), %d | %d / %d | %d / %d | %d |"
-            + " %.2f / %.2f | %.2f / %.2f | **%.2f** | %d, %d |",
-        db,
-        name,
-        r.getInt("hotTasks"),
-        r.getJsonNumber("releaseMillis").longValue() == 0
-            ? "due at once"
-            : "stored, then due together",
-        r.getInt("hotStarted"),
-        r.getInt("parkedMeasured"),
-        r.getJsonNumber("latenessP50Micros").longValue() / 1000.0,
-        r.getJsonNumber("latenessP99Micros").longValue() / 1000.0,
-        r.getJsonNumber("latenessMaxMicros").longValue() / 1000.0,
-        r.getJsonNumber("onceParkedP99Micros").longValue() / 1000.0,
-        r.getInt("onceParkedMeasured"),
-        r.getJsonNumber("early").longValue(),
-        r.getJsonNumber("gcraViolations").longValue(),
-        r.getJsonNumber("gcraWorstMicros").longValue() / 1000.0,
-        r.getJsonNumber("gcraViolationsCdvt5ms").longValue(),
-        r.getInt("busiestSecond"),
-        r.getInt("allowedPerSecond"),
-        r.getInt("parkedBefore"),
-        r.getInt("parkedAfter"),
-        r.getInt("others"),
-        r.getJsonNumber("baselineP50Micros").longValue() / 1000.0,
-        baseP99,
-        r.getJsonNumber("withHotP50Micros").longValue() / 1000.0,
-        hotP99,
-        baseP99 == 0 ? 0 : hotP99 / baseP99,
-        r.getJsonNumber("gcPauses").longValue(),
-        r.getJsonNumber("gcPauseMillis").longValue());
+    String row =
+        String.format(
+            Locale.ROOT,
+            "| %s | %s | %d, %s | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms), %d | %d / %d | %d / %d | %d |"
+                + " %.2f / %.2f | %.2f / %.2f | **%.2f** | %d, %d |",
+            db,
+            name,
+            r.getInt("hotTasks"),
+            r.getJsonNumber("releaseMillis").longValue() == 0
+                ? "due at once"
+                : "stored, then due together",
+            r.getInt("hotStarted"),
+            r.getInt("parkedMeasured"),
+            r.getJsonNumber("latenessP50Micros").longValue() / 1000.0,
+            r.getJsonNumber("latenessP99Micros").longValue() / 1000.0,
+            r.getJsonNumber("latenessMaxMicros").longValue() / 1000.0,
+            r.getJsonNumber("onceParkedP99Micros").longValue() / 1000.0,
+            r.getInt("onceParkedMeasured"),
+            r.getJsonNumber("early").longValue(),
+            r.getJsonNumber("gcraViolations").longValue(),
+            r.getJsonNumber("gcraWorstMicros").longValue() / 1000.0,
+            r.getJsonNumber("gcraViolationsCdvt5ms").longValue(),
+            r.getInt("busiestSecond"),
+            r.getInt("allowedPerSecond"),
+            r.getInt("parkedBefore"),
+            r.getInt("parkedAfter"),
+            r.getInt("others"),
+            r.getJsonNumber("baselineP50Micros").longValue() / 1000.0,
+            baseP99,
+            r.getJsonNumber("withHotP50Micros").longValue() / 1000.0,
+            hotP99,
+            baseP99 == 0 ? 0 : hotP99 / baseP99,
+            r.getJsonNumber("gcPauses").longValue(),
+            r.getJsonNumber("gcPauseMillis").longValue());
+    if (r.getInt("others") == 0) {
+      // the hot key alone: no other keys were measured
+      row = row.replace("| 0 | 0.00 / 0.00 | 0.00 / 0.00 | **0.00** |", "| 0 | – | – | – |");
+    }
+    return row;
   }
 
   private JsonObject post(int count, int batch) throws IOException, InterruptedException {
