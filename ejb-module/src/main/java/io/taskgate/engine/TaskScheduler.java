@@ -28,10 +28,11 @@ import java.util.logging.Logger;
  * <p>Tasks that wait (scheduled for later, or parked until their rate-limit slot) wait on one
  * timeline ordered by due time, and the executor holds a single alarm, at the earliest: when it
  * goes off, every task that has come due goes to its queue and the alarm is set again for the next.
- * So parking ten thousand tasks of a hot key schedules nothing (their slots come after the alarm),
- * and a key paced a few ms apart costs one schedule per slot. Each schedule captures the caller's
- * context, which on Payara costs a class-path scan: a timer per task made parking a backlog the
- * most expensive step of the dispatch.
+ * While the next is near (within {@link #NEAR_NANOS}) a 1 ms tick runs instead, so a key paced a
+ * few ms apart costs no schedule per slot. Parking ten thousand tasks of a hot key schedules
+ * nothing (their slots come after the alarm). Each schedule captures the caller's context, which on
+ * Payara costs a class-path scan: a timer per task made parking a backlog the most expensive step
+ * of the dispatch.
  */
 @ApplicationScoped
 public class TaskScheduler {
@@ -108,18 +109,37 @@ public class TaskScheduler {
     return true;
   }
 
-  /** Sets the alarm for {@code dueNanos} unless it already goes off by then. */
+  /**
+   * While the earliest waiting task is due within this, a tick every {@link #TICK_NANOS} hands the
+   * due tasks over, instead of an alarm per due time: a key paced a few ms apart would otherwise
+   * cost one schedule (one context capture) per slot.
+   */
+  static final long NEAR_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  /** The tick's period: what it may add to a due task's wait. */
+  static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  private ScheduledFuture<?> ticker; // guarded by this, set while ticking
+
+  /**
+   * Sets the alarm for {@code dueNanos} (or starts the tick) unless it already goes off by then.
+   */
   private synchronized void alarmBy(long dueNanos) {
-    if (closed || dueNanos >= alarmAt) {
-      return;
+    if (closed || ticker != null || dueNanos >= alarmAt) {
+      return; // a running tick sees every arrival within TICK_NANOS of its due time
     }
     if (alarm != null) {
       alarm.cancel(false);
+      alarm = null;
+    }
+    long now = System.nanoTime();
+    if (dueNanos - now <= NEAR_NANOS) {
+      alarmAt = Long.MIN_VALUE;
+      ticker = timers.scheduleAtFixedRate(this::tick, 0, TICK_NANOS, TimeUnit.NANOSECONDS);
+      return;
     }
     alarmAt = dueNanos;
-    alarm =
-        timers.schedule(
-            this::alarmRings, Math.max(0, dueNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+    alarm = timers.schedule(this::alarmRings, dueNanos - now, TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -128,14 +148,8 @@ public class TaskScheduler {
    * it for whatever is earliest by then.
    */
   private void alarmRings() {
-    long now = System.nanoTime();
     try {
-      Timer first;
-      while ((first = earliest()) != null && first.dueNanos() <= now) {
-        if (timeline.remove(first) && pending.remove(first.taskId(), first)) {
-          deliver(first);
-        }
-      }
+      handOverDue(System.nanoTime());
     } finally {
       synchronized (this) {
         alarm = null;
@@ -144,6 +158,37 @@ public class TaskScheduler {
         if (next != null) {
           alarmBy(next.dueNanos());
         }
+      }
+    }
+  }
+
+  /**
+   * One tick: hands the due tasks over; once nothing is due within {@link #NEAR_NANOS}, stops
+   * ticking and sets an alarm for the next task, if any.
+   */
+  private void tick() {
+    try {
+      handOverDue(System.nanoTime());
+    } finally {
+      synchronized (this) {
+        Timer next = earliest();
+        if (ticker != null && (next == null || next.dueNanos() - System.nanoTime() > NEAR_NANOS)) {
+          ticker.cancel(false);
+          ticker = null;
+          alarmAt = Long.MAX_VALUE;
+          if (next != null) {
+            alarmBy(next.dueNanos());
+          }
+        }
+      }
+    }
+  }
+
+  private void handOverDue(long now) {
+    Timer first;
+    while ((first = earliest()) != null && first.dueNanos() <= now) {
+      if (timeline.remove(first) && pending.remove(first.taskId(), first)) {
+        deliver(first);
       }
     }
   }
@@ -176,6 +221,9 @@ public class TaskScheduler {
     closed = true;
     if (alarm != null) {
       alarm.cancel(false);
+    }
+    if (ticker != null) {
+      ticker.cancel(false);
     }
   }
 

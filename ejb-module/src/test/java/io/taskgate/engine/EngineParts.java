@@ -36,7 +36,7 @@ final class EngineParts {
 
   /**
    * {@code threads} as a managed executor of type {@code type}; {@code submissions} counts the
-   * tasks handed to it ({@code execute} and {@code schedule}).
+   * tasks handed to it ({@code execute}, {@code schedule} and {@code scheduleAtFixedRate}).
    */
   static <T> T managed(Class<T> type, ExecutorService threads, AtomicInteger submissions) {
     return type.cast(
@@ -57,6 +57,12 @@ final class EngineParts {
                         .schedule(task, (Long) args[1], (TimeUnit) args[2]);
                   }
                   throw new AssertionError("not expected here: " + method);
+                }
+                case "scheduleAtFixedRate" -> {
+                  submissions.incrementAndGet();
+                  return ((ScheduledExecutorService) threads)
+                      .scheduleAtFixedRate(
+                          (Runnable) args[0], (Long) args[1], (Long) args[2], (TimeUnit) args[3]);
                 }
                 default -> throw new AssertionError("not expected here: " + method);
               }
