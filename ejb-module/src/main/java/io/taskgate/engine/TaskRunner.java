@@ -27,6 +27,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -119,9 +120,10 @@ public class TaskRunner {
     Set<UUID> open = new HashSet<>(taskIds);
     try {
       List<Claim> claims = new ArrayList<>(taskIds.size());
+      Map<UUID, StoredTask> read = readUnknown(taskIds);
       Instant now = clock.instant();
       for (UUID id : taskIds) {
-        Claim claim = prepare(id, now, outcomes);
+        Claim claim = prepare(id, now, outcomes, read);
         if (claim != null) {
           claims.add(claim);
         }
@@ -220,13 +222,18 @@ public class TaskRunner {
    * Reads the task (or takes the dispatcher's copy) and checks it can run now; an outcome instead
    * when it cannot (not queued, not due, no handler, unreadable payload).
    */
-  private Claim prepare(UUID taskId, Instant now, List<Outcome> outcomes) {
+  private Claim prepare(
+      UUID taskId, Instant now, List<Outcome> outcomes, Map<UUID, StoredTask> read) {
     StoredTask hint = justStored.remove(taskId);
     if (hint == null) {
       Parked waiting = parked.get(taskId);
       hint = waiting == null ? null : waiting.task();
     }
-    StoredTask queued = hint != null ? hint : store.find(taskId).orElse(null);
+    if (hint == null) {
+      hint = read.get(taskId);
+    }
+    StoredTask queued =
+        hint != null || read.containsKey(taskId) ? hint : store.find(taskId).orElse(null);
     Executing already = executing.get(taskId);
     if (queued != null
         && queued.status() == TaskStatus.IN_PROGRESS
@@ -288,6 +295,29 @@ public class TaskRunner {
         waited == null ? null : waited.slot(),
         key == null ? null : gate.scope().name(),
         key);
+  }
+
+  /**
+   * The batch's tasks that neither the dispatcher nor the parking lot holds a copy of (tasks that
+   * were scheduled for later, recovered or swept), read together: an id mapped to null does not
+   * exist. Empty when there are fewer than two to read.
+   */
+  private Map<UUID, StoredTask> readUnknown(List<UUID> taskIds) {
+    List<UUID> unknown = new ArrayList<>();
+    for (UUID id : taskIds) {
+      if (!justStored.containsKey(id) && !parked.containsKey(id)) {
+        unknown.add(id);
+      }
+    }
+    if (unknown.size() < 2) {
+      return Map.of();
+    }
+    Map<UUID, StoredTask> read = new HashMap<>();
+    unknown.forEach(id -> read.put(id, null));
+    for (StoredTask task : store.findAll(unknown)) {
+      read.put(task.id(), task);
+    }
+    return read;
   }
 
   /**

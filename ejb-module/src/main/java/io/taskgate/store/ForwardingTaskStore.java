@@ -39,6 +39,11 @@ public abstract class ForwardingTaskStore implements TaskStore {
   }
 
   @Override
+  public List<StoredTask> findAll(java.util.Collection<UUID> ids) {
+    return delegate.findAll(ids);
+  }
+
+  @Override
   public List<DueTask> findDue(Instant now, DueTask after, int max) {
     return delegate.findDue(now, after, max);
   }

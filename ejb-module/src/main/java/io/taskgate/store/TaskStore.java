@@ -41,6 +41,18 @@ public interface TaskStore {
   /** The task with this id. */
   Optional<StoredTask> find(UUID id);
 
+  /**
+   * The tasks among {@code ids} that exist, in no particular order: {@link #find} for a batch, in
+   * one read where the store can. The default finds them one by one.
+   */
+  default List<StoredTask> findAll(java.util.Collection<UUID> ids) {
+    List<StoredTask> found = new java.util.ArrayList<>(ids.size());
+    for (UUID id : ids) {
+      find(id).ifPresent(found::add);
+    }
+    return found;
+  }
+
   /** The live (not terminal) task of {@code type} with this task key, if any. */
   Optional<StoredTask> findLive(String type, String taskKey);
 

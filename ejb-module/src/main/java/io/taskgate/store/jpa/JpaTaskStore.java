@@ -151,6 +151,21 @@ public final class JpaTaskStore implements TaskStore {
   }
 
   @Override
+  public List<StoredTask> findAll(java.util.Collection<UUID> ids) {
+    if (ids.isEmpty()) {
+      return List.of();
+    }
+    List<String> keys = new ArrayList<>(ids.size());
+    ids.forEach(id -> keys.add(Objects.requireNonNull(id, "id").toString()));
+    return tx.inTransaction(
+        em ->
+            readAll(
+                em,
+                em.createQuery("SELECT t FROM TaskEntity t WHERE t.id IN :ids", TaskEntity.class)
+                    .setParameter("ids", keys)));
+  }
+
+  @Override
   public Optional<StoredTask> findLive(String type, String taskKey) {
     Objects.requireNonNull(type, "type");
     if (taskKey == null) {

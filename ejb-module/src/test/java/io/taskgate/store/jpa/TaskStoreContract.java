@@ -738,6 +738,25 @@ abstract class TaskStoreContract {
   }
 
   @Test
+  void findAllReadsTheExistingOnesOfABatchAsFindDoes() {
+    StoredTask one = queued("find-all-1", T0, T0);
+    StoredTask two = queued("find-all-2", T0.plusSeconds(5), T0);
+    store.insert(one);
+    store.insert(two);
+    store.update(two, two.withStatus(IN_PROGRESS), T0);
+    UUID missing = UUID.randomUUID();
+
+    List<StoredTask> found = store.findAll(List.of(one.id(), missing, two.id()));
+
+    assertThat(found)
+        .containsExactlyInAnyOrder(
+            store.find(one.id()).orElseThrow(), store.find(two.id()).orElseThrow());
+    assertThat(found).extracting(StoredTask::status).containsExactlyInAnyOrder(QUEUED, IN_PROGRESS);
+    assertThat(store.findAll(List.of())).isEmpty();
+    assertThat(store.findAll(List.of(missing))).isEmpty();
+  }
+
+  @Test
   void findDuePagesThroughQueuedDueTasksInOrderReadingNoPayload() {
     List<StoredTask> due = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
