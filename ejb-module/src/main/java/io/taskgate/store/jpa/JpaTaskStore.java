@@ -219,35 +219,52 @@ public final class JpaTaskStore implements TaskStore {
     if (max == 0) {
       return List.of();
     }
-    String from =
-        after == null ? "" : " AND (t.scheduledAt > :at OR (t.scheduledAt = :at AND t.id > :id))";
+    // Two index ranges of (status, scheduled_at, id) rather than one OR: the rest of the last
+    // page's instant, then later instants. Thousands of tasks released together share one
+    // scheduledAt, and the OR made every page filter and sort all of them again.
     return tx.inTransaction(
         em -> {
-          TypedQuery<Object[]> query =
-              em.createQuery(
-                      "SELECT t.id, t.queue, t.scheduledAt FROM TaskEntity t"
-                          + " WHERE t.status = :queued AND t.scheduledAt <= :now"
-                          + from
-                          + " ORDER BY t.scheduledAt, t.id",
-                      Object[].class)
-                  .setParameter("queued", TaskStatus.QUEUED)
-                  .setParameter("now", TaskEntity.column(now))
-                  .setMaxResults(max);
-          if (after != null) {
-            query
-                .setParameter("at", TaskEntity.column(after.scheduledAt()))
-                .setParameter("id", after.id().toString());
-          }
           List<DueTask> due = new ArrayList<>();
-          for (Object[] row : query.getResultList()) {
-            due.add(
-                new DueTask(
-                    UUID.fromString((String) row[0]),
-                    (String) row[1],
-                    ((java.time.OffsetDateTime) row[2]).toInstant()));
+          if (after == null) {
+            readDue(em, "t.scheduledAt <= :now", now, null, max, due);
+            return due;
+          }
+          if (!after.scheduledAt().isAfter(now)) {
+            readDue(em, "t.scheduledAt = :at AND t.id > :id", now, after, max, due);
+          }
+          if (due.size() < max) {
+            readDue(em, "t.scheduledAt > :at AND t.scheduledAt <= :now", now, after, max, due);
           }
           return due;
         });
+  }
+
+  private static void readDue(
+      EntityManager em, String where, Instant now, DueTask after, int max, List<DueTask> due) {
+    TypedQuery<Object[]> query =
+        em.createQuery(
+                "SELECT t.id, t.queue, t.scheduledAt FROM TaskEntity t WHERE t.status = :queued AND "
+                    + where
+                    + " ORDER BY t.scheduledAt, t.id",
+                Object[].class)
+            .setParameter("queued", TaskStatus.QUEUED)
+            .setMaxResults(max - due.size());
+    if (where.contains(":now")) {
+      query.setParameter("now", TaskEntity.column(now));
+    }
+    if (where.contains(":at")) {
+      query.setParameter("at", TaskEntity.column(after.scheduledAt()));
+    }
+    if (where.contains(":id")) {
+      query.setParameter("id", after.id().toString());
+    }
+    for (Object[] row : query.getResultList()) {
+      due.add(
+          new DueTask(
+              UUID.fromString((String) row[0]),
+              (String) row[1],
+              ((java.time.OffsetDateTime) row[2]).toInstant()));
+    }
   }
 
   @Override

@@ -27,7 +27,7 @@ import java.util.UUID;
 @Table(
     name = "taskgate_task",
     indexes = {
-      @Index(name = "taskgate_task_status_due", columnList = "status, scheduled_at"),
+      @Index(name = "taskgate_task_due", columnList = "status, scheduled_at, id"),
       @Index(name = "taskgate_task_type_key", columnList = "type, task_key"),
       @Index(name = "taskgate_task_created", columnList = "created_at")
     })

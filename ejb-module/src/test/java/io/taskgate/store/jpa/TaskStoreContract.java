@@ -757,6 +757,36 @@ abstract class TaskStoreContract {
   }
 
   @Test
+  void findDuePagesThroughTasksReleasedTogetherAndOnToLaterOnes() {
+    List<StoredTask> due = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      // five released at one instant, as a batch dispatched for a given time is, then two later
+      StoredTask task = queued(null, T0.minusSeconds(i < 5 ? 60 : 30 - i), T0);
+      store.insert(task);
+      due.add(task);
+    }
+    due.sort(
+        java.util.Comparator.comparing(StoredTask::scheduledAt)
+            .thenComparing(t -> t.id().toString()));
+
+    List<UUID> seen = new ArrayList<>();
+    DueTask after = null;
+    List<Integer> pageSizes = new ArrayList<>();
+    for (int page = 0; page < 5; page++) {
+      List<DueTask> rows = store.findDue(T0, after, 3);
+      pageSizes.add(rows.size());
+      rows.forEach(row -> seen.add(row.id()));
+      if (rows.size() < 3) {
+        break;
+      }
+      after = rows.get(rows.size() - 1);
+    }
+
+    assertThat(pageSizes).containsExactly(3, 3, 1);
+    assertThat(seen).containsExactlyElementsOf(due.stream().map(StoredTask::id).toList());
+  }
+
+  @Test
   void findDuePagesThroughQueuedDueTasksInOrderReadingNoPayload() {
     List<StoredTask> due = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
