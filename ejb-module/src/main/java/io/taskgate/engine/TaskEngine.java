@@ -163,7 +163,7 @@ public class TaskEngine {
    * found; at most {@value #SWEEP_PAGES} pages a sweep, the next sweep starting over. Returns how
    * many tasks it handed to the scheduler.
    */
-  int sweepStore(Instant now) {
+  private int sweepStore(Instant now) {
     int handed = 0;
     DueTask after = null;
     for (int page = 0; page < SWEEP_PAGES; page++) {

@@ -92,7 +92,7 @@ public class TaskScheduler {
       if (redemption) {
         queues.enqueueDue(queue, taskId);
       } else {
-        enqueueOrForget(queue, taskId, null, true);
+        enqueueOrLetGo(queue, taskId);
       }
     } else {
       Timer timer =
@@ -205,8 +205,11 @@ public class TaskScheduler {
         queues.enqueueDue(timer.queue(), timer.taskId());
       } else {
         // never waits for room: a full queue would hold up every other task's alarm
-        enqueueOrForget(timer.queue(), timer.taskId(), Duration.ZERO, false);
+        queues.enqueue(timer.queue(), timer.taskId(), Duration.ZERO);
       }
+    } catch (QueueFullException e) {
+      letGo(timer.taskId());
+      LOG.warning(e.getMessage());
     } catch (RuntimeException e) {
       letGo(timer.taskId());
       LOG.log(
@@ -274,19 +277,12 @@ public class TaskScheduler {
     return pending.size();
   }
 
-  private void enqueueOrForget(String queue, UUID taskId, Duration wait, boolean rethrow) {
+  private void enqueueOrLetGo(String queue, UUID taskId) {
     try {
-      if (wait == null) {
-        queues.enqueue(queue, taskId);
-      } else {
-        queues.enqueue(queue, taskId, wait);
-      }
+      queues.enqueue(queue, taskId);
     } catch (QueueFullException e) {
       letGo(taskId);
-      if (rethrow) {
-        throw e;
-      }
-      LOG.log(Level.WARNING, e.getMessage());
+      throw e;
     }
   }
 }

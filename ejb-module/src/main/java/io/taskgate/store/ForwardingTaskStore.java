@@ -2,6 +2,7 @@ package io.taskgate.store;
 
 import io.taskgate.core.task.TaskStatus;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,7 +40,7 @@ public abstract class ForwardingTaskStore implements TaskStore {
   }
 
   @Override
-  public List<StoredTask> findAll(java.util.Collection<UUID> ids) {
+  public List<StoredTask> findAll(Collection<UUID> ids) {
     return delegate.findAll(ids);
   }
 

@@ -2,6 +2,8 @@ package io.taskgate.store;
 
 import io.taskgate.core.task.TaskStatus;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,8 +47,8 @@ public interface TaskStore {
    * The tasks among {@code ids} that exist, in no particular order: {@link #find} for a batch, in
    * one read where the store can. The default finds them one by one.
    */
-  default List<StoredTask> findAll(java.util.Collection<UUID> ids) {
-    List<StoredTask> found = new java.util.ArrayList<>(ids.size());
+  default List<StoredTask> findAll(Collection<UUID> ids) {
+    List<StoredTask> found = new ArrayList<>(ids.size());
     for (UUID id : ids) {
       find(id).ifPresent(found::add);
     }

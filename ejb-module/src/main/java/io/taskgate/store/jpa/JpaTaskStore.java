@@ -17,6 +17,7 @@ import jakarta.persistence.TypedQuery;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
@@ -151,7 +152,7 @@ public final class JpaTaskStore implements TaskStore {
   }
 
   @Override
-  public List<StoredTask> findAll(java.util.Collection<UUID> ids) {
+  public List<StoredTask> findAll(Collection<UUID> ids) {
     if (ids.isEmpty()) {
       return List.of();
     }
