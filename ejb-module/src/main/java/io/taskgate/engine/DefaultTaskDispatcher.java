@@ -132,6 +132,10 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   public boolean cancel(UUID taskId) {
     for (int i = 0; i < REPLACE_TRIES; i++) {
       StoredTask task = store.find(taskId).orElse(null);
+      if (task != null && task.status() == TaskStatus.IN_PROGRESS) {
+        // claimed shortly before its rate-limit slot, perhaps, and not started yet
+        return runner.cancelClaimed(taskId);
+      }
       if (task == null || task.status() != TaskStatus.QUEUED) {
         return false;
       }

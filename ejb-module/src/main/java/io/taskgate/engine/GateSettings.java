@@ -4,6 +4,8 @@ import io.taskgate.core.ratelimit.RateLimitKeys;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
@@ -20,10 +22,13 @@ import org.eclipse.microprofile.config.Config;
  *       unthrottled (default 100000)
  *   <li>{@value #MAX_KEY_LENGTH}: longer keys are replaced by their SHA-256 (default 256)
  *   <li>{@value #EMIT_DEFERRAL_EVENTS}: whether deferral monitoring events are fired (default true)
+ *   <li>{@value #CLAIM_AHEAD}: how long before its reserved slot a parked task is claimed (its
+ *       QUEUED → IN_PROGRESS write committed), so that the start at the slot waits for no database
+ *       (an ISO-8601 duration from PT0S, which claims at the slot, to PT5S; default PT0.1S)
  * </ul>
  *
- * A value that is not a whole number of at least 1 (or not true/false) is refused with a message
- * naming the key and the value.
+ * A value that is not a whole number of at least 1 (or not true/false, or not a duration in range)
+ * is refused with a message naming the key and the value.
  */
 @ApplicationScoped
 public class GateSettings {
@@ -38,6 +43,12 @@ public class GateSettings {
 
   /** Config key: whether deferral events are fired. */
   public static final String EMIT_DEFERRAL_EVENTS = "taskgate.rate-limit.emit-deferral-events";
+
+  /** Config key: how long before its slot a parked task is claimed. */
+  public static final String CLAIM_AHEAD = "taskgate.rate-limit.claim-ahead";
+
+  static final Duration DEFAULT_CLAIM_AHEAD = Duration.ofMillis(100);
+  static final Duration MAX_CLAIM_AHEAD = Duration.ofSeconds(5);
 
   static final int MAX_PARKED_TASKS_CAP = 5000;
   static final int DEFAULT_MAX_TRACKED_KEYS = 100_000;
@@ -87,6 +98,14 @@ public class GateSettings {
     return values.emitDeferralEvents();
   }
 
+  /**
+   * How long before its reserved slot a parked task is claimed, so that its start waits for no
+   * write; zero claims it at the slot.
+   */
+  public Duration claimAhead() {
+    return values.claimAhead();
+  }
+
   /** All values. */
   public Values values() {
     return values;
@@ -99,15 +118,27 @@ public class GateSettings {
    * @param maxTrackedKeys the most keys tracked at once, at least 1
    * @param maxKeyLength the longest key used as it is, at least 1
    * @param emitDeferralEvents whether deferral events are fired
+   * @param claimAhead how long before its slot a parked task is claimed, from zero to 5 s
    */
   public record Values(
-      int maxParkedTasks, int maxTrackedKeys, int maxKeyLength, boolean emitDeferralEvents) {
+      int maxParkedTasks,
+      int maxTrackedKeys,
+      int maxKeyLength,
+      boolean emitDeferralEvents,
+      Duration claimAhead) {
 
     /** Checks the bounds. */
     public Values {
       atLeastOne(MAX_PARKED_TASKS, maxParkedTasks);
       atLeastOne(MAX_TRACKED_KEYS, maxTrackedKeys);
       atLeastOne(MAX_KEY_LENGTH, maxKeyLength);
+      checkClaimAhead(claimAhead);
+    }
+
+    /** Values with the default {@link #claimAhead}. */
+    public Values(
+        int maxParkedTasks, int maxTrackedKeys, int maxKeyLength, boolean emitDeferralEvents) {
+      this(maxParkedTasks, maxTrackedKeys, maxKeyLength, emitDeferralEvents, DEFAULT_CLAIM_AHEAD);
     }
 
     /** The defaults, for a default queue of {@code defaultQueueCapacity}. */
@@ -116,7 +147,8 @@ public class GateSettings {
           defaultMaxParkedTasks(defaultQueueCapacity),
           DEFAULT_MAX_TRACKED_KEYS,
           RateLimitKeys.DEFAULT_MAX_KEY_LENGTH,
-          true);
+          true,
+          DEFAULT_CLAIM_AHEAD);
     }
 
     /**
@@ -131,7 +163,8 @@ public class GateSettings {
           count(config, MAX_PARKED_TASKS, defaults.maxParkedTasks()),
           count(config, MAX_TRACKED_KEYS, defaults.maxTrackedKeys()),
           count(config, MAX_KEY_LENGTH, defaults.maxKeyLength()),
-          flag(config, EMIT_DEFERRAL_EVENTS, defaults.emitDeferralEvents()));
+          flag(config, EMIT_DEFERRAL_EVENTS, defaults.emitDeferralEvents()),
+          duration(config, CLAIM_AHEAD, defaults.claimAhead()));
     }
   }
 
@@ -173,6 +206,40 @@ public class GateSettings {
           throw new IllegalArgumentException(
               "Configuration " + key + " must be true or false, was '" + text.get() + "'");
     };
+  }
+
+  private static Duration duration(
+      Function<String, Optional<String>> config, String key, Duration fallback) {
+    Optional<String> text = config.apply(key);
+    if (text.isEmpty()) {
+      return fallback;
+    }
+    try {
+      return checkClaimAhead(Duration.parse(text.get().strip()));
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "Configuration "
+              + key
+              + " must be an ISO-8601 duration from PT0S to "
+              + MAX_CLAIM_AHEAD
+              + ", was '"
+              + text.get()
+              + "'",
+          e);
+    }
+  }
+
+  private static Duration checkClaimAhead(Duration value) {
+    if (value == null || value.isNegative() || value.compareTo(MAX_CLAIM_AHEAD) > 0) {
+      throw new IllegalArgumentException(
+          "Configuration "
+              + CLAIM_AHEAD
+              + " must be a duration from PT0S to "
+              + MAX_CLAIM_AHEAD
+              + ", was "
+              + value);
+    }
+    return value;
   }
 
   private static int atLeastOne(String key, int value) {

@@ -36,6 +36,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -97,6 +99,33 @@ public class TaskRunner {
 
   private record Executing(Thread worker, long sinceNanos) {}
 
+  /**
+   * Rate-limited tasks claimed shortly before their reserved slot ({@code
+   * taskgate.rate-limit.claim-ahead}): their claim is committed, and they wait on the scheduler's
+   * timeline to start at the slot, so that the start waits for no database. They stay in {@link
+   * #parked} until they start, and a cancel can still take one back ({@link #cancelClaimed}).
+   */
+  private final Map<UUID, Ready> claimedAhead = new ConcurrentHashMap<>();
+
+  /** A task claimed ahead of its slot: as the claim stored it, and what it runs with. */
+  private record Ready(StoredTask running, Claim claim) {}
+
+  /**
+   * Tasks whose claim for their slot is being committed, until the runner has put each where it
+   * belongs ({@link #claimedAhead}, or started): their row may already read IN_PROGRESS, and a
+   * cancel waits for this before it looks.
+   */
+  private final Map<UUID, CountDownLatch> claiming = new ConcurrentHashMap<>();
+
+  /** How long a cancel waits at most for a claim being committed (the longest claim-ahead). */
+  static final Duration CLAIMING_WAIT = GateSettings.MAX_CLAIM_AHEAD;
+
+  /**
+   * A slot this close beyond the claim-ahead lead still counts as within it: the timeline fires an
+   * early redemption by the monotonic clock, the gate reads the wall clock.
+   */
+  static final Duration CLAIM_AHEAD_SLACK = Duration.ofMillis(2);
+
   /** A delivery of a task that runs here already is re-parked this long, at least. */
   static final Duration REDELIVERY_DELAY_MIN = Duration.ofMillis(100);
 
@@ -118,50 +147,200 @@ public class TaskRunner {
   public void runAll(List<UUID> taskIds) {
     List<Outcome> outcomes = new ArrayList<>(taskIds.size());
     Set<UUID> open = new HashSet<>(taskIds);
+    Set<UUID> waiting = new HashSet<>(0); // claimed ahead of their slot here: not done executing
     try {
-      List<Claim> claims = new ArrayList<>(taskIds.size());
-      Map<UUID, StoredTask> read = readUnknown(taskIds);
-      Instant now = clock.instant();
+      Thread worker = Thread.currentThread();
+      long oldest = System.nanoTime(); // of the outcomes not stored yet
+      // tasks claimed ahead whose slot has come start first, before anything waits for the store
+      List<UUID> toClaim = new ArrayList<>(taskIds.size());
       for (UUID id : taskIds) {
+        Ready ready = claimedAhead.remove(id);
+        if (ready == null) {
+          toClaim.add(id);
+          continue;
+        }
+        executing.put(id, new Executing(worker, System.nanoTime()));
+        unparked(id);
+        oldest = finishIfOld(outcomes, open, oldest);
+        outcomes.add(start(ready.running(), ready.claim()));
+      }
+      List<Claim> claims = new ArrayList<>(toClaim.size());
+      Map<UUID, StoredTask> read = readUnknown(toClaim);
+      Instant now = clock.instant();
+      for (UUID id : toClaim) {
         Claim claim = prepare(id, now, outcomes, read);
         if (claim != null) {
           claims.add(claim);
         }
       }
       if (!claims.isEmpty() && !outcomes.isEmpty()) {
-        // park (hand their timers over) before the claims: a slot may be close
+        // park (hand their timers over) and store what the ready tasks did before the claims
         finish(outcomes, open);
       }
-      List<StoredTask> claimed = claim(claims, outcomes);
-      Thread worker = Thread.currentThread();
-      for (StoredTask running : claimed) {
-        if (running != null) {
-          executing.put(running.id(), new Executing(worker, System.nanoTime()));
-        }
+      CountDownLatch settled = claimingForSlots(claims);
+      List<StoredTask> claimed;
+      try {
+        claimed = claim(claims, outcomes);
+        placeClaimed(claims, claimed, worker, waiting);
+        open.removeAll(waiting);
+      } finally {
+        settled(claims, settled);
       }
-      long oldest = System.nanoTime(); // of the outcomes not stored yet
+      oldest = System.nanoTime();
       for (int i = 0; i < claims.size(); i++) {
         StoredTask running = claimed.get(i);
         if (running == null) {
           continue;
         }
-        if (System.nanoTime() - oldest >= OUTCOME_BATCH_NANOS) {
-          finish(outcomes, open);
-          oldest = System.nanoTime();
-        }
-        Claim claim = claims.get(i);
-        if (claim.key() != null) {
-          pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
-        }
-        outcomes.add(execute(running, claim.handler(), claim.task(), claim.throttledUntil()));
+        oldest = finishIfOld(outcomes, open, oldest);
+        outcomes.add(start(running, claims.get(i)));
       }
     } finally {
       finish(outcomes, open);
       open.forEach(scheduler::letGo); // left without an outcome: the sweep finds them
       for (UUID id : taskIds) {
-        doneExecuting(id);
+        if (!waiting.contains(id)) {
+          doneExecuting(id);
+        }
       }
     }
+  }
+
+  /**
+   * Marks the tasks about to be claimed for their slot as {@link #claiming}; returns the latch that
+   * {@link #settled} opens, or null if there are none.
+   */
+  private CountDownLatch claimingForSlots(List<Claim> claims) {
+    CountDownLatch latch = null;
+    for (Claim claim : claims) {
+      if (claim.startAt() != null) {
+        if (latch == null) {
+          latch = new CountDownLatch(1);
+        }
+        claiming.put(claim.queued().id(), latch);
+      }
+    }
+    return latch;
+  }
+
+  /** The claims of {@link #claimingForSlots} are committed (or failed) and placed. */
+  private void settled(List<Claim> claims, CountDownLatch latch) {
+    if (latch == null) {
+      return;
+    }
+    for (Claim claim : claims) {
+      if (claim.startAt() != null) {
+        claiming.remove(claim.queued().id(), latch);
+      }
+    }
+    latch.countDown();
+  }
+
+  /**
+   * Marks the claimed tasks as executing here; those claimed for a slot still ahead wait for it on
+   * the timeline ({@link #startAtSlot}) and are added to {@code waiting}, and their entry in {@code
+   * claimed} is cleared: what is left starts now.
+   */
+  private void placeClaimed(
+      List<Claim> claims, List<StoredTask> claimed, Thread worker, Set<UUID> waiting) {
+    Instant claimedAt = clock.instant();
+    for (int i = 0; i < claims.size(); i++) {
+      StoredTask running = claimed.get(i);
+      if (running == null) {
+        continue;
+      }
+      executing.put(running.id(), new Executing(worker, System.nanoTime()));
+      Instant startAt = claims.get(i).startAt();
+      if (startAt == null) {
+        continue;
+      }
+      // claimed for its slot: the slot is this task's now, nothing redeems it again
+      Parked waited = parked.get(running.id());
+      if (waited != null) {
+        release(waited.scope(), waited.key(), running.id());
+      }
+      if (startAt.isAfter(claimedAt)) {
+        waiting.add(running.id());
+        startAtSlot(running, claims.get(i));
+        claimed.set(i, null);
+      } else {
+        unparked(running.id()); // the claim took longer than the lead: it starts now
+      }
+    }
+  }
+
+  /** Stores the outcomes gathered so far if the oldest is {@value #OUTCOME_BATCH_MILLIS} ms old. */
+  private long finishIfOld(List<Outcome> outcomes, Set<UUID> open, long oldest) {
+    if (System.nanoTime() - oldest < OUTCOME_BATCH_NANOS) {
+      return oldest;
+    }
+    finish(outcomes, open);
+    return System.nanoTime();
+  }
+
+  /** Runs the attempt of a claimed task now. */
+  private Outcome start(StoredTask running, Claim claim) {
+    if (claim.key() != null) {
+      pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
+    }
+    return execute(running, claim.handler(), claim.task(), claim.throttledUntil());
+  }
+
+  /**
+   * A task claimed ahead of its reserved slot waits on the timeline for it, then for a worker of
+   * its queue's due lane ({@link #runAll} starts it without another claim).
+   */
+  private void startAtSlot(StoredTask running, Claim claim) {
+    UUID id = running.id();
+    claimedAhead.put(id, new Ready(running, claim));
+    scheduler.release(id);
+    scheduler.redeemAt(running.queue(), id, claim.startAt());
+  }
+
+  /**
+   * Cancels a task claimed ahead of its rate-limit slot that has not started yet (IN_PROGRESS →
+   * CANCELLED, its attempt not counted): it never runs. If its claim is being committed right now,
+   * this waits for it first (at most {@link #CLAIMING_WAIT}). Returns false if it is not such a
+   * task (it has started, or was not claimed ahead here); if the cancel cannot be stored, the task
+   * starts at its slot as planned; if its row changed meanwhile, the claim is no longer this
+   * runner's and the task does not start here.
+   */
+  boolean cancelClaimed(UUID taskId) {
+    CountDownLatch pending = claiming.get(taskId);
+    if (pending != null) {
+      try {
+        if (!pending.await(CLAIMING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          return false;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    Ready ready = claimedAhead.remove(taskId);
+    if (ready == null) {
+      return false;
+    }
+    StoredTask running = ready.running();
+    Optional<StoredTask> cancelled;
+    try {
+      cancelled =
+          store.update(
+              running,
+              running.withStatus(TaskStatus.CANCELLED).withAttempt(running.attempt() - 1),
+              clock.instant());
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Task " + taskId + " could not be cancelled; it starts at its slot as planned",
+          e);
+      claimedAhead.put(taskId, ready); // a delivery meanwhile is re-parked while it is executing
+      return false;
+    }
+    scheduler.cancelTimer(taskId);
+    unparked(taskId);
+    executing.remove(taskId);
+    return cancelled.isPresent();
   }
 
   /** The dispatcher has stored {@code task}, due now, and is about to hand it to its queue. */
@@ -191,8 +370,8 @@ public class TaskRunner {
 
   /**
    * A task ready to be claimed: as read, with its handler, its payload, the rate-limit slot it was
-   * parked until (null if it was not), and its rate-limit scope and key (null if it passed no
-   * gate).
+   * parked until (null if it was not), its rate-limit scope and key (null if it passed no gate),
+   * and the slot it starts at once claimed ahead of it (null to start once claimed).
    */
   private record Claim(
       StoredTask queued,
@@ -200,7 +379,8 @@ public class TaskRunner {
       Task task,
       Instant throttledUntil,
       String scope,
-      String key) {}
+      String key,
+      Instant startAt) {}
 
   /**
    * What an attempt ends in: a write ({@code expected} → {@code changed}, or none), what to do once
@@ -281,11 +461,16 @@ public class TaskRunner {
       gate = null;
     }
     String key = gate == null ? null : keyOf(handlerInfo, task).orElse(null);
+    Instant startAt = null;
     if (key != null) {
-      Outcome gated = gate(queued, handlerInfo, task, gate, key, now);
-      if (gated != null) {
-        outcomes.add(gated);
+      Gated gated = gate(queued, handlerInfo, task, gate, key, now);
+      if (gated.instead() != null) {
+        outcomes.add(gated.instead());
         return null;
+      }
+      startAt = gated.startAt();
+      if (startAt != null) {
+        waited = parked.get(queued.id());
       }
     }
     return new Claim(
@@ -294,7 +479,8 @@ public class TaskRunner {
         task,
         waited == null ? null : waited.slot(),
         key == null ? null : gate.scope().name(),
-        key);
+        key,
+        startAt);
   }
 
   /**
@@ -340,11 +526,21 @@ public class TaskRunner {
   }
 
   /**
-   * The rate-limit gate: null when the task may run now (no policy, no key, budget left, its
-   * reserved slot has come, or the limiter failed open); otherwise what happens instead: parked
-   * until its slot (nothing is written, it stays QUEUED), or rejected for good.
+   * What the gate decided: what happens {@code instead} of a claim (parked, held, rejected), or a
+   * claim now, starting at once ({@code startAt} null) or at the reserved slot {@code startAt}.
    */
-  private Outcome gate(
+  private record Gated(Outcome instead, Instant startAt) {
+    static final Gated RUN = new Gated(null, null);
+  }
+
+  /**
+   * The rate-limit gate: {@link Gated#RUN} when the task may run now (no policy, no key, budget
+   * left, its reserved slot has come, or the limiter failed open); a claim now and a start at the
+   * slot when its reserved slot is within {@code taskgate.rate-limit.claim-ahead}; otherwise what
+   * happens instead: parked until its slot (nothing is written, it stays QUEUED), or rejected for
+   * good.
+   */
+  private Gated gate(
       StoredTask queued,
       HandlerInfo handlerInfo,
       Task task,
@@ -355,7 +551,9 @@ public class TaskRunner {
     try {
       if (parkingLotFull(gate, key, queued, now)) {
         // held on its queue, taking its place there, until parked tasks make room
-        return new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), null));
+        return new Gated(
+            new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), null)),
+            null);
       }
       decision = limiter.reserve(gate.scope(), key, queued.id(), now);
     } catch (RuntimeException e) {
@@ -367,16 +565,16 @@ public class TaskRunner {
               + key
               + "); it runs unthrottled",
           e);
-      return null;
+      return Gated.RUN;
     }
     switch (decision.outcome()) {
       case RUN_NOW:
         unparked(queued.id());
-        return null;
+        return Gated.RUN;
       case UNTRACKED:
         unparked(queued.id());
         events.failedOpen(queued.type(), key, limiter.stats().untrackedDecisions());
-        return null;
+        return Gated.RUN;
       case DEFERRED:
         Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
         Instant runUntil = runUntil(queued);
@@ -384,26 +582,37 @@ public class TaskRunner {
           // never fired late: the series ends here, and its reservation is given up
           release(gate.scope(), key, queued.id());
           unparked(queued.id());
-          return skipOccurrence(
-              queued,
-              slot,
-              now,
-              "rate-limit slot "
-                  + slot
-                  + " of key "
-                  + key
-                  + " is past the series' runUntil "
-                  + runUntil);
+          return new Gated(
+              skipOccurrence(
+                  queued,
+                  slot,
+                  now,
+                  "rate-limit slot "
+                      + slot
+                      + " of key "
+                      + key
+                      + " is past the series' runUntil "
+                      + runUntil),
+              null);
         }
         if (parked.put(queued.id(), new Parked(gate.scope(), key, slot, queued)) == null) {
+          // deferred now; a parked task seen again before its slot (claimed ahead, redelivered)
+          // is not deferred again
           pacing.reserved(gate.scope().name(), key, now, slot);
+          events.deferred(queued.id(), queued.type(), key, slot);
         }
-        events.deferred(queued.id(), queued.type(), key, slot);
-        return new Outcome(
-            queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot, true));
+        Duration claimAhead = gateSettings.claimAhead();
+        if (!claimAhead.isZero()
+            && Duration.between(now, slot).compareTo(claimAhead.plus(CLAIM_AHEAD_SLACK)) <= 0) {
+          return new Gated(null, slot);
+        }
+        return new Gated(
+            new Outcome(
+                queued.id(), null, null, now, null, new FollowUp(queued.queue(), slot, true)),
+            null);
       default:
         unparked(queued.id());
-        return rejected(queued, handlerInfo, task, gate, key, decision, now);
+        return new Gated(rejected(queued, handlerInfo, task, gate, key, decision, now), null);
     }
   }
 
@@ -723,7 +932,11 @@ public class TaskRunner {
       }
       scheduler.release(outcome.taskId());
       if (outcome.next() != null && outcome.next().redemption()) {
-        scheduler.redeemAt(outcome.next().queue(), outcome.taskId(), outcome.next().due());
+        // back at the gate a little before the slot, to be claimed ahead of it
+        scheduler.redeemAt(
+            outcome.next().queue(),
+            outcome.taskId(),
+            outcome.next().due().minus(gateSettings.claimAhead()));
       } else if (outcome.next() != null) {
         scheduler.submit(outcome.next().queue(), outcome.taskId(), outcome.next().due());
       }

@@ -275,6 +275,59 @@ class GateIT {
   }
 
   @Test
+  void aParkedTaskIsClaimedShortlyBeforeItsSlotAndStartsAtItNotBefore() throws Exception {
+    String key = key();
+    TaskReceipt second = parkedBehindAFirst(key);
+    Instant slot = runner.parked().get(second.taskId()).slot();
+
+    await(second.taskId(), TaskStatus.COMPLETED);
+
+    // the claim (QUEUED -> IN_PROGRESS) was stored within claim-ahead (100 ms) before the slot,
+    // so the start did not wait for it; the handler started at the slot, never before
+    TaskAudit claimed =
+        store.history(second.taskId()).stream()
+            .filter(a -> a.to() == TaskStatus.IN_PROGRESS)
+            .findFirst()
+            .orElseThrow();
+    assertThat(claimed.at()).isBefore(slot).isAfterOrEqualTo(slot.minusMillis(103));
+    Instant[] throttled = GatedTasks.THROTTLED.get(key + "-2");
+    assertThat(throttled[0]).isEqualTo(slot);
+    assertThat(throttled[1]).isAfterOrEqualTo(slot);
+    assertThat(store.history(second.taskId()))
+        .extracting(TaskAudit::to)
+        .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
+    assertThat(runner.parked()).doesNotContainKey(second.taskId());
+  }
+
+  @Test
+  void aTaskClaimedAheadOfItsSlotCanStillBeCancelledAndNeverRuns() throws Exception {
+    String key = key();
+    TaskReceipt second = parkedBehindAFirst(key);
+    Instant slot = runner.parked().get(second.taskId()).slot();
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    while (store.find(second.taskId()).orElseThrow().status() != TaskStatus.IN_PROGRESS) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("task " + second.taskId() + " was never claimed");
+      }
+      Thread.sleep(2);
+    }
+    assertThat(Instant.now()).as("seen claimed before its slot").isBefore(slot);
+
+    assertThat(dispatcher.cancel(second.taskId())).isTrue();
+
+    StoredTask cancelled = store.find(second.taskId()).orElseThrow();
+    assertThat(cancelled.status()).isEqualTo(TaskStatus.CANCELLED);
+    assertThat(cancelled.attempt()).isZero(); // it never started
+    assertThat(runner.parked()).doesNotContainKey(second.taskId());
+    assertThat(scheduler.hasTimer(second.taskId())).isFalse();
+    Thread.sleep(Math.max(0, Duration.between(Instant.now(), slot).toMillis()) + 300);
+    assertThat(probe.events(key + "-2")).isEmpty();
+    assertThat(scheduler.holds(second.taskId())).isFalse();
+    assertThat(store.find(second.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.CANCELLED);
+    assertThat(dispatcher.cancel(second.taskId())).isFalse();
+  }
+
+  @Test
   void theReceiptEstimatesTheStartFromTheKeysNextSlotWithoutSpendingBudget() throws Exception {
     String key = key();
     TaskReceipt first = dispatcher.dispatch(new Slotted(key, key + "-1"));
@@ -569,6 +622,15 @@ class GateIT {
       }
       Thread.sleep(10);
     }
+  }
+
+  /** A second task of a fresh 1-a-second key, once the first has run: parked about a second. */
+  private TaskReceipt parkedBehindAFirst(String key) throws InterruptedException {
+    TaskReceipt first = dispatcher.dispatch(new Slotted(key, key + "-1"));
+    await(first.taskId(), TaskStatus.COMPLETED);
+    TaskReceipt second = dispatcher.dispatch(new Slotted(key, key + "-2"));
+    awaitParked(second.taskId());
+    return second;
   }
 
   private void awaitParked(UUID taskId) throws InterruptedException {

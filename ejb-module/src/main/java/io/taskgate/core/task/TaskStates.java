@@ -23,6 +23,8 @@ import java.util.Set;
  *   <tr><td>IN_PROGRESS</td><td>FAILED</td><td>the attempt failed for good</td></tr>
  *   <tr><td>IN_PROGRESS</td><td>QUEUED</td><td>retry, next recurring occurrence, crash
  *       recovery</td></tr>
+ *   <tr><td>IN_PROGRESS</td><td>CANCELLED</td><td>cancelled after its claim but before its
+ *       handler started: a rate-limited task is claimed shortly before its reserved slot</td></tr>
  * </table>
  */
 public final class TaskStates {
@@ -71,7 +73,8 @@ public final class TaskStates {
     next.put(
         TaskStatus.IN_PROGRESS,
         Collections.unmodifiableSet(
-            EnumSet.of(TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.QUEUED)));
+            EnumSet.of(
+                TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.QUEUED, TaskStatus.CANCELLED)));
     return Collections.unmodifiableMap(next);
   }
 

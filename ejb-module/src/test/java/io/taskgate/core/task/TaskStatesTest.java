@@ -33,7 +33,7 @@ class TaskStatesTest {
         Arguments.of(IN_PROGRESS, IN_PROGRESS, false),
         Arguments.of(IN_PROGRESS, COMPLETED, true),
         Arguments.of(IN_PROGRESS, FAILED, true),
-        Arguments.of(IN_PROGRESS, CANCELLED, false),
+        Arguments.of(IN_PROGRESS, CANCELLED, true),
         Arguments.of(COMPLETED, QUEUED, false),
         Arguments.of(COMPLETED, IN_PROGRESS, false),
         Arguments.of(COMPLETED, COMPLETED, false),
@@ -87,7 +87,8 @@ class TaskStatesTest {
   void nextIsTheListedSetAndUnmodifiable() {
     assertThat(TaskStates.next(QUEUED))
         .isEqualTo(EnumSet.of(QUEUED, IN_PROGRESS, FAILED, CANCELLED, COMPLETED));
-    assertThat(TaskStates.next(IN_PROGRESS)).isEqualTo(EnumSet.of(QUEUED, COMPLETED, FAILED));
+    assertThat(TaskStates.next(IN_PROGRESS))
+        .isEqualTo(EnumSet.of(QUEUED, COMPLETED, FAILED, CANCELLED));
     Set<TaskStatus> next = TaskStates.next(QUEUED);
     assertThatThrownBy(() -> next.add(QUEUED)).isInstanceOf(UnsupportedOperationException.class);
   }

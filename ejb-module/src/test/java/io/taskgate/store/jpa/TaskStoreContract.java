@@ -426,7 +426,7 @@ abstract class TaskStoreContract {
   static final Map<TaskStatus, Set<TaskStatus>> ALLOWED =
       Map.of(
           QUEUED, EnumSet.of(IN_PROGRESS, CANCELLED, FAILED, QUEUED, COMPLETED),
-          IN_PROGRESS, EnumSet.of(COMPLETED, FAILED, QUEUED));
+          IN_PROGRESS, EnumSet.of(COMPLETED, FAILED, QUEUED, CANCELLED));
 
   static Stream<Arguments> everyMove() {
     List<Arguments> moves = new ArrayList<>();
