@@ -8,6 +8,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.core.ratelimit.StartSpacing;
 import io.taskgate.core.task.Occurrences;
 import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
@@ -38,6 +39,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -107,8 +109,22 @@ public class TaskRunner {
    */
   private final Map<UUID, Ready> claimedAhead = new ConcurrentHashMap<>();
 
-  /** A task claimed ahead of its slot: as the claim stored it, and what it runs with. */
-  private record Ready(StoredTask running, Claim claim) {}
+  private volatile StartSpacing spacing; // made on first use, from the gate's settings
+
+  private final AtomicLong spacedStarts = new AtomicLong();
+
+  /**
+   * A start held back for spacing is redeemed this much after it conforms: the timeline fires by
+   * the monotonic clock, the check reads the wall clock.
+   */
+  static final long SPACING_SLACK_NANOS = 200_000;
+
+  /**
+   * A claimed task waiting on the timeline to start: as the claim stored it, what it runs with, and
+   * whether it waits because its start was held for spacing ({@link #spacedOut}) rather than for
+   * its slot.
+   */
+  private record Ready(StoredTask running, Claim claim, boolean held) {}
 
   /**
    * Tasks whose claim for their slot is being committed, until the runner has put each where it
@@ -161,6 +177,11 @@ public class TaskRunner {
         }
         executing.put(id, new Executing(worker, System.nanoTime()));
         unparked(id);
+        if (spacedOut(ready.running(), ready.claim(), ready.held())) {
+          waiting.add(id);
+          open.remove(id);
+          continue;
+        }
         oldest = finishIfOld(outcomes, open, oldest);
         outcomes.add(start(ready.running(), ready.claim()));
       }
@@ -190,6 +211,11 @@ public class TaskRunner {
       for (int i = 0; i < claims.size(); i++) {
         StoredTask running = claimed.get(i);
         if (running == null) {
+          continue;
+        }
+        if (spacedOut(running, claims.get(i), false)) {
+          waiting.add(running.id());
+          open.remove(running.id());
           continue;
         }
         oldest = finishIfOld(outcomes, open, oldest);
@@ -238,8 +264,8 @@ public class TaskRunner {
 
   /**
    * Marks the claimed tasks as executing here; those claimed for a slot still ahead wait for it on
-   * the timeline ({@link #startAtSlot}) and are added to {@code waiting}, and their entry in {@code
-   * claimed} is cleared: what is left starts now.
+   * the timeline ({@link #waitOnTimeline}) and are added to {@code waiting}, and their entry in
+   * {@code claimed} is cleared: what is left starts now.
    */
   private void placeClaimed(
       List<Claim> claims, List<StoredTask> claimed, Thread worker, Set<UUID> waiting) {
@@ -261,7 +287,7 @@ public class TaskRunner {
       }
       if (startAt.isAfter(claimedAt)) {
         waiting.add(running.id());
-        startAtSlot(running, claims.get(i));
+        waitOnTimeline(running, claims.get(i), startAt, false);
         claimed.set(i, null);
       } else {
         unparked(running.id()); // the claim took longer than the lead: it starts now
@@ -287,14 +313,71 @@ public class TaskRunner {
   }
 
   /**
-   * A task claimed ahead of its reserved slot waits on the timeline for it, then for a worker of
-   * its queue's due lane ({@link #runAll} starts it without another claim).
+   * Whether a claimed task of a rate-limited key must wait before it starts, because starting now
+   * would bunch the key's starts closer than its policy allows (an earlier start of the key was
+   * late: {@link StartSpacing}); if so, it waits on the timeline like a task claimed ahead of its
+   * slot, holding no worker, and is checked again then.
    */
-  private void startAtSlot(StoredTask running, Claim claim) {
+  private boolean spacedOut(StoredTask running, Claim claim, boolean held) {
+    if (claim.key() == null) {
+      return false;
+    }
+    GateSpec gate = claim.handler().gate().orElse(null);
+    if (gate == null) {
+      return false;
+    }
+    Instant now = clock.instant();
+    long wait =
+        spacing()
+            .tryStart(claim.scope(), claim.key(), gate.scope().policy(), EpochNanos.of(now), held);
+    if (wait == 0) {
+      return false;
+    }
+    Instant at = now.plusNanos(wait + SPACING_SLACK_NANOS);
+    spacedStarts.incrementAndGet();
+    LOG.fine(
+        () ->
+            "Task "
+                + running.id()
+                + " of key "
+                + claim.key()
+                + " waits until "
+                + at
+                + " so that its start keeps the policy's spacing after a late start");
+    waitOnTimeline(running, claim, at, true);
+    return true;
+  }
+
+  /** Starts held back so far to keep a key's spacing after a late start ({@link #spacedOut}). */
+  public long spacedStarts() {
+    return spacedStarts.get();
+  }
+
+  private StartSpacing spacing() {
+    StartSpacing current = spacing;
+    if (current == null) {
+      synchronized (this) {
+        current = spacing;
+        if (current == null) {
+          current =
+              new StartSpacing(gateSettings.maxTrackedKeys(), StartSpacing.DEFAULT_MARGIN_NANOS);
+          spacing = current;
+        }
+      }
+    }
+    return current;
+  }
+
+  /**
+   * A claimed task waits on the timeline until {@code at} (its reserved slot, or, {@code held} for
+   * spacing, when it may start), then for a worker of its queue's due lane ({@link #runAll} starts
+   * it without another claim).
+   */
+  private void waitOnTimeline(StoredTask running, Claim claim, Instant at, boolean held) {
     UUID id = running.id();
-    claimedAhead.put(id, new Ready(running, claim));
+    claimedAhead.put(id, new Ready(running, claim, held));
     scheduler.release(id);
-    scheduler.redeemAt(running.queue(), id, claim.startAt());
+    scheduler.redeemAt(running.queue(), id, at);
   }
 
   /**

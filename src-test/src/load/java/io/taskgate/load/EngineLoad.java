@@ -107,8 +107,8 @@ public final class EngineLoad {
           "| db | config | hot tasks, released | started | parked measured | lateness p50 ms | p99 ms |"
               + " max ms | p99 once all parked ms (tasks) | early | GCRA violations (worst), with 5 ms CDVT | busiest second / allowed | parked before / after |"
               + " others |"
-              + " others p50 / p99 ms, no hot key | with hot key | p99 ratio | GC while pacing: pauses, ms |\n"
-              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+              + " others p50 / p99 ms, no hot key | with hot key | p99 ratio | GC while pacing: pauses, ms | held for spacing |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
               + String.join("\n", load.pacingRows)
               + "\n";
       System.out.println("\nTaskgate pacing\n\n" + pacing);
@@ -258,7 +258,7 @@ public final class EngineLoad {
         String.format(
             Locale.ROOT,
             "| %s | %s | %d, %s | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms), %d | %d / %d | %d / %d | %d |"
-                + " %.2f / %.2f | %.2f / %.2f | **%.2f** | %d, %d |",
+                + " %.2f / %.2f | %.2f / %.2f | **%.2f** | %d, %d | %d |",
             db,
             name,
             r.getInt("hotTasks"),
@@ -287,7 +287,8 @@ public final class EngineLoad {
             hotP99,
             baseP99 == 0 ? 0 : hotP99 / baseP99,
             r.getJsonNumber("gcPauses").longValue(),
-            r.getJsonNumber("gcPauseMillis").longValue());
+            r.getJsonNumber("gcPauseMillis").longValue(),
+            r.getJsonNumber("spacedStarts").longValue());
     if (r.getInt("others") == 0) {
       // the hot key alone: no other keys were measured
       row = row.replace("| 0 | 0.00 / 0.00 | 0.00 / 0.00 | **0.00** |", "| 0 | – | – | – |");

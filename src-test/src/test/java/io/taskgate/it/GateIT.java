@@ -19,7 +19,9 @@ import io.taskgate.engine.TaskView;
 import io.taskgate.it.engine.GateEvents;
 import io.taskgate.it.engine.GatedTasks;
 import io.taskgate.it.engine.GatedTasks.Bounded;
+import io.taskgate.it.engine.GatedTasks.Busy;
 import io.taskgate.it.engine.GatedTasks.Cold;
+import io.taskgate.it.engine.GatedTasks.Crowded;
 import io.taskgate.it.engine.GatedTasks.Discarded;
 import io.taskgate.it.engine.GatedTasks.Distant;
 import io.taskgate.it.engine.GatedTasks.FlakyPaced;
@@ -325,6 +327,47 @@ class GateIT {
     assertThat(scheduler.holds(second.taskId())).isFalse();
     assertThat(store.find(second.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.CANCELLED);
     assertThat(dispatcher.cancel(second.taskId())).isFalse();
+  }
+
+  @Test
+  void tasksThatCameDueWhileTheWorkerWasBusyStartOneIntervalApartNotAllAtOnce() throws Exception {
+    String key = key();
+    TaskReceipt first = dispatcher.dispatch(new Crowded(key, key + "-1"));
+    await(first.taskId(), TaskStatus.COMPLETED);
+    List<TaskReceipt> parkedOnes = new ArrayList<>();
+    for (int i = 2; i <= 4; i++) {
+      parkedOnes.add(dispatcher.dispatch(new Crowded(key, key + "-" + i)));
+    }
+    for (TaskReceipt receipt : parkedOnes) {
+      awaitParked(receipt.taskId());
+    }
+    long spacedBefore = runner.spacedStarts();
+    // the queue's one worker is busy past all three slots (200, 400 and 600 ms after the first)
+    TaskReceipt busy = dispatcher.dispatch(new Busy(key + "-busy", 900));
+
+    for (TaskReceipt receipt : parkedOnes) {
+      await(receipt.taskId(), TaskStatus.COMPLETED);
+    }
+    await(busy.taskId(), TaskStatus.COMPLETED);
+    long busyStarted = GatedTasks.STARTS.get(key + "-busy");
+    long[] starts = new long[4];
+    for (int i = 1; i <= 4; i++) {
+      starts[i - 1] = GatedTasks.STARTS.get(key + "-" + i);
+    }
+    // all three came due while the worker was busy; burst 1 allows no two closer than 200 ms, so
+    // they do not all start the moment it is free: the second and third wait for their spacing
+    assertThat(starts[1]).isGreaterThan(busyStarted + Duration.ofMillis(850).toNanos());
+    for (int i = 1; i < 4; i++) {
+      assertThat(Duration.ofNanos(starts[i] - starts[i - 1]))
+          .as("gap before task %d", i + 1)
+          .isGreaterThanOrEqualTo(Duration.ofMillis(199));
+    }
+    assertThat(runner.spacedStarts() - spacedBefore).isGreaterThanOrEqualTo(2);
+    for (TaskReceipt receipt : parkedOnes) {
+      assertThat(store.history(receipt.taskId()))
+          .extracting(TaskAudit::to)
+          .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
+    }
   }
 
   @Test

@@ -30,6 +30,8 @@ package io.taskgate.load.app;
  * @param withHotP99Micros the same, 99th percentile
  * @param gcPauses garbage collections from the hot key's first start to its last
  * @param gcPauseMillis their total time (as the JVM's collector beans count it)
+ * @param spacedStarts starts held back to keep the key's spacing after a late one, from the hot
+ *     key's dispatch to its last start (the engine's count, over every key)
  */
 public record PacingResult(
     int hotTasks,
@@ -55,4 +57,5 @@ public record PacingResult(
     long withHotP50Micros,
     long withHotP99Micros,
     long gcPauses,
-    long gcPauseMillis) {}
+    long gcPauseMillis,
+    long spacedStarts) {}

@@ -74,6 +74,7 @@ public class PacingRun {
     DispatchOptions when =
         releaseMillis > 0 ? DispatchOptions.now().at(release) : DispatchOptions.now();
     long[] gcBefore = gc();
+    long spacedBefore = runner.spacedStarts();
     for (int seq = 0; seq < parked; seq++) {
       batch.add(new PacedTask(run, seq, hotKey));
       if (batch.size() == 500 || seq == parked - 1) {
@@ -103,6 +104,7 @@ public class PacingRun {
     }
     int hotDone = hotStarted.get();
     long[] gcAfter = gc();
+    long spaced = runner.spacedStarts() - spacedBefore;
 
     List<Long> lateness = new ArrayList<>();
     List<Long> latenessOnceParked = new ArrayList<>();
@@ -158,7 +160,8 @@ public class PacingRun {
         withHot.p50Micros,
         withHot.p99Micros,
         gcAfter[0] - gcBefore[0],
-        gcAfter[1] - gcBefore[1]);
+        gcAfter[1] - gcBefore[1],
+        spaced);
   }
 
   /** Collections so far and their total milliseconds, over all the JVM's collectors. */

@@ -68,6 +68,15 @@ public final class GatedTasks {
   /** 1 per second; fails its first attempt, retried after 50 ms: the retry waits for budget. */
   public record FlakyPaced(String key, String id) implements Keyed {}
 
+  /**
+   * 5 per second, burst 1, on the one-worker "gated" queue: while that worker is busy, the key's
+   * slots pass and its tasks start late.
+   */
+  public record Crowded(String key, String id) implements Keyed {}
+
+  /** Not rate limited, on the one-worker "gated" queue; its handler runs for {@code millis}. */
+  public record Busy(String id, long millis) implements io.taskgate.api.Task {}
+
   /** Records start and end; nothing else. */
   abstract static class Recording<T extends io.taskgate.api.Task> implements Handler<T> {
     @Inject Probe probe;
@@ -165,6 +174,29 @@ public final class GatedTasks {
 
     @Override
     public void handle(Lingering task, TaskContext context) throws Exception {
+      super.handle(task, context);
+      Thread.sleep(task.millis());
+    }
+  }
+
+  @TaskHandler(queue = "gated")
+  @RateLimit(permits = 5, period = "PT1S", burst = 1)
+  public static class CrowdedHandler extends Recording<Crowded> {
+    @Override
+    String id(Crowded task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler(queue = "gated")
+  public static class BusyHandler extends Recording<Busy> {
+    @Override
+    String id(Busy task) {
+      return task.id();
+    }
+
+    @Override
+    public void handle(Busy task, TaskContext context) throws Exception {
       super.handle(task, context);
       Thread.sleep(task.millis());
     }

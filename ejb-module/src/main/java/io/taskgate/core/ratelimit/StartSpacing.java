@@ -1,0 +1,152 @@
+package io.taskgate.core.ratelimit;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The policy checked once more, against the times gated tasks really start on this node.
+ *
+ * <p>The limiter hands out slots that conform to the policy, and a task never starts before its
+ * slot; but a task can start late (a collector pause, a slow commit, a busy CPU), and a late start
+ * followed by on-time ones bunches starts closer together than the policy allows: after a stall
+ * longer than the burst tolerance, catching up would be a violation. This is a second GCRA (virtual
+ * scheduling, as in ITU-T I.371) over the observed starts of each (scope, key): a start conforms if
+ * it is no earlier than {@code TAT − τ}, and moves {@code TAT} to {@code max(TAT, start + margin) +
+ * T}. A start that would not conform waits until it does, so a stall leaves the key's later starts
+ * late (by the stall less the burst tolerance) instead of bunched; on-time starts conform, because
+ * the slots do. Tasks told to wait are lined up one emission interval apart, in the order they were
+ * told, and a new start waits behind them.
+ *
+ * <p>The {@code margin} (at most half the burst tolerance) covers the time between this check and
+ * the handler's own first instruction: a start is recorded as if it happened that much later, which
+ * costs an on-time start nothing and keeps a chain of starts that each wait for conformance from
+ * bunching by the jitter of that path.
+ *
+ * <p>Thread-safe; a start holds its key's entry for a few instructions. It never reads a clock. A
+ * key whose {@code TAT} has passed holds nothing that a fresh key would not, and is forgotten when
+ * the table grows; at {@code maxKeys} keys in use, a new key starts unchecked (fail-open, like the
+ * limiter's own key cap).
+ */
+public final class StartSpacing {
+
+  /** The default margin: 0.25 ms. */
+  public static final long DEFAULT_MARGIN_NANOS = 250_000;
+
+  private static final int FIRST_SWEEP = 1024;
+
+  private final int maxKeys;
+  private final long marginNanos;
+  private final Map<Scoped, State> states = new ConcurrentHashMap<>();
+  private final AtomicInteger sweepAt = new AtomicInteger(FIRST_SWEEP);
+  private final AtomicLong lastSweep = new AtomicLong(Long.MIN_VALUE / 2);
+
+  /** At the cap, a new key sweeps at most this often (a sweep reads every key). */
+  private static final long SWEEP_AT_CAP_EVERY_NANOS = 10_000_000;
+
+  private record Scoped(String scope, String key) {}
+
+  /**
+   * @param maxKeys the most keys tracked at once, at least 1
+   * @param marginNanos how much later than checked a start is recorded, zero or more
+   */
+  public StartSpacing(int maxKeys, long marginNanos) {
+    if (maxKeys < 1) {
+      throw new IllegalArgumentException("maxKeys must be at least 1, was " + maxKeys);
+    }
+    if (marginNanos < 0) {
+      throw new IllegalArgumentException("marginNanos must be zero or more, was " + marginNanos);
+    }
+    this.maxKeys = maxKeys;
+    this.marginNanos = marginNanos;
+  }
+
+  /**
+   * A task of {@code scope}'s {@code key} is about to start at {@code nowEpochNanos}. Returns 0 if
+   * the start conforms to {@code policy} (it is recorded), else how many nanoseconds to wait before
+   * asking again (nothing is recorded).
+   *
+   * <p>Tasks told to wait are lined up: each is given a time one emission interval after the one
+   * told before it, or its conformance time if that is later, so that they come back in the order
+   * they were held. A new start ({@code held} false) that finds held tasks still to come waits
+   * behind them even if it would conform; a held one coming back ({@code held} true) is only
+   * checked for conformance, and if it still does not conform, waits for exactly that.
+   *
+   * @param held whether this task was told to wait before and is coming back
+   */
+  public long tryStart(
+      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, boolean held) {
+    Objects.requireNonNull(policy, "policy");
+    Scoped scoped = new Scoped(scope, key);
+    if (!states.containsKey(scoped)) {
+      int size = states.size();
+      if (size >= sweepAt.get()
+          || size >= maxKeys && nowEpochNanos - lastSweep.get() >= SWEEP_AT_CAP_EVERY_NANOS) {
+        sweep(nowEpochNanos);
+      }
+      if (states.size() >= maxKeys) {
+        return 0; // fail open: too many keys in use to check one more
+      }
+    }
+    long emission = policy.emissionIntervalNanos();
+    long tolerance = policy.burstToleranceNanos();
+    long margin = Math.min(marginNanos, tolerance / 2);
+    long[] wait = {0};
+    states.compute(
+        scoped,
+        (k, state) -> {
+          State now = state == null ? State.NEW : state;
+          long conforms = now.tat() == Long.MIN_VALUE ? Long.MIN_VALUE : now.tat() - tolerance;
+          if (held) {
+            if (nowEpochNanos < conforms) {
+              wait[0] = conforms - nowEpochNanos;
+              return now;
+            }
+          } else if (nowEpochNanos < conforms || nowEpochNanos < now.lastHeld()) {
+            long at = Math.max(conforms, saturatedAdd(now.lastHeld(), emission));
+            wait[0] = at - nowEpochNanos;
+            return new State(now.tat(), at);
+          }
+          return new State(Math.max(now.tat(), nowEpochNanos + margin) + emission, now.lastHeld());
+        });
+    return wait[0];
+  }
+
+  /** A key's state: its theoretical arrival time, and the time given to the last task held. */
+  private record State(long tat, long lastHeld) {
+    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE);
+
+    /** Whether a start now would find nothing a new key would not: its TAT and holds are past. */
+    boolean spent(long nowEpochNanos) {
+      return tat <= nowEpochNanos && lastHeld <= nowEpochNanos;
+    }
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    return a == Long.MIN_VALUE ? Long.MIN_VALUE : a + b;
+  }
+
+  /** Keys tracked now (some of them may be stale until the next sweep). */
+  public int keys() {
+    return states.size();
+  }
+
+  /**
+   * Forgets the keys whose {@code TAT} and holds have passed (a start now conforms and is recorded
+   * as for a new key), and sets the next sweep at twice what is left. Runs when the table has
+   * doubled, or when it is at the cap (at most every {@value #SWEEP_AT_CAP_EVERY_NANOS} ns).
+   */
+  private void sweep(long nowEpochNanos) {
+    int at = sweepAt.get();
+    if (!sweepAt.compareAndSet(at, Integer.MAX_VALUE)) {
+      return; // another thread sweeps
+    }
+    lastSweep.set(nowEpochNanos);
+    states
+        .values()
+        .removeIf(state -> state.spent(nowEpochNanos)); // by value: one updated meanwhile stays
+    sweepAt.set((int) Math.min(Integer.MAX_VALUE - 1L, Math.max(FIRST_SWEEP, 2L * states.size())));
+  }
+}

@@ -1,0 +1,259 @@
+package io.taskgate.core.ratelimit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class StartSpacingTest {
+  static final long MS = 1_000_000L;
+  static final long US = 1_000L;
+
+  /** 200 per second, 5 back to back: T = 5 ms, τ = 20 ms. */
+  static final RateLimitPolicy PACED =
+      RateLimitPolicy.of(200, Duration.ofSeconds(1))
+          .withBurst(5)
+          .withMaxReservationHorizon(Duration.ofMinutes(10));
+
+  static final long MARGIN = StartSpacing.DEFAULT_MARGIN_NANOS;
+
+  @Test
+  void aFreshKeyStartsItsBurstBackToBackThenOnePerInterval() {
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    for (int i = 0; i < 5; i++) {
+      assertThat(spacing.tryStart("T", "k", PACED, 100 * MS + i * MS, false))
+          .as("start %d", i)
+          .isZero();
+    }
+    // TAT = 100.25 + 5 × 5 = 125.25 ms: the sixth conforms from 105.25 ms
+    assertThat(spacing.tryStart("T", "k", PACED, 104 * MS, false)).isEqualTo(MS + 250 * US);
+    assertThat(spacing.tryStart("T", "k", PACED, 105 * MS + 250 * US, false)).isZero();
+  }
+
+  /**
+   * On-time starts at the limiter's slots wait at most the margin: the first start of the burst is
+   * recorded that much later, and a start less late than that waits for it.
+   */
+  @Test
+  void onTimeStartsAtTheLimitersSlotsWaitAtMostTheMargin() {
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    GcraShard limiter = new GcraShard(new TrackedKeys(10));
+    RateLimitScope scope = new RateLimitScope("T", PACED);
+    long now = 1_000 * MS;
+    int waited = 0;
+    for (int i = 0; i < 1_000; i++) {
+      RateLimitDecision d = limiter.reserve(scope, "k", i, now);
+      long slot = d.runsNow() ? now + i * 300 * US : d.slotEpochNanos(); // the burst, one by one
+      long start = slot + (i % 7) * 100 * US;
+      long wait = spacing.tryStart("T", "k", PACED, start, false);
+      assertThat(wait).as("task %d at its slot", i).isLessThanOrEqualTo(MARGIN);
+      if (wait > 0) {
+        waited++;
+        assertThat(spacing.tryStart("T", "k", PACED, start + wait, true)).isZero();
+      }
+    }
+    int lessLateThanTheMargin = 0;
+    for (int i = 5; i < 1_000; i++) {
+      if ((i % 7) * 100 * US < MARGIN) {
+        lessLateThanTheMargin++;
+      }
+    }
+    assertThat(waited).isEqualTo(lessLateThanTheMargin);
+  }
+
+  @Test
+  void afterAStallTheStartsDueDuringItAreSpacedAndLaterOnesStayLateByTheStallLessTheTolerance() {
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    long t0 = 1_000 * MS;
+    // a saturated key: a start every 5 ms, on time
+    for (int i = 0; i < 10; i++) {
+      assertThat(spacing.tryStart("T", "k", PACED, t0 + i * 5 * MS, false)).isZero();
+    }
+    // then nothing starts for 50 ms: the tasks of slots 50..95 ms come all at 100 ms
+    long at = t0 + 100 * MS;
+    List<Long> starts = new ArrayList<>();
+    for (int i = 10; i < 40; i++) {
+      long slot = t0 + i * 5 * MS;
+      long now = Math.max(slot, at);
+      long wait = spacing.tryStart("T", "k", PACED, now, false);
+      while (wait > 0) {
+        now += wait;
+        wait = spacing.tryStart("T", "k", PACED, now, true);
+      }
+      starts.add(now - t0);
+      at = now;
+    }
+    // TAT before the stall: 45.25 + 5 = 50.25 ms. The first at 100 ms moves it to 105.25; the next
+    // conform from TAT − 20 ms, one interval apart: 85.25 → wait to 90.25, 95.25, 100.25 ...
+    assertThat(starts.subList(0, 4)).containsExactly(100 * MS, 100 * MS, 100 * MS, 100 * MS);
+    assertThat(starts.get(4)).isEqualTo(100 * MS + 250 * US);
+    assertThat(starts.get(5)).isEqualTo(105 * MS + 250 * US);
+    // later starts stay 30.25 ms late: the stall (50 ms) less the tolerance (20 ms) and the margin
+    assertThat(starts.get(29) - 195 * MS).isEqualTo(30 * MS + 250 * US);
+    long[] observed = starts.stream().mapToLong(Long::longValue).toArray();
+    assertThat(violations(observed, PACED)).isZero();
+  }
+
+  /**
+   * Slots of a backlog from the limiter, starts delayed by random stalls (every slot inside a stall
+   * comes at its end) and by a timeline that fires up to 1 ms late, and a handler that sees its
+   * start up to the margin after the check: every task starts, never before its slot, and the
+   * handlers' start times conform to the policy with no allowance at all.
+   */
+  @Property(tries = 300)
+  void startsSeenByTheHandlersConformWhateverTheStalls(
+      @ForAll @IntRange(min = 1, max = 8) int burst,
+      @ForAll @IntRange(min = 1, max = 400) int permitsPerSecond,
+      @ForAll @Size(max = 6) List<@LongRange(min = 0, max = 3_000) Long> stallStartsMillis,
+      @ForAll @Size(max = 6) List<@LongRange(min = 1, max = 300) Long> stallLengthsMillis,
+      @ForAll long seed) {
+    RateLimitPolicy policy =
+        RateLimitPolicy.of(permitsPerSecond, Duration.ofSeconds(1))
+            .withBurst(burst)
+            .withMaxReservationHorizon(Duration.ofHours(1));
+    RateLimitScope scope = new RateLimitScope("T", policy);
+    GcraShard limiter = new GcraShard(new TrackedKeys(10));
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    SplittableRandom random = new SplittableRandom(seed);
+    int n = 200;
+    long t0 = 10_000 * MS;
+    PriorityQueue<long[]> ready = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    for (int i = 0; i < n; i++) {
+      RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
+      long slot = d.runsNow() ? t0 : d.slotEpochNanos();
+      long at = slot + random.nextLong(200 * US);
+      for (int s = 0; s < Math.min(stallStartsMillis.size(), stallLengthsMillis.size()); s++) {
+        long from = t0 + stallStartsMillis.get(s) * MS;
+        long to = from + stallLengthsMillis.get(s) * MS;
+        if (at >= from && at < to) {
+          at = to + random.nextLong(200 * US);
+        }
+      }
+      ready.add(new long[] {at, i, slot, 0});
+    }
+    long[] seen = new long[n];
+    int started = 0;
+    while (!ready.isEmpty()) {
+      long[] task = ready.poll();
+      long wait = spacing.tryStart("T", "k", policy, task[0], task[3] == 1);
+      if (wait > 0) {
+        ready.add(new long[] {task[0] + wait + random.nextLong(MS), task[1], task[2], 1});
+        continue;
+      }
+      assertThat(task[0]).isGreaterThanOrEqualTo(task[2]);
+      // the handler sees its start up to the margin later
+      seen[started++] =
+          task[0] + random.nextLong(Math.min(MARGIN, policy.burstToleranceNanos() / 2) + 1);
+    }
+    assertThat(started).isEqualTo(n);
+    assertThat(violations(seen, policy)).isZero();
+  }
+
+  @Test
+  void heldStartsAreLinedUpInTheOrderTheyWereHeldAndANewStartWaitsBehindThem() {
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    long t0 = 1_000 * MS;
+    spacing.tryStart("T", "k", PACED, t0, false); // TAT 5.25 ms
+    for (int i = 0; i < 4; i++) {
+      assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS, false)).isZero(); // late: at once
+    }
+    // TAT = 100.25 + 4 × 5 = 120.25 ms: conforms from 100.25 ms. Three more, all at 100.1 ms:
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US, false))
+        .isEqualTo(150 * US);
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US, false))
+        .isEqualTo(5 * MS + 150 * US);
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US, false))
+        .isEqualTo(10 * MS + 150 * US);
+    // the second held one comes back first, at 105.25 ms: it is only checked for conformance
+    // (TAT − τ = 100.25 ms) and starts
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 105 * MS + 250 * US, true)).isZero();
+    // a new start at 105.3 ms would conform (TAT 125.25 − 20) but waits behind the third held one
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 105 * MS + 300 * US, false))
+        .isEqualTo(10 * MS - 50 * US);
+    // the first held one, coming back late at 106 ms, starts too: every start conforms
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 106 * MS, true)).isZero();
+    // TAT = 130.25: the third, back at 110.25 ms, conforms from 110.25
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 110 * MS + 250 * US, true)).isZero();
+  }
+
+  @Test
+  void keysWhoseNextStartIsDueAreForgottenAndAtTheCapANewKeyStartsUnchecked() {
+    StartSpacing spacing = new StartSpacing(2_000, MARGIN);
+    long now = 1_000 * MS;
+    for (int i = 0; i < 1_500; i++) {
+      spacing.tryStart("T", "k" + i, PACED, now, false);
+    }
+    assertThat(spacing.keys()).isEqualTo(1_500); // swept at 1,024 (nothing due), next at 2,000
+    // a second later every one of them has its next start due: the sweep at the cap forgets them
+    for (int i = 0; i < 600; i++) {
+      spacing.tryStart("T", "later" + i, PACED, now + 1_000 * MS, false);
+    }
+    assertThat(spacing.keys()).isEqualTo(600);
+
+    StartSpacing capped = new StartSpacing(2, MARGIN);
+    for (int i = 0; i < 5; i++) {
+      assertThat(capped.tryStart("T", "a", PACED, now + i * MS, false)).isZero();
+    }
+    assertThat(capped.tryStart("T", "b", PACED, now, false)).isZero();
+    assertThat(capped.tryStart("T", "a", PACED, now + 5 * MS, false))
+        .as("a is tracked: its burst is spent")
+        .isPositive();
+    for (int i = 0; i < 10; i++) {
+      assertThat(capped.tryStart("T", "c", PACED, now, false))
+          .as("c over the cap: unchecked")
+          .isZero();
+    }
+    assertThat(capped.keys()).isEqualTo(2);
+  }
+
+  @Test
+  void theSameKeyInAnotherScopeHasItsOwnSpacing() {
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    for (int i = 0; i < 5; i++) {
+      spacing.tryStart("A", "k", PACED, 0, false);
+    }
+    assertThat(spacing.tryStart("A", "k", PACED, 0, false)).isPositive();
+    assertThat(spacing.tryStart("B", "k", PACED, 0, false)).isZero();
+  }
+
+  @Test
+  void refusesACapBelowOneAndANegativeMargin() {
+    assertThatThrownBy(() -> new StartSpacing(0, MARGIN))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxKeys must be at least 1, was 0");
+    assertThatThrownBy(() -> new StartSpacing(1, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("marginNanos must be zero or more, was -1");
+  }
+
+  /** The GCRA conformance test of ITU-T I.371 (virtual scheduling) with no extra allowance. */
+  static long violations(long[] starts, RateLimitPolicy policy) {
+    long[] sorted = starts.clone();
+    Arrays.sort(sorted);
+    long emission = policy.emissionIntervalNanos();
+    long tolerance = policy.burstToleranceNanos();
+    long tat = Long.MIN_VALUE;
+    long violations = 0;
+    for (long t : sorted) {
+      if (tat == Long.MIN_VALUE) {
+        tat = t + emission;
+      } else if (t < tat - tolerance) {
+        violations++;
+      } else {
+        tat = Math.max(tat, t) + emission;
+      }
+    }
+    return violations;
+  }
+}
