@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * T}. A start that would not conform waits until it does, so a stall leaves the key's later starts
  * late (by the stall less the burst tolerance) instead of bunched; on-time starts conform, because
  * the slots do. Tasks told to wait are lined up one emission interval apart, in the order they were
- * told, and a new start waits behind them.
+ * told, and a new start waits behind them (see {@link #tryStart}).
  *
  * <p>The {@code margin} (at most half the burst tolerance) covers the time between this check and
  * the handler's own first instruction: a start is recorded as if it happened that much later, which
@@ -65,14 +65,16 @@ public final class StartSpacing {
 
   /**
    * A task of {@code scope}'s {@code key} is about to start at {@code nowEpochNanos}. Returns 0 if
-   * the start conforms to {@code policy} (it is recorded), else how many nanoseconds to wait before
-   * asking again (nothing is recorded).
+   * it may (its start is recorded), else how many nanoseconds to wait before asking again.
    *
-   * <p>Tasks told to wait are lined up: each is given a time one emission interval after the one
-   * told before it, or its conformance time if that is later, so that they come back in the order
-   * they were held. A new start ({@code held} false) that finds held tasks still to come waits
-   * behind them even if it would conform; a held one coming back ({@code held} true) is only
-   * checked for conformance, and if it still does not conform, waits for exactly that.
+   * <p>Two chains are kept per key. The observed one holds the starts really made: every start must
+   * conform to it, which is the guarantee. The reserved one adds the starts told to wait: a task
+   * told to wait is given the next conforming time after every start and every wait before it
+   * ({@code TAT − τ} of this chain, which then moves on one interval), so waiting tasks come back
+   * one interval apart in the order they were told, and a new start lines up behind them. A task
+   * coming back ({@code held}) has its place already: it is checked against the observed chain
+   * only, and if an earlier start came late and it still does not conform, it waits for exactly
+   * that.
    *
    * @param held whether this task was told to wait before and is coming back
    */
@@ -97,35 +99,39 @@ public final class StartSpacing {
     states.compute(
         scoped,
         (k, state) -> {
-          State now = state == null ? State.NEW : state;
-          long conforms = now.tat() == Long.MIN_VALUE ? Long.MIN_VALUE : now.tat() - tolerance;
-          if (held) {
-            if (nowEpochNanos < conforms) {
-              wait[0] = conforms - nowEpochNanos;
-              return now;
-            }
-          } else if (nowEpochNanos < conforms || nowEpochNanos < now.lastHeld()) {
-            long at = Math.max(conforms, saturatedAdd(now.lastHeld(), emission));
-            wait[0] = at - nowEpochNanos;
-            return new State(now.tat(), at);
+          State was = state == null ? State.NEW : state;
+          long observedBound = bound(was.observed(), tolerance);
+          long bound =
+              held ? observedBound : Math.max(bound(was.reserved(), tolerance), observedBound);
+          if (nowEpochNanos < bound) {
+            wait[0] = bound - nowEpochNanos;
+            return held
+                ? was
+                : new State(Math.max(was.reserved(), bound + margin) + emission, was.observed());
           }
-          return new State(Math.max(now.tat(), nowEpochNanos + margin) + emission, now.lastHeld());
+          long observed = Math.max(was.observed(), nowEpochNanos + margin) + emission;
+          long reserved =
+              held ? was.reserved() : Math.max(was.reserved(), nowEpochNanos + margin) + emission;
+          return new State(Math.max(reserved, observed), observed);
         });
     return wait[0];
   }
 
-  /** A key's state: its theoretical arrival time, and the time given to the last task held. */
-  private record State(long tat, long lastHeld) {
-    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE);
-
-    /** Whether a start now would find nothing a new key would not: its TAT and holds are past. */
-    boolean spent(long nowEpochNanos) {
-      return tat <= nowEpochNanos && lastHeld <= nowEpochNanos;
-    }
+  private static long bound(long tat, long tolerance) {
+    return tat == Long.MIN_VALUE ? Long.MIN_VALUE : tat - tolerance;
   }
 
-  private static long saturatedAdd(long a, long b) {
-    return a == Long.MIN_VALUE ? Long.MIN_VALUE : a + b;
+  /**
+   * A key's two chains: the theoretical arrival time of its starts and waiting tasks ({@code
+   * reserved}), and of its starts alone ({@code observed}).
+   */
+  private record State(long reserved, long observed) {
+    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE);
+
+    /** Whether a start now would find nothing a new key would not. */
+    boolean spent(long nowEpochNanos) {
+      return reserved <= nowEpochNanos && observed <= nowEpochNanos;
+    }
   }
 
   /** Keys tracked now (some of them may be stale until the next sweep). */

@@ -38,7 +38,7 @@ class StartSpacingTest {
     }
     // TAT = 100.25 + 5 × 5 = 125.25 ms: the sixth conforms from 105.25 ms
     assertThat(spacing.tryStart("T", "k", PACED, 104 * MS, false)).isEqualTo(MS + 250 * US);
-    assertThat(spacing.tryStart("T", "k", PACED, 105 * MS + 250 * US, false)).isZero();
+    assertThat(spacing.tryStart("T", "k", PACED, 105 * MS + 250 * US, true)).isZero();
   }
 
   /**
@@ -185,6 +185,63 @@ class StartSpacingTest {
     assertThat(spacing.tryStart("T", "k", PACED, t0 + 106 * MS, true)).isZero();
     // TAT = 130.25: the third, back at 110.25 ms, conforms from 110.25
     assertThat(spacing.tryStart("T", "k", PACED, t0 + 110 * MS + 250 * US, true)).isZero();
+  }
+
+  /**
+   * A backlog at the full rate, a 50 ms stall, and tasks that come back up to 1 ms after they were
+   * told: each task is held at most once, they start in the order of their slots, and after the
+   * stall every start is late by about the stall less the tolerance, never more.
+   */
+  @Test
+  void afterAStallEachTaskIsHeldAtMostOnceAndTheyStartInOrder() {
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    GcraShard limiter = new GcraShard(new TrackedKeys(10));
+    RateLimitScope scope = new RateLimitScope("T", PACED);
+    SplittableRandom random = new SplittableRandom(7);
+    long t0 = 1_000 * MS;
+    int n = 2_000;
+    PriorityQueue<long[]> ready = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    long[] slots = new long[n];
+    long[] came = new long[n];
+    for (int i = 0; i < n; i++) {
+      RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
+      slots[i] = d.runsNow() ? t0 : d.slotEpochNanos();
+      long at = slots[i] + random.nextLong(300 * US);
+      long stallFrom = t0 + 500 * MS;
+      if (at >= stallFrom && at < stallFrom + 50 * MS) {
+        at = stallFrom + 50 * MS + (at - stallFrom) / 1_000; // all at its end, in their order
+      }
+      came[i] = at;
+      ready.add(new long[] {at, i, 0});
+    }
+    int[] holds = new int[n];
+    long[] starts = new long[n];
+    while (!ready.isEmpty()) {
+      long[] task = ready.poll();
+      int i = (int) task[1];
+      long wait = spacing.tryStart("T", "k", PACED, task[0], task[2] == 1);
+      if (wait > 0) {
+        holds[i]++;
+        ready.add(new long[] {task[0] + wait + random.nextLong(MS), i, 1});
+        continue;
+      }
+      starts[i] = task[0];
+    }
+    for (int i = 0; i < n; i++) {
+      assertThat(holds[i]).as("holds of task %d", i).isLessThanOrEqualTo(1);
+    }
+    Integer[] byArrival = new Integer[n];
+    Arrays.setAll(byArrival, i -> i);
+    Arrays.sort(byArrival, (a, b) -> Long.compare(came[a], came[b]));
+    for (int j = 1; j < n; j++) {
+      assertThat(starts[byArrival[j]])
+          .as("start of task %d, after task %d", byArrival[j], byArrival[j - 1])
+          .isGreaterThanOrEqualTo(starts[byArrival[j - 1]]);
+    }
+    for (int i = n / 2; i < n; i++) {
+      assertThat(starts[i] - slots[i]).isBetween(30 * MS, 32 * MS);
+    }
+    assertThat(violations(starts, PACED)).isZero();
   }
 
   @Test
