@@ -309,7 +309,7 @@ public class TaskRunner {
     if (claim.key() != null) {
       pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
     }
-    return execute(running, claim.handler(), claim.task(), claim.throttledUntil());
+    return execute(running, claim, claim.handler(), claim.task(), claim.throttledUntil());
   }
 
   /**
@@ -351,6 +351,22 @@ public class TaskRunner {
   /** Starts held back so far to keep a key's spacing after a late start ({@link #spacedOut}). */
   public long spacedStarts() {
     return spacedStarts.get();
+  }
+
+  /**
+   * The handler of a gated task is called now: its key's spacing counts the start from now if that
+   * is later than when it was checked ({@link StartSpacing#started}).
+   */
+  private void startedNow(Claim claim) {
+    if (claim.key() == null) {
+      return;
+    }
+    GateSpec gate = claim.handler().gate().orElse(null);
+    if (gate != null) {
+      spacing()
+          .started(
+              claim.scope(), claim.key(), gate.scope().policy(), EpochNanos.of(clock.instant()));
+    }
   }
 
   private StartSpacing spacing() {
@@ -1028,7 +1044,7 @@ public class TaskRunner {
   }
 
   private Outcome execute(
-      StoredTask running, HandlerInfo handlerInfo, Task task, Instant throttledUntil) {
+      StoredTask running, Claim claim, HandlerInfo handlerInfo, Task task, Instant throttledUntil) {
     TaskContext context = context(running, handlerInfo, throttledUntil);
     Bean<?> bean = registry.bean(handlerInfo);
     CreationalContext<?> creation = beanManager.createCreationalContext(bean);
@@ -1053,6 +1069,7 @@ public class TaskRunner {
             clock.instant());
       }
       callback(running, "onStarted", () -> handler.onStarted(task, context));
+      startedNow(claim);
       Throwable failure = null;
       try {
         handler.handle(task, context);

@@ -101,20 +101,56 @@ public final class StartSpacing {
         (k, state) -> {
           State was = state == null ? State.NEW : state;
           long observedBound = bound(was.observed(), tolerance);
-          long bound =
-              held ? observedBound : Math.max(bound(was.reserved(), tolerance), observedBound);
-          if (nowEpochNanos < bound) {
-            wait[0] = bound - nowEpochNanos;
-            return held
-                ? was
-                : new State(Math.max(was.reserved(), bound + margin) + emission, was.observed());
+          if (held) {
+            if (nowEpochNanos < observedBound) {
+              // an earlier start came late: those coming back line up again, one interval apart
+              long at = Math.max(observedBound, after(was.lastRequeued(), emission));
+              wait[0] = at - nowEpochNanos;
+              return new State(was.reserved(), was.observed(), at);
+            }
+          } else {
+            long bound = Math.max(bound(was.reserved(), tolerance), observedBound);
+            if (was.lastRequeued() >= nowEpochNanos) {
+              bound = Math.max(bound, after(was.lastRequeued(), emission));
+            }
+            if (nowEpochNanos < bound) {
+              wait[0] = bound - nowEpochNanos;
+              return new State(
+                  Math.max(was.reserved(), bound + margin) + emission,
+                  was.observed(),
+                  was.lastRequeued());
+            }
           }
           long observed = Math.max(was.observed(), nowEpochNanos + margin) + emission;
           long reserved =
               held ? was.reserved() : Math.max(was.reserved(), nowEpochNanos + margin) + emission;
-          return new State(Math.max(reserved, observed), observed);
+          return new State(Math.max(reserved, observed), observed, was.lastRequeued());
         });
     return wait[0];
+  }
+
+  private static long after(long at, long emission) {
+    return at == Long.MIN_VALUE ? Long.MIN_VALUE : at + emission;
+  }
+
+  /**
+   * The start {@link #tryStart} let through really began at {@code nowEpochNanos} (the handler is
+   * being called): the observed chain moves on as if it had been recorded then, if that is later.
+   * Calling this as close to the handler as possible keeps the path between the check and the
+   * handler out of the margin.
+   */
+  public void started(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
+    long emission = policy.emissionIntervalNanos();
+    long margin = Math.min(marginNanos, policy.burstToleranceNanos() / 2);
+    states.computeIfPresent(
+        new Scoped(scope, key),
+        (k, state) -> {
+          long floor = nowEpochNanos + margin + emission;
+          if (floor <= state.observed()) {
+            return state;
+          }
+          return new State(Math.max(state.reserved(), floor), floor, state.lastRequeued());
+        });
   }
 
   private static long bound(long tat, long tolerance) {
@@ -123,14 +159,17 @@ public final class StartSpacing {
 
   /**
    * A key's two chains: the theoretical arrival time of its starts and waiting tasks ({@code
-   * reserved}), and of its starts alone ({@code observed}).
+   * reserved}), and of its starts alone ({@code observed}); and the time given to the last task
+   * told to wait again ({@code lastRequeued}).
    */
-  private record State(long reserved, long observed) {
-    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE);
+  private record State(long reserved, long observed, long lastRequeued) {
+    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE);
 
     /** Whether a start now would find nothing a new key would not. */
     boolean spent(long nowEpochNanos) {
-      return reserved <= nowEpochNanos && observed <= nowEpochNanos;
+      return reserved <= nowEpochNanos
+          && observed <= nowEpochNanos
+          && lastRequeued <= nowEpochNanos;
     }
   }
 
