@@ -177,13 +177,14 @@ public class TaskRunner {
         }
         executing.put(id, new Executing(worker, System.nanoTime()));
         unparked(id);
-        if (spacedOut(ready.running(), ready.claim(), ready.held())) {
+        oldest = finishIfOld(outcomes, open, oldest);
+        Outcome outcome = start(ready.running(), ready.claim(), ready.held());
+        if (outcome == null) { // held for spacing: it waits on the timeline
           waiting.add(id);
           open.remove(id);
           continue;
         }
-        oldest = finishIfOld(outcomes, open, oldest);
-        outcomes.add(start(ready.running(), ready.claim()));
+        outcomes.add(outcome);
       }
       List<Claim> claims = new ArrayList<>(toClaim.size());
       Map<UUID, StoredTask> read = readUnknown(toClaim);
@@ -213,13 +214,14 @@ public class TaskRunner {
         if (running == null) {
           continue;
         }
-        if (spacedOut(running, claims.get(i), false)) {
+        oldest = finishIfOld(outcomes, open, oldest);
+        Outcome outcome = start(running, claims.get(i), false);
+        if (outcome == null) { // held for spacing: it waits on the timeline
           waiting.add(running.id());
           open.remove(running.id());
           continue;
         }
-        oldest = finishIfOld(outcomes, open, oldest);
-        outcomes.add(start(running, claims.get(i)));
+        outcomes.add(outcome);
       }
     } finally {
       finish(outcomes, open);
@@ -304,12 +306,12 @@ public class TaskRunner {
     return System.nanoTime();
   }
 
-  /** Runs the attempt of a claimed task now. */
-  private Outcome start(StoredTask running, Claim claim) {
-    if (claim.key() != null) {
-      pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
-    }
-    return execute(running, claim, claim.handler(), claim.task(), claim.throttledUntil());
+  /**
+   * Runs the attempt of a claimed task now; null if, at the last moment, its key's spacing holds it
+   * back ({@link #spacedOut}: it then waits on the timeline). {@code held}: it was held before.
+   */
+  private Outcome start(StoredTask running, Claim claim, boolean held) {
+    return execute(running, claim, held, claim.handler(), claim.task(), claim.throttledUntil());
   }
 
   /**
@@ -1044,7 +1046,12 @@ public class TaskRunner {
   }
 
   private Outcome execute(
-      StoredTask running, Claim claim, HandlerInfo handlerInfo, Task task, Instant throttledUntil) {
+      StoredTask running,
+      Claim claim,
+      boolean held,
+      HandlerInfo handlerInfo,
+      Task task,
+      Instant throttledUntil) {
     TaskContext context = context(running, handlerInfo, throttledUntil);
     Bean<?> bean = registry.bean(handlerInfo);
     CreationalContext<?> creation = beanManager.createCreationalContext(bean);
@@ -1067,6 +1074,13 @@ public class TaskRunner {
                     + describe(rootCause(e)),
                 e),
             clock.instant());
+      }
+      // checked as late as can be: nothing but onStarted lies between this and the handler
+      if (spacedOut(running, claim, held)) {
+        return null; // the handler instance is let go in finally; a new one runs it later
+      }
+      if (claim.key() != null) {
+        pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
       }
       callback(running, "onStarted", () -> handler.onStarted(task, context));
       startedNow(claim);

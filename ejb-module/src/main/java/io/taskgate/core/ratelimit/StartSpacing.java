@@ -101,36 +101,25 @@ public final class StartSpacing {
         (k, state) -> {
           State was = state == null ? State.NEW : state;
           long observedBound = bound(was.observed(), tolerance);
-          if (held) {
-            if (nowEpochNanos < observedBound) {
-              // an earlier start came late: those coming back line up again, one interval apart
-              long at = Math.max(observedBound, after(was.lastRequeued(), emission));
-              wait[0] = at - nowEpochNanos;
-              return new State(was.reserved(), was.observed(), at);
-            }
-          } else {
-            long bound = Math.max(bound(was.reserved(), tolerance), observedBound);
-            if (was.lastRequeued() >= nowEpochNanos) {
-              bound = Math.max(bound, after(was.lastRequeued(), emission));
-            }
-            if (nowEpochNanos < bound) {
-              wait[0] = bound - nowEpochNanos;
-              return new State(
-                  Math.max(was.reserved(), bound + margin) + emission,
-                  was.observed(),
-                  was.lastRequeued());
-            }
+          // a task coming back has its place: only the starts really made can hold it back
+          long bound =
+              held ? observedBound : Math.max(bound(was.reserved(), tolerance), observedBound);
+          if (nowEpochNanos < bound) {
+            // told to wait (again, if an earlier start came late): the next place in line
+            long at = Math.max(bound(was.reserved(), tolerance), observedBound);
+            wait[0] = at - nowEpochNanos;
+            return new State(Math.max(was.reserved(), at + margin) + emission, was.observed());
           }
           long observed = Math.max(was.observed(), nowEpochNanos + margin) + emission;
           long reserved =
               held ? was.reserved() : Math.max(was.reserved(), nowEpochNanos + margin) + emission;
-          return new State(Math.max(reserved, observed), observed, was.lastRequeued());
+          return new State(Math.max(reserved, observed), observed);
         });
     return wait[0];
   }
 
-  private static long after(long at, long emission) {
-    return at == Long.MIN_VALUE ? Long.MIN_VALUE : at + emission;
+  private static long bound(long tat, long tolerance) {
+    return tat == Long.MIN_VALUE ? Long.MIN_VALUE : tat - tolerance;
   }
 
   /**
@@ -149,27 +138,20 @@ public final class StartSpacing {
           if (floor <= state.observed()) {
             return state;
           }
-          return new State(Math.max(state.reserved(), floor), floor, state.lastRequeued());
+          return new State(Math.max(state.reserved(), floor), floor);
         });
-  }
-
-  private static long bound(long tat, long tolerance) {
-    return tat == Long.MIN_VALUE ? Long.MIN_VALUE : tat - tolerance;
   }
 
   /**
    * A key's two chains: the theoretical arrival time of its starts and waiting tasks ({@code
-   * reserved}), and of its starts alone ({@code observed}); and the time given to the last task
-   * told to wait again ({@code lastRequeued}).
+   * reserved}), and of its starts alone ({@code observed}).
    */
-  private record State(long reserved, long observed, long lastRequeued) {
-    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE);
+  private record State(long reserved, long observed) {
+    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE);
 
     /** Whether a start now would find nothing a new key would not. */
     boolean spent(long nowEpochNanos) {
-      return reserved <= nowEpochNanos
-          && observed <= nowEpochNanos
-          && lastRequeued <= nowEpochNanos;
+      return reserved <= nowEpochNanos && observed <= nowEpochNanos;
     }
   }
 

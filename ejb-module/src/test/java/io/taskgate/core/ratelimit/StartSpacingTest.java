@@ -270,6 +270,61 @@ class StartSpacingTest {
     }
   }
 
+  /**
+   * Two stalls, the second while tasks wait for their spacing (their returns are late too): no task
+   * waits more than twice, every start conforms, and none is left behind.
+   */
+  @Test
+  void aSecondStallWhileTasksWaitForTheirSpacingStarvesNone() {
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    GcraShard limiter = new GcraShard(new TrackedKeys(10));
+    RateLimitScope scope = new RateLimitScope("T", PACED);
+    SplittableRandom random = new SplittableRandom(11);
+    long t0 = 1_000 * MS;
+    int n = 2_000;
+    long[][] stalls = {{t0 + 500 * MS, 50 * MS}, {t0 + 800 * MS, 60 * MS}};
+    PriorityQueue<long[]> ready = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    long[] slots = new long[n];
+    for (int i = 0; i < n; i++) {
+      RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
+      slots[i] = d.runsNow() ? t0 : d.slotEpochNanos();
+      ready.add(new long[] {stalled(slots[i] + random.nextLong(300 * US), stalls), i, 0});
+    }
+    int[] holds = new int[n];
+    long[] starts = new long[n];
+    while (!ready.isEmpty()) {
+      long[] task = ready.poll();
+      int i = (int) task[1];
+      long wait = spacing.tryStart("T", "k", PACED, task[0], task[2] == 1);
+      if (wait > 0) {
+        holds[i]++;
+        ready.add(new long[] {stalled(task[0] + wait + random.nextLong(MS), stalls), i, 1});
+        continue;
+      }
+      starts[i] = task[0];
+    }
+    long latest = 0;
+    for (int i = 0; i < n; i++) {
+      assertThat(holds[i]).as("holds of task %d", i).isLessThanOrEqualTo(2);
+      latest = Math.max(latest, starts[i] - slots[i]);
+    }
+    assertThat(violations(starts, PACED)).isZero();
+    // (50 − 20) + (60 − 20) ms, plus one interval for each task whose return fell in the second
+    // stall and that had to wait again (its first place went by: it gets the next one), and the
+    // returns' own lateness (up to 1 ms)
+    assertThat(latest).isBetween(70 * MS, 110 * MS);
+  }
+
+  /** {@code at}, or the end of the stall it falls in (keeping the order within the stall). */
+  private static long stalled(long at, long[][] stalls) {
+    for (long[] stall : stalls) {
+      if (at >= stall[0] && at < stall[0] + stall[1]) {
+        return stall[0] + stall[1] + (at - stall[0]) / 1_000;
+      }
+    }
+    return at;
+  }
+
   @Test
   void keysWhoseNextStartIsDueAreForgottenAndAtTheCapANewKeyStartsUnchecked() {
     StartSpacing spacing = new StartSpacing(2_000, MARGIN);
