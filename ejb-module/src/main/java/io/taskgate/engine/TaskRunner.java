@@ -40,6 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -348,6 +349,27 @@ public class TaskRunner {
                 + " so that its start keeps the policy's spacing after a late start");
     waitOnTimeline(running, claim, at, true);
     return true;
+  }
+
+  /**
+   * Locks, by hash of (scope, key), held by a gated task's worker from its spacing check to the
+   * call of its handler (a few instructions and {@code onStarted}): so the check and the start are
+   * one step for the key's other starts. Another key waits on one only if it shares the stripe and
+   * the holder is descheduled right then.
+   */
+  private final ReentrantLock[] startWindows = newLocks(256);
+
+  private static ReentrantLock[] newLocks(int count) {
+    ReentrantLock[] locks = new ReentrantLock[count];
+    for (int i = 0; i < count; i++) {
+      locks[i] = new ReentrantLock();
+    }
+    return locks;
+  }
+
+  private ReentrantLock startWindow(Claim claim) {
+    int hash = 31 * claim.scope().hashCode() + claim.key().hashCode();
+    return startWindows[(hash ^ (hash >>> 16)) & (startWindows.length - 1)];
   }
 
   /** Starts held back so far to keep a key's spacing after a late start ({@link #spacedOut}). */
@@ -1075,15 +1097,26 @@ public class TaskRunner {
                 e),
             clock.instant());
       }
-      // checked as late as can be: nothing but onStarted lies between this and the handler
-      if (spacedOut(running, claim, held)) {
-        return null; // the handler instance is let go in finally; a new one runs it later
+      // checked as late as can be, and, for a gated task, with its key's other starts kept out
+      // until the handler is called: a start checked meanwhile could otherwise come too close
+      ReentrantLock window = claim.key() == null ? null : startWindow(claim);
+      if (window != null) {
+        window.lock();
       }
-      if (claim.key() != null) {
-        pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
+      try {
+        if (spacedOut(running, claim, held)) {
+          return null; // the handler instance is let go in finally; a new one runs it later
+        }
+        if (claim.key() != null) {
+          pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
+        }
+        callback(running, "onStarted", () -> handler.onStarted(task, context));
+        startedNow(claim);
+      } finally {
+        if (window != null) {
+          window.unlock();
+        }
       }
-      callback(running, "onStarted", () -> handler.onStarted(task, context));
-      startedNow(claim);
       Throwable failure = null;
       try {
         handler.handle(task, context);

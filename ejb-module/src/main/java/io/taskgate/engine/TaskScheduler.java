@@ -25,14 +25,15 @@ import java.util.logging.Logger;
  * ManagedScheduledExecutorService}. It tracks every task id it holds (timer, channel or worker), so
  * that the periodic sweep never hands one task to the engine twice.
  *
- * <p>Tasks that wait (scheduled for later, or parked until their rate-limit slot) wait on one
- * timeline ordered by due time, and the executor holds a single alarm, at the earliest: when it
- * goes off, every task that has come due goes to its queue and the alarm is set again for the next.
- * While the next is near (within {@link #NEAR_NANOS}) a 1 ms tick runs instead, so a key paced a
- * few ms apart costs no schedule per slot. Parking ten thousand tasks of a hot key schedules
- * nothing (their slots come after the alarm). Each schedule captures the caller's context, which on
- * Payara costs a class-path scan: a timer per task made parking a backlog the most expensive step
- * of the dispatch.
+ * <p>Tasks that wait (scheduled for later, or parked until their rate-limit slot) wait on a
+ * timeline ordered by due time (parked tasks on a line of their own, handed over first), and the
+ * executor holds a single alarm, at the earliest: when it goes off, the tasks that have come due go
+ * to their queues (other tasks {@value #MAX_HANDOVER} at a time) and the alarm is set again for the
+ * next. While the next is near (within {@link #NEAR_NANOS}) a 1 ms tick runs instead, so a key
+ * paced a few ms apart costs no schedule per slot. Parking ten thousand tasks of a hot key
+ * schedules nothing (their slots come after the alarm). Each schedule captures the caller's
+ * context, which on Payara costs a class-path scan: a timer per task made parking a backlog the
+ * most expensive step of the dispatch.
  */
 @ApplicationScoped
 public class TaskScheduler {
@@ -58,6 +59,20 @@ public class TaskScheduler {
 
   private final Map<UUID, Timer> pending = new ConcurrentHashMap<>();
   private final ConcurrentSkipListSet<Timer> timeline = new ConcurrentSkipListSet<>();
+
+  /**
+   * Parked tasks waiting for their rate-limit slot: a line of their own, handed over first on every
+   * tick, so that a flood of other tasks coming due at once (a batch scheduled for one time) does
+   * not hold a slot up while it is handed over.
+   */
+  private final ConcurrentSkipListSet<Timer> redemptions = new ConcurrentSkipListSet<>();
+
+  /**
+   * At most this many other tasks go to their queues per tick or alarm; if more are due, the tick
+   * goes on ({@link #NEAR_NANOS}) and hands the slots that came meanwhile over first.
+   */
+  static final int MAX_HANDOVER = 256;
+
   private final AtomicLong arrivals = new AtomicLong();
 
   private ScheduledFuture<?> alarm; // guarded by this
@@ -103,7 +118,7 @@ public class TaskScheduler {
               queue,
               redemption);
       pending.put(taskId, timer);
-      timeline.add(timer);
+      (redemption ? redemptions : timeline).add(timer);
       alarmBy(timer.dueNanos());
     }
     return true;
@@ -185,16 +200,28 @@ public class TaskScheduler {
   }
 
   private void handOverDue(long now) {
+    handOver(redemptions, now, Integer.MAX_VALUE);
+    handOver(timeline, now, MAX_HANDOVER);
+  }
+
+  private void handOver(ConcurrentSkipListSet<Timer> line, long now, int max) {
     Timer first;
-    while ((first = earliest()) != null && first.dueNanos() <= now) {
-      if (timeline.remove(first) && pending.remove(first.taskId(), first)) {
+    int handed = 0;
+    while (handed < max && (first = line.ceiling(FIRST)) != null && first.dueNanos() <= now) {
+      if (line.remove(first) && pending.remove(first.taskId(), first)) {
         deliver(first);
+        handed++;
       }
     }
   }
 
   private Timer earliest() {
-    return timeline.ceiling(FIRST);
+    Timer timer = timeline.ceiling(FIRST);
+    Timer slot = redemptions.ceiling(FIRST);
+    if (timer == null) {
+      return slot;
+    }
+    return slot == null || timer.compareTo(slot) <= 0 ? timer : slot;
   }
 
   private static final Timer FIRST = new Timer(Long.MIN_VALUE, Long.MIN_VALUE, null, null, false);
@@ -236,7 +263,7 @@ public class TaskScheduler {
     if (timer == null) {
       return false;
     }
-    timeline.remove(timer);
+    (timer.redemption() ? redemptions : timeline).remove(timer);
     tracked.remove(taskId);
     return true;
   }
