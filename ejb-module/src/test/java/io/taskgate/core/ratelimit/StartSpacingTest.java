@@ -194,59 +194,29 @@ class StartSpacingTest {
 
   /**
    * A backlog at the full rate, a 50 ms stall, and tasks that come back up to 1 ms after they were
-   * told: each task is held at most once, they start in the order of their slots, and after the
-   * stall every start is late by about the stall less the tolerance, never more.
+   * told: each task is held at most once, they start in the order they came, and after the stall
+   * every start is late by about the stall less the tolerance, never more.
    */
   @Test
   void afterAStallEachTaskIsHeldAtMostOnceAndTheyStartInOrder() {
-    StartSpacing spacing = new StartSpacing(10, MARGIN);
-    GcraShard limiter = new GcraShard(new TrackedKeys(10));
-    RateLimitScope scope = new RateLimitScope("T", PACED);
-    SplittableRandom random = new SplittableRandom(7);
     long t0 = 1_000 * MS;
-    int n = 2_000;
-    PriorityQueue<long[]> ready = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
-    long[] slots = new long[n];
-    long[] came = new long[n];
+    Backlog run = Backlog.run(2_000, t0, new long[][] {{t0 + 500 * MS, 50 * MS}}, 7);
+    int n = run.starts.length;
     for (int i = 0; i < n; i++) {
-      RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
-      slots[i] = d.runsNow() ? t0 : d.slotEpochNanos();
-      long at = slots[i] + random.nextLong(300 * US);
-      long stallFrom = t0 + 500 * MS;
-      if (at >= stallFrom && at < stallFrom + 50 * MS) {
-        at = stallFrom + 50 * MS + (at - stallFrom) / 1_000; // all at its end, in their order
-      }
-      came[i] = at;
-      ready.add(new long[] {at, i, 0});
-    }
-    int[] holds = new int[n];
-    long[] starts = new long[n];
-    while (!ready.isEmpty()) {
-      long[] task = ready.poll();
-      int i = (int) task[1];
-      long wait = spacing.tryStart("T", "k", PACED, task[0], task[2] == 1);
-      if (wait > 0) {
-        holds[i]++;
-        ready.add(new long[] {task[0] + wait + random.nextLong(MS), i, 1});
-        continue;
-      }
-      starts[i] = task[0];
-    }
-    for (int i = 0; i < n; i++) {
-      assertThat(holds[i]).as("holds of task %d", i).isLessThanOrEqualTo(1);
+      assertThat(run.holds[i]).as("holds of task %d", i).isLessThanOrEqualTo(1);
     }
     Integer[] byArrival = new Integer[n];
     Arrays.setAll(byArrival, i -> i);
-    Arrays.sort(byArrival, (a, b) -> Long.compare(came[a], came[b]));
+    Arrays.sort(byArrival, (a, b) -> Long.compare(run.came[a], run.came[b]));
     for (int j = 1; j < n; j++) {
-      assertThat(starts[byArrival[j]])
+      assertThat(run.starts[byArrival[j]])
           .as("start of task %d, after task %d", byArrival[j], byArrival[j - 1])
-          .isGreaterThanOrEqualTo(starts[byArrival[j - 1]]);
+          .isGreaterThanOrEqualTo(run.starts[byArrival[j - 1]]);
     }
     for (int i = n / 2; i < n; i++) {
-      assertThat(starts[i] - slots[i]).isBetween(30 * MS, 32 * MS);
+      assertThat(run.starts[i] - run.slots[i]).isBetween(30 * MS, 32 * MS);
     }
-    assertThat(violations(starts, PACED)).isZero();
+    assertThat(violations(run.starts, PACED)).isZero();
   }
 
   @Test
@@ -276,43 +246,55 @@ class StartSpacingTest {
    */
   @Test
   void aSecondStallWhileTasksWaitForTheirSpacingStarvesNone() {
-    StartSpacing spacing = new StartSpacing(10, MARGIN);
-    GcraShard limiter = new GcraShard(new TrackedKeys(10));
-    RateLimitScope scope = new RateLimitScope("T", PACED);
-    SplittableRandom random = new SplittableRandom(11);
     long t0 = 1_000 * MS;
-    int n = 2_000;
-    long[][] stalls = {{t0 + 500 * MS, 50 * MS}, {t0 + 800 * MS, 60 * MS}};
-    PriorityQueue<long[]> ready = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
-    long[] slots = new long[n];
-    for (int i = 0; i < n; i++) {
-      RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
-      slots[i] = d.runsNow() ? t0 : d.slotEpochNanos();
-      ready.add(new long[] {stalled(slots[i] + random.nextLong(300 * US), stalls), i, 0});
-    }
-    int[] holds = new int[n];
-    long[] starts = new long[n];
-    while (!ready.isEmpty()) {
-      long[] task = ready.poll();
-      int i = (int) task[1];
-      long wait = spacing.tryStart("T", "k", PACED, task[0], task[2] == 1);
-      if (wait > 0) {
-        holds[i]++;
-        ready.add(new long[] {stalled(task[0] + wait + random.nextLong(MS), stalls), i, 1});
-        continue;
-      }
-      starts[i] = task[0];
-    }
+    Backlog run =
+        Backlog.run(
+            2_000, t0, new long[][] {{t0 + 500 * MS, 50 * MS}, {t0 + 800 * MS, 60 * MS}}, 11);
     long latest = 0;
-    for (int i = 0; i < n; i++) {
-      assertThat(holds[i]).as("holds of task %d", i).isLessThanOrEqualTo(2);
-      latest = Math.max(latest, starts[i] - slots[i]);
+    for (int i = 0; i < run.starts.length; i++) {
+      assertThat(run.holds[i]).as("holds of task %d", i).isLessThanOrEqualTo(2);
+      latest = Math.max(latest, run.starts[i] - run.slots[i]);
     }
-    assertThat(violations(starts, PACED)).isZero();
+    assertThat(violations(run.starts, PACED)).isZero();
     // (50 − 20) + (60 − 20) ms, plus one interval for each task whose return fell in the second
     // stall and that had to wait again (its first place went by: it gets the next one), and the
     // returns' own lateness (up to 1 ms)
     assertThat(latest).isBetween(70 * MS, 110 * MS);
+  }
+
+  /**
+   * {@code n} tasks of one key reserved at {@code t0} (a backlog at the full rate of {@link
+   * #PACED}), each ready at its slot (plus up to 0.3 ms), or at the end of the stall its readiness
+   * falls in; a task told to wait comes back up to 1 ms late (and a stall delays that too). Per
+   * task: its slot, when it first came, how often it was told to wait, and when it started.
+   */
+  private record Backlog(long[] slots, long[] came, int[] holds, long[] starts) {
+    static Backlog run(int n, long t0, long[][] stalls, long seed) {
+      StartSpacing spacing = new StartSpacing(10, MARGIN);
+      GcraShard limiter = new GcraShard(new TrackedKeys(10));
+      RateLimitScope scope = new RateLimitScope("T", PACED);
+      SplittableRandom random = new SplittableRandom(seed);
+      PriorityQueue<long[]> ready = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+      Backlog run = new Backlog(new long[n], new long[n], new int[n], new long[n]);
+      for (int i = 0; i < n; i++) {
+        RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
+        run.slots[i] = d.runsNow() ? t0 : d.slotEpochNanos();
+        run.came[i] = stalled(run.slots[i] + random.nextLong(300 * US), stalls);
+        ready.add(new long[] {run.came[i], i, 0});
+      }
+      while (!ready.isEmpty()) {
+        long[] task = ready.poll();
+        int i = (int) task[1];
+        long wait = spacing.tryStart("T", "k", PACED, task[0], task[2] == 1);
+        if (wait > 0) {
+          run.holds[i]++;
+          ready.add(new long[] {stalled(task[0] + wait + random.nextLong(MS), stalls), i, 1});
+          continue;
+        }
+        run.starts[i] = task[0];
+      }
+      return run;
+    }
   }
 
   /** {@code at}, or the end of the stall it falls in (keeping the order within the stall). */
