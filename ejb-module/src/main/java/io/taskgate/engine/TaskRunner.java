@@ -7,6 +7,7 @@ import io.taskgate.api.TaskContext;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.ratelimit.StartSpacing;
 import io.taskgate.core.task.Occurrences;
@@ -179,7 +180,7 @@ public class TaskRunner {
         executing.put(id, new Executing(worker, System.nanoTime()));
         unparked(id);
         oldest = finishIfOld(outcomes, open, oldest);
-        Outcome outcome = start(ready.running(), ready.claim(), ready.held());
+        Outcome outcome = execute(ready.running(), ready.claim(), ready.held());
         if (outcome == null) { // held for spacing: it waits on the timeline
           waiting.add(id);
           open.remove(id);
@@ -216,7 +217,7 @@ public class TaskRunner {
           continue;
         }
         oldest = finishIfOld(outcomes, open, oldest);
-        Outcome outcome = start(running, claims.get(i), false);
+        Outcome outcome = execute(running, claims.get(i), false);
         if (outcome == null) { // held for spacing: it waits on the timeline
           waiting.add(running.id());
           open.remove(running.id());
@@ -308,14 +309,6 @@ public class TaskRunner {
   }
 
   /**
-   * Runs the attempt of a claimed task now; null if, at the last moment, its key's spacing holds it
-   * back ({@link #spacedOut}: it then waits on the timeline). {@code held}: it was held before.
-   */
-  private Outcome start(StoredTask running, Claim claim, boolean held) {
-    return execute(running, claim, held, claim.handler(), claim.task(), claim.throttledUntil());
-  }
-
-  /**
    * Whether a claimed task of a rate-limited key must wait before it starts, because starting now
    * would bunch the key's starts closer than its policy allows (an earlier start of the key was
    * late: {@link StartSpacing}); if so, it waits on the timeline like a task claimed ahead of its
@@ -325,14 +318,9 @@ public class TaskRunner {
     if (claim.key() == null) {
       return false;
     }
-    GateSpec gate = claim.handler().gate().orElse(null);
-    if (gate == null) {
-      return false;
-    }
     Instant now = clock.instant();
     long wait =
-        spacing()
-            .tryStart(claim.scope(), claim.key(), gate.scope().policy(), EpochNanos.of(now), held);
+        spacing().tryStart(claim.scope(), claim.key(), claim.policy(), EpochNanos.of(now), held);
     if (wait == 0) {
       return false;
     }
@@ -382,14 +370,8 @@ public class TaskRunner {
    * is later than when it was checked ({@link StartSpacing#started}).
    */
   private void startedNow(Claim claim) {
-    if (claim.key() == null) {
-      return;
-    }
-    GateSpec gate = claim.handler().gate().orElse(null);
-    if (gate != null) {
-      spacing()
-          .started(
-              claim.scope(), claim.key(), gate.scope().policy(), EpochNanos.of(clock.instant()));
+    if (claim.key() != null) {
+      spacing().started(claim.scope(), claim.key(), claim.policy(), EpochNanos.of(clock.instant()));
     }
   }
 
@@ -493,8 +475,8 @@ public class TaskRunner {
 
   /**
    * A task ready to be claimed: as read, with its handler, its payload, the rate-limit slot it was
-   * parked until (null if it was not), its rate-limit scope and key (null if it passed no gate),
-   * and the slot it starts at once claimed ahead of it (null to start once claimed).
+   * parked until (null if it was not), its rate-limit scope, key and policy (null if it passed no
+   * gate), and the slot it starts at once claimed ahead of it (null to start once claimed).
    */
   private record Claim(
       StoredTask queued,
@@ -503,6 +485,7 @@ public class TaskRunner {
       Instant throttledUntil,
       String scope,
       String key,
+      RateLimitPolicy policy,
       Instant startAt) {}
 
   /**
@@ -603,6 +586,7 @@ public class TaskRunner {
         waited == null ? null : waited.slot(),
         key == null ? null : gate.scope().name(),
         key,
+        key == null ? null : gate.scope().policy(),
         startAt);
   }
 
@@ -1067,13 +1051,14 @@ public class TaskRunner {
     outcomes.clear();
   }
 
-  private Outcome execute(
-      StoredTask running,
-      Claim claim,
-      boolean held,
-      HandlerInfo handlerInfo,
-      Task task,
-      Instant throttledUntil) {
+  /**
+   * Runs the attempt of a claimed task now; null if, at the last moment, its key's spacing holds it
+   * back ({@link #spacedOut}: it then waits on the timeline). {@code held}: it was held before.
+   */
+  private Outcome execute(StoredTask running, Claim claim, boolean held) {
+    HandlerInfo handlerInfo = claim.handler();
+    Task task = claim.task();
+    Instant throttledUntil = claim.throttledUntil();
     TaskContext context = context(running, handlerInfo, throttledUntil);
     Bean<?> bean = registry.bean(handlerInfo);
     CreationalContext<?> creation = beanManager.createCreationalContext(bean);
