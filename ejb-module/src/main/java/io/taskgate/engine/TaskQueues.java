@@ -19,8 +19,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -65,7 +67,32 @@ public class TaskQueues {
 
   private volatile boolean closed;
 
-  private Consumer<List<UUID>> runner;
+  private Worker runner;
+
+  /** What a worker does with the tasks it took. */
+  interface Worker {
+    /**
+     * Runs {@code batch}; {@code starts} is the queue's lane of tasks to start at once, for the
+     * worker to take from while it waits for the store.
+     */
+    void run(List<UUID> batch, StartLane starts);
+  }
+
+  /**
+   * A queue's lane of tasks claimed ahead of their slot whose slot has come ({@link
+   * #enqueueStart}): they need no read and no write before their handler is called.
+   */
+  interface StartLane {
+    /** The first task on the lane that {@code takes} accepts (taken off the lane), or null. */
+    UUID pollStart(Predicate<UUID> takes);
+
+    /** The calling worker waits for the store (true) or no longer: a start then wakes it. */
+    void waitingForStore(boolean waiting);
+
+    /** Puts a task taken off the lane that turned out not to be ready on the due lane. */
+    void toDueLane(UUID taskId);
+  }
+
   private Duration maxWait;
 
   @PostConstruct
@@ -82,8 +109,13 @@ public class TaskQueues {
   }
 
   /** Sets what workers do with a task id; the engine calls this once at start. */
-  void onTask(Consumer<List<UUID>> runner) {
+  void onTask(Worker runner) {
     this.runner = runner;
+  }
+
+  /** Sets what workers do with a task id, without the start lane (tests). */
+  void onTask(Consumer<List<UUID>> runner) {
+    this.runner = (batch, starts) -> runner.accept(batch);
   }
 
   /** The queue {@code requested} resolves to: itself if configured, else the default queue. */
@@ -136,6 +168,18 @@ public class TaskQueues {
     Channel channel = channels.get(resolve(queue));
     channel.due.add(taskId);
     channel.startWorkers();
+  }
+
+  /**
+   * Puts a task claimed ahead of its slot, whose slot has come, on its queue's start lane: taken
+   * before anything else, and also by a worker that waits for the store meanwhile ({@link
+   * StartLane}), so that a slow commit holds no start up. Never waits.
+   */
+  void enqueueStart(String queue, UUID taskId) {
+    Channel channel = channels.get(resolve(queue));
+    channel.starts.add(taskId);
+    channel.startWorkers();
+    channel.wakeWaitingForStore();
   }
 
   /**
@@ -226,7 +270,7 @@ public class TaskQueues {
     return (int) Math.max(1, Math.min(Math.min(fit, share), MAX_BATCH));
   }
 
-  private final class Channel {
+  private final class Channel implements StartLane {
     final String name;
 
     /** Unbounded itself: {@link #occupied} keeps tasks plus held tasks within the capacity. */
@@ -234,6 +278,12 @@ public class TaskQueues {
 
     /** Tasks whose rate-limit slot has come: taken first, outside the capacity. */
     final LinkedBlockingQueue<UUID> due = new LinkedBlockingQueue<>();
+
+    /** Tasks claimed ahead whose slot has come: taken before the due lane, outside the capacity. */
+    final LinkedBlockingQueue<UUID> starts = new LinkedBlockingQueue<>();
+
+    /** Workers of this queue waiting for the store right now. */
+    private final Set<Thread> waitingForStore = ConcurrentHashMap.newKeySet();
 
     final Deque<UUID> held = new ConcurrentLinkedDeque<>();
     final int capacity;
@@ -326,11 +376,40 @@ public class TaskQueues {
       return false;
     }
 
+    @Override
+    public UUID pollStart(Predicate<UUID> takes) {
+      for (UUID taskId : starts) {
+        if (takes.test(taskId) && starts.remove(taskId)) {
+          return taskId;
+        }
+      }
+      return null;
+    }
+
+    @Override
+    public void waitingForStore(boolean waiting) {
+      if (waiting) {
+        waitingForStore.add(Thread.currentThread());
+      } else {
+        waitingForStore.remove(Thread.currentThread());
+      }
+    }
+
+    @Override
+    public void toDueLane(UUID taskId) {
+      due.add(taskId);
+      startWorkers();
+    }
+
+    void wakeWaitingForStore() {
+      waitingForStore.forEach(LockSupport::unpark);
+    }
+
     void startWorkers() {
       if (wakeIdle()) {
         return;
       }
-      while (!tasks.isEmpty() || !due.isEmpty()) {
+      while (!tasks.isEmpty() || !due.isEmpty() || !starts.isEmpty()) {
         int n = workers.get();
         if (n >= parallelism) {
           return;
@@ -373,7 +452,7 @@ public class TaskQueues {
     private boolean linger() {
       idleLock.lock();
       try {
-        if (!tasks.isEmpty() || !due.isEmpty()) {
+        if (!tasks.isEmpty() || !due.isEmpty() || !starts.isEmpty()) {
           return true; // enqueued after this worker looked: it was not woken, nor needed to be
         }
         idle++;
@@ -405,12 +484,32 @@ public class TaskQueues {
     /** Recent average nanoseconds per task (exponentially weighted); starts as "slow". */
     private volatile long nanosPerTask = TimeUnit.MILLISECONDS.toNanos(BATCH_MILLIS);
 
+    /** Runs a batch, keeps the queue's time per task, and clears the batch. */
+    private void runBatch(List<UUID> batch) {
+      long start = System.nanoTime();
+      try {
+        runner.run(batch, this);
+      } catch (RuntimeException e) {
+        LOG.log(Level.SEVERE, "Taskgate worker failed on task(s) " + batch, e);
+      }
+      long perTask = (System.nanoTime() - start) / batch.size();
+      nanosPerTask = (nanosPerTask * 7 + perTask) / 8;
+      batch.clear();
+    }
+
     private void drain() {
       try {
         List<UUID> batch = new ArrayList<>(MAX_BATCH);
         int dueStreak = 0;
         while (true) {
-          UUID first = dueStreak < DUE_STREAK ? due.poll() : null;
+          UUID first = starts.poll();
+          if (first != null) {
+            batch.add(first);
+            starts.drainTo(batch, MAX_BATCH - 1);
+            runBatch(batch);
+            continue;
+          }
+          first = dueStreak < DUE_STREAK ? due.poll() : null;
           boolean fromDue = first != null;
           if (first == null) {
             first = tasks.poll();
@@ -435,15 +534,7 @@ public class TaskQueues {
           if (!fromDue) {
             taken(batch.size());
           }
-          long start = System.nanoTime();
-          try {
-            runner.accept(batch);
-          } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "Taskgate worker failed on task(s) " + batch, e);
-          }
-          long perTask = (System.nanoTime() - start) / batch.size();
-          nanosPerTask = (nanosPerTask * 7 + perTask) / 8;
-          batch.clear();
+          runBatch(batch);
         }
       } finally {
         workers.decrementAndGet();

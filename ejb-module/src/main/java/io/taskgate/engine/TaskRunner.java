@@ -13,6 +13,7 @@ import io.taskgate.core.ratelimit.StartSpacing;
 import io.taskgate.core.task.Occurrences;
 import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.store.StoreWait;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
@@ -163,6 +164,17 @@ public class TaskRunner {
    * stored before its {@code onCompleted} callback runs.
    */
   public void runAll(List<UUID> taskIds) {
+    runAll(taskIds, null);
+  }
+
+  /**
+   * {@link #runAll(List)} for a worker of a queue: while it waits for the store to commit its
+   * claims or outcomes, it starts the tasks that come to the queue's start lane meanwhile (tasks
+   * claimed ahead whose slot has come, of handlers that return quickly), so that a commit held up
+   * by the database holds up no start.
+   */
+  void runAll(List<UUID> taskIds, TaskQueues.StartLane starts) {
+    Helping helping = starts == null ? null : new Helping(starts);
     List<Outcome> outcomes = new ArrayList<>(taskIds.size());
     Set<UUID> open = new HashSet<>(taskIds);
     Set<UUID> waiting = new HashSet<>(0); // claimed ahead of their slot here: not done executing
@@ -179,7 +191,7 @@ public class TaskRunner {
         }
         executing.put(id, new Executing(worker, System.nanoTime()));
         unparked(id);
-        oldest = finishIfOld(outcomes, open, oldest);
+        oldest = finishIfOld(outcomes, open, oldest, helping);
         Outcome outcome = execute(ready.running(), ready.claim(), ready.held());
         if (outcome == null) { // held for spacing: it waits on the timeline
           waiting.add(id);
@@ -199,12 +211,12 @@ public class TaskRunner {
       }
       if (!claims.isEmpty() && !outcomes.isEmpty()) {
         // park (hand their timers over) and store what the ready tasks did before the claims
-        finish(outcomes, open);
+        finish(outcomes, open, helping);
       }
       CountDownLatch settled = claimingForSlots(claims);
       List<StoredTask> claimed;
       try {
-        claimed = claim(claims, outcomes);
+        claimed = claim(claims, outcomes, helping);
         placeClaimed(claims, claimed, worker, waiting);
         open.removeAll(waiting);
       } finally {
@@ -216,7 +228,7 @@ public class TaskRunner {
         if (running == null) {
           continue;
         }
-        oldest = finishIfOld(outcomes, open, oldest);
+        oldest = finishIfOld(outcomes, open, oldest, helping);
         Outcome outcome = execute(running, claims.get(i), false);
         if (outcome == null) { // held for spacing: it waits on the timeline
           waiting.add(running.id());
@@ -226,7 +238,10 @@ public class TaskRunner {
         outcomes.add(outcome);
       }
     } finally {
-      finish(outcomes, open);
+      finish(outcomes, open, helping);
+      if (helping != null) {
+        helping.finishAll();
+      }
       open.forEach(scheduler::letGo); // left without an outcome: the sweep finds them
       for (UUID id : taskIds) {
         if (!waiting.contains(id)) {
@@ -300,11 +315,11 @@ public class TaskRunner {
   }
 
   /** Stores the outcomes gathered so far if the oldest is {@value #OUTCOME_BATCH_MILLIS} ms old. */
-  private long finishIfOld(List<Outcome> outcomes, Set<UUID> open, long oldest) {
+  private long finishIfOld(List<Outcome> outcomes, Set<UUID> open, long oldest, Helping helping) {
     if (System.nanoTime() - oldest < OUTCOME_BATCH_NANOS) {
       return oldest;
     }
-    finish(outcomes, open);
+    finish(outcomes, open, helping);
     return System.nanoTime();
   }
 
@@ -399,7 +414,95 @@ public class TaskRunner {
     UUID id = running.id();
     claimedAhead.put(id, new Ready(running, claim, held));
     scheduler.release(id);
-    scheduler.redeemAt(running.queue(), id, at);
+    scheduler.startAt(running.queue(), id, at);
+  }
+
+  /**
+   * A handler whose calls took less than this, on average, recently, can be started by a worker
+   * waiting for a commit ({@link Helping}): what it holds up of that worker's own tasks is about as
+   * long.
+   */
+  static final long QUICK_HANDLER_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  /** Recent time per call of each handler (nanoseconds, exponentially weighted). */
+  private final Map<HandlerInfo, AtomicLong> handlerNanos = new ConcurrentHashMap<>();
+
+  private void timed(HandlerInfo handler, long nanos) {
+    AtomicLong average = handlerNanos.computeIfAbsent(handler, h -> new AtomicLong(nanos));
+    average.updateAndGet(was -> (was * 7 + nanos) / 8);
+  }
+
+  private boolean quick(HandlerInfo handler) {
+    AtomicLong average = handlerNanos.get(handler);
+    return average != null && average.get() < QUICK_HANDLER_NANOS;
+  }
+
+  /**
+   * What a worker does while the store commits its claims or outcomes: it starts the tasks on its
+   * queue's start lane (claimed ahead, their slot has come) whose handler returns quickly, and
+   * stores their outcomes once its own batch is done. A task on the lane that is no longer claimed
+   * ahead here (cancelled meanwhile) goes to the due lane, where a worker handles it as usual.
+   */
+  private final class Helping implements StoreWait.Helper {
+    private final TaskQueues.StartLane starts;
+    private final List<Outcome> outcomes = new ArrayList<>();
+    private final Set<UUID> open = new HashSet<>();
+
+    Helping(TaskQueues.StartLane starts) {
+      this.starts = starts;
+    }
+
+    @Override
+    public boolean helpOnce() {
+      UUID id =
+          starts.pollStart(
+              taskId -> {
+                Ready ready = claimedAhead.get(taskId);
+                return ready == null || quick(ready.claim().handler());
+              });
+      if (id == null) {
+        return false;
+      }
+      Ready ready = claimedAhead.remove(id);
+      if (ready == null) {
+        starts.toDueLane(id);
+        return true;
+      }
+      executing.put(id, new Executing(Thread.currentThread(), System.nanoTime()));
+      unparked(id);
+      open.add(id);
+      try {
+        Outcome outcome = execute(ready.running(), ready.claim(), ready.held());
+        if (outcome == null) {
+          open.remove(id); // held for spacing: it waits on the timeline
+        } else {
+          outcomes.add(outcome);
+        }
+      } catch (RuntimeException e) {
+        LOG.log(Level.SEVERE, "Taskgate worker failed on task " + id, e);
+      }
+      return true;
+    }
+
+    @Override
+    public void waiting(boolean waiting) {
+      starts.waitingForStore(waiting);
+    }
+
+    /** Stores the outcomes of the tasks started while waiting (more may start meanwhile). */
+    void finishAll() {
+      while (!outcomes.isEmpty()) {
+        List<Outcome> done = new ArrayList<>(outcomes);
+        outcomes.clear();
+        finish(done, open, this);
+      }
+      open.forEach(
+          id -> {
+            scheduler.letGo(id);
+            doneExecuting(id);
+          });
+      open.clear();
+    }
   }
 
   /**
@@ -936,7 +1039,7 @@ public class TaskRunner {
    * Claims the tasks (QUEUED → IN_PROGRESS) in one commit. Returns each claimed task, or null where
    * the claim was lost (the task changed since it was read: its follow-up is then added).
    */
-  private List<StoredTask> claim(List<Claim> claims, List<Outcome> outcomes) {
+  private List<StoredTask> claim(List<Claim> claims, List<Outcome> outcomes, Helping helping) {
     if (claims.isEmpty()) {
       return List.of();
     }
@@ -950,7 +1053,7 @@ public class TaskRunner {
               queued.withStatus(TaskStatus.IN_PROGRESS).withAttempt(queued.attempt() + 1),
               now));
     }
-    List<Optional<StoredTask>> results = store.writeAll(writes);
+    List<Optional<StoredTask>> results = write(writes, helping);
     List<StoredTask> claimed = new ArrayList<>(claims.size());
     for (int i = 0; i < claims.size(); i++) {
       StoredTask running = results.get(i).orElse(null);
@@ -975,11 +1078,18 @@ public class TaskRunner {
     return claimed;
   }
 
+  /** Writes {@code writes} together; while they commit, {@code helping} (if any) starts tasks. */
+  private List<Optional<StoredTask>> write(List<TaskWrite> writes, Helping helping) {
+    return helping == null
+        ? store.writeAll(writes)
+        : StoreWait.helping(helping, () -> store.writeAll(writes));
+  }
+
   /**
    * Stores the outcomes gathered so far (together, or one by one if that fails, so that a bad one
    * fails alone), then runs their callbacks and hands their tasks back to the scheduler.
    */
-  private void finish(List<Outcome> outcomes, Set<UUID> open) {
+  private void finish(List<Outcome> outcomes, Set<UUID> open, Helping helping) {
     if (outcomes.isEmpty()) {
       return;
     }
@@ -994,7 +1104,7 @@ public class TaskRunner {
     List<Optional<StoredTask>> stored = null;
     if (!writes.isEmpty()) {
       try {
-        stored = store.writeAll(writes);
+        stored = write(writes, helping);
       } catch (RuntimeException e) {
         LOG.log(Level.FINE, "Storing " + writes.size() + " outcomes together failed", e);
       }
@@ -1103,6 +1213,7 @@ public class TaskRunner {
         }
       }
       Throwable failure = null;
+      long handling = System.nanoTime();
       try {
         handler.handle(task, context);
       } catch (VirtualMachineError e) {
@@ -1110,6 +1221,7 @@ public class TaskRunner {
       } catch (Throwable e) {
         failure = unwrap(e);
       }
+      timed(handlerInfo, System.nanoTime() - handling);
       Instant end = clock.instant();
       if (failure == null) {
         return finishRun(

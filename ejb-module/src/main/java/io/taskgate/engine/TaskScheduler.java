@@ -47,8 +47,22 @@ public class TaskScheduler {
 
   private final Set<UUID> tracked = ConcurrentHashMap.newKeySet();
 
+  /** Where a task goes when it comes due. */
+  private enum Lane {
+    /** Its queue's channel ({@link TaskQueues#enqueue}). */
+    QUEUE,
+    /**
+     * A parked task at its rate-limit slot: its queue's due lane ({@link TaskQueues#enqueueDue}).
+     */
+    DUE,
+    /**
+     * A task claimed ahead, at its slot: its queue's start lane ({@link TaskQueues#enqueueStart}).
+     */
+    START
+  }
+
   /** A task waiting for {@code dueNanos} ({@link System#nanoTime}), then for its queue. */
-  private record Timer(long dueNanos, long seq, UUID taskId, String queue, boolean redemption)
+  private record Timer(long dueNanos, long seq, UUID taskId, String queue, Lane lane)
       implements Comparable<Timer> {
     @Override
     public int compareTo(Timer other) {
@@ -61,9 +75,10 @@ public class TaskScheduler {
   private final ConcurrentSkipListSet<Timer> timeline = new ConcurrentSkipListSet<>();
 
   /**
-   * Parked tasks waiting for their rate-limit slot: a line of their own, handed over first on every
-   * tick, so that a flood of other tasks coming due at once (a batch scheduled for one time) does
-   * not hold a slot up while it is handed over.
+   * Parked tasks waiting for their rate-limit slot, and tasks claimed ahead waiting for it to
+   * start: a line of their own, handed over first on every tick, so that a flood of other tasks
+   * coming due at once (a batch scheduled for one time) does not hold a slot up while it is handed
+   * over.
    */
   private final ConcurrentSkipListSet<Timer> redemptions = new ConcurrentSkipListSet<>();
 
@@ -86,7 +101,7 @@ public class TaskScheduler {
    *     brings it back)
    */
   public boolean submit(String queue, UUID taskId, Instant due) {
-    return submit(queue, taskId, due, false);
+    return submit(queue, taskId, due, Lane.QUEUE);
   }
 
   /**
@@ -95,30 +110,35 @@ public class TaskScheduler {
    * already held.
    */
   boolean redeemAt(String queue, UUID taskId, Instant slot) {
-    return submit(queue, taskId, slot, true);
+    return submit(queue, taskId, slot, Lane.DUE);
   }
 
-  private boolean submit(String queue, UUID taskId, Instant due, boolean redemption) {
+  /**
+   * Hands a task claimed ahead of its slot to {@code queue}'s start lane at {@code at} (see {@link
+   * TaskQueues#enqueueStart}): it starts before anything else. Returns false if the task is already
+   * held.
+   */
+  boolean startAt(String queue, UUID taskId, Instant at) {
+    return submit(queue, taskId, at, Lane.START);
+  }
+
+  private boolean submit(String queue, UUID taskId, Instant due, Lane lane) {
     if (!tracked.add(taskId)) {
       return false;
     }
     Duration wait = Duration.between(clock.instant(), due);
     if (wait.isNegative() || wait.isZero()) {
-      if (redemption) {
-        queues.enqueueDue(queue, taskId);
-      } else {
-        enqueueOrLetGo(queue, taskId);
+      switch (lane) {
+        case DUE -> queues.enqueueDue(queue, taskId);
+        case START -> queues.enqueueStart(queue, taskId);
+        case QUEUE -> enqueueOrLetGo(queue, taskId);
       }
     } else {
       Timer timer =
           new Timer(
-              System.nanoTime() + wait.toNanos(),
-              arrivals.incrementAndGet(),
-              taskId,
-              queue,
-              redemption);
+              System.nanoTime() + wait.toNanos(), arrivals.incrementAndGet(), taskId, queue, lane);
       pending.put(taskId, timer);
-      (redemption ? redemptions : timeline).add(timer);
+      (lane == Lane.QUEUE ? timeline : redemptions).add(timer);
       alarmBy(timer.dueNanos());
     }
     return true;
@@ -224,15 +244,16 @@ public class TaskScheduler {
     return slot == null || timer.compareTo(slot) <= 0 ? timer : slot;
   }
 
-  private static final Timer FIRST = new Timer(Long.MIN_VALUE, Long.MIN_VALUE, null, null, false);
+  private static final Timer FIRST =
+      new Timer(Long.MIN_VALUE, Long.MIN_VALUE, null, null, Lane.QUEUE);
 
   private void deliver(Timer timer) {
     try {
-      if (timer.redemption()) {
-        queues.enqueueDue(timer.queue(), timer.taskId());
-      } else {
-        // never waits for room: a full queue would hold up every other task's alarm
-        queues.enqueue(timer.queue(), timer.taskId(), Duration.ZERO);
+      switch (timer.lane()) {
+        case DUE -> queues.enqueueDue(timer.queue(), timer.taskId());
+        case START -> queues.enqueueStart(timer.queue(), timer.taskId());
+          // never waits for room: a full queue would hold up every other task's alarm
+        case QUEUE -> queues.enqueue(timer.queue(), timer.taskId(), Duration.ZERO);
       }
     } catch (QueueFullException e) {
       letGo(timer.taskId());
@@ -263,7 +284,7 @@ public class TaskScheduler {
     if (timer == null) {
       return false;
     }
-    (timer.redemption() ? redemptions : timeline).remove(timer);
+    (timer.lane() == Lane.QUEUE ? timeline : redemptions).remove(timer);
     tracked.remove(taskId);
     return true;
   }

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +33,8 @@ import java.util.logging.Logger;
  *       applied before the writers stop.
  * </ul>
  *
- * Reads always go straight to the delegate.
+ * Reads always go straight to the delegate. A caller that named work it may do while it waits
+ * ({@link StoreWait#helping}) does it while its writes are committed.
  */
 public final class GroupCommitTaskStore extends ForwardingTaskStore implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(GroupCommitTaskStore.class.getName());
@@ -143,18 +143,7 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
       // closed while we queued, and no writer took it: apply it here
       return delegate.writeAll(writes);
     }
-    try {
-      return pending.result().join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException runtime) {
-        throw runtime;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw e;
-    }
+    return StoreWait.await(pending.result()); // the caller may start a due task meanwhile
   }
 
   private void writeLoop() {

@@ -24,6 +24,12 @@ final class EngineParts {
   /** Queues whose workers run on {@code threads} and hand their batches to {@code runner}. */
   static TaskQueues queues(
       Map<String, String> settings, ExecutorService threads, Consumer<List<UUID>> runner) {
+    return queues(settings, threads, (batch, starts) -> runner.accept(batch));
+  }
+
+  /** Queues whose workers hand their batches, with the queue's start lane, to {@code runner}. */
+  static TaskQueues queues(
+      Map<String, String> settings, ExecutorService threads, TaskQueues.Worker runner) {
     QueueSettings queueSettings = new QueueSettings();
     queueSettings.config = config(settings);
     TaskQueues queues = new TaskQueues();

@@ -63,6 +63,78 @@ class TaskQueuesDueLaneTest {
     }
   }
 
+  @Test
+  void aStartRunsBeforeTheDueLaneAndTheBacklog() throws Exception {
+    TaskQueues queues = queues(Map.of("taskgate.queue.default.parallelism", "1"));
+    UUID first = UUID.randomUUID();
+    UUID queued = UUID.randomUUID();
+    UUID redeemed = UUID.randomUUID();
+    UUID start = UUID.randomUUID();
+    queues.enqueue("default", first);
+    assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue(); // the one worker is busy
+    queues.enqueue("default", queued);
+    queues.enqueueDue("default", redeemed);
+    queues.enqueueStart("default", start);
+    release.countDown();
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (ranCount() < 4 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    synchronized (ran) {
+      assertThat(ran).containsExactly(first, start, redeemed, queued);
+    }
+  }
+
+  @Test
+  void aWorkerWaitingForTheStoreIsWokenForAStartAndTakesOnlyWhatItAccepts() throws Exception {
+    UUID first = UUID.randomUUID();
+    UUID refused = UUID.randomUUID();
+    UUID start = UUID.randomUUID();
+    List<UUID> takenWhileWaiting = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CountDownLatch waiting = new CountDownLatch(1);
+    TaskQueues queues =
+        EngineParts.queues(
+            Map.of("taskgate.queue.default.parallelism", "1"),
+            threads,
+            (batch, starts) -> {
+              synchronized (ran) {
+                ran.addAll(batch);
+              }
+              if (!batch.contains(first)) {
+                return;
+              }
+              // the one worker "waits for the store": only a start may wake it
+              starts.waitingForStore(true);
+              waiting.countDown();
+              long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+              UUID taken = null;
+              while (taken == null && System.nanoTime() < deadline) {
+                taken = starts.pollStart(id -> !id.equals(refused));
+                if (taken == null) {
+                  java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(10));
+                }
+              }
+              starts.waitingForStore(false);
+              if (taken != null) {
+                takenWhileWaiting.add(taken);
+              }
+            });
+    queues.enqueue("default", first);
+    assertThat(waiting.await(5, TimeUnit.SECONDS)).isTrue();
+    queues.enqueueStart("default", refused); // not accepted: stays on the lane
+    queues.enqueueStart("default", start);
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (ranCount() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(takenWhileWaiting).containsExactly(start);
+    synchronized (ran) {
+      assertThat(ran).containsExactly(first, refused); // the refused one in a batch of its own
+    }
+  }
+
   private int ranCount() {
     synchronized (ran) {
       return ran.size();

@@ -98,15 +98,18 @@ class TaskSchedulerTest {
     }
     UUID slot = UUID.randomUUID();
     scheduler.redeemAt("default", slot, t0.plusMillis(201));
+    UUID start = UUID.randomUUID(); // claimed ahead: its start lane
+    scheduler.startAt("default", start, t0.plusMillis(201));
     assertThat(System.nanoTime() - base)
         .as("submitted before the first is due")
         .isLessThan(200_000_000L);
 
-    awaitRuns(flood + 1);
+    awaitRuns(flood + 2);
     synchronized (order) {
       // the flood goes over MAX_HANDOVER an alarm or tick (1 ms apart), and each hands the slots
       // that came over first: the slot, 1 ms after the flood, is behind at most five of them
       assertThat(order.indexOf(slot)).isLessThanOrEqualTo(5 * TaskScheduler.MAX_HANDOVER);
+      assertThat(order.indexOf(start)).isLessThanOrEqualTo(5 * TaskScheduler.MAX_HANDOVER);
     }
     assertThat(scheduler.timersPending()).isZero();
   }
