@@ -50,6 +50,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       10000,10000,2000}) also runs the pacing run after each boot's measured runs (see {@code
  *       app.PacingRun}); several, separated by {@code /}, run one after the other in each boot; its
  *       table goes to {@code pacing.md}
+ *   <li>{@code load.pacing.warmup}: one more pacing run, same format, before those of {@code
+ *       load.pacing} in each boot, reported as its own row marked "(warm-up)" (empty: none)
  *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
  *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
  *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's
@@ -202,6 +204,12 @@ public final class EngineLoad {
         System.out.println(rows.get(rows.size() - 1));
       }
       String pacing = System.getProperty("load.pacing", "");
+      String pacingWarmup = System.getProperty("load.pacing.warmup", "");
+      if (!pacing.isBlank() && !pacingWarmup.isBlank()) {
+        // the gate's paths warmed up first, as on a server that has been running: reported apart
+        pacingRows.add(pacing(db, name + " (warm-up)", pacingWarmup.split(",")));
+        System.out.println(pacingRows.get(pacingRows.size() - 1));
+      }
       for (String one : pacing.isBlank() ? new String[0] : pacing.split("/")) {
         pacingRows.add(pacing(db, name, one.split(",")));
         System.out.println(pacingRows.get(pacingRows.size() - 1));
