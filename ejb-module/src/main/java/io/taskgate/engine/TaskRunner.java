@@ -380,6 +380,13 @@ public class TaskRunner {
     return spacedStarts.get();
   }
 
+  private final AtomicLong startsWhileWaiting = new AtomicLong();
+
+  /** Tasks started so far by a worker waiting for the store to commit its own writes. */
+  public long startsWhileWaiting() {
+    return startsWhileWaiting.get();
+  }
+
   /**
    * The handler of a gated task is called now: its key's spacing counts the start from now if that
    * is later than when it was checked ({@link StartSpacing#started}).
@@ -468,6 +475,7 @@ public class TaskRunner {
         starts.toDueLane(id);
         return true;
       }
+      startsWhileWaiting.incrementAndGet();
       executing.put(id, new Executing(Thread.currentThread(), System.nanoTime()));
       unparked(id);
       open.add(id);

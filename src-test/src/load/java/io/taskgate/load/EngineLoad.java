@@ -50,8 +50,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       10000,10000,2000}) also runs the pacing run after each boot's measured runs (see {@code
  *       app.PacingRun}); several, separated by {@code /}, run one after the other in each boot; its
  *       table goes to {@code pacing.md}
- *   <li>{@code load.pacing.warmup}: one more pacing run, same format, before those of {@code
- *       load.pacing} in each boot, reported as its own row marked "(warm-up)" (empty: none)
+ *   <li>{@code load.pacing.warmup}: pacing runs in the same format, before those of {@code
+ *       load.pacing} in each boot, each reported as its own row marked "(warm-up)" (empty: none)
  *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
  *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
  *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's
@@ -109,8 +109,8 @@ public final class EngineLoad {
           "| db | config | hot tasks, released | started | parked measured | lateness p50 ms | p99 ms |"
               + " max ms | p99 once all parked ms (tasks) | early | GCRA violations (worst), with 5 ms CDVT | busiest second / allowed | parked before / after |"
               + " others |"
-              + " others p50 / p99 ms, no hot key | with hot key | p99 ratio | GC while pacing: pauses, ms | held for spacing |\n"
-              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+              + " others p50 / p99 ms, no hot key | with hot key | p99 ratio | GC while pacing: pauses, ms | held for spacing | started while waiting for a commit |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
               + String.join("\n", load.pacingRows)
               + "\n";
       System.out.println("\nTaskgate pacing\n\n" + pacing);
@@ -205,9 +205,10 @@ public final class EngineLoad {
       }
       String pacing = System.getProperty("load.pacing", "");
       String pacingWarmup = System.getProperty("load.pacing.warmup", "");
-      if (!pacing.isBlank() && !pacingWarmup.isBlank()) {
+      for (String one :
+          pacing.isBlank() || pacingWarmup.isBlank() ? new String[0] : pacingWarmup.split("/")) {
         // the gate's paths warmed up first, as on a server that has been running: reported apart
-        pacingRows.add(pacing(db, name + " (warm-up)", pacingWarmup.split(",")));
+        pacingRows.add(pacing(db, name + " (warm-up)", one.split(",")));
         System.out.println(pacingRows.get(pacingRows.size() - 1));
       }
       for (String one : pacing.isBlank() ? new String[0] : pacing.split("/")) {
@@ -266,7 +267,7 @@ public final class EngineLoad {
         String.format(
             Locale.ROOT,
             "| %s | %s | %d, %s | %d | %d | %.2f | **%.2f** | %.2f | %.2f (%d) | %d | **%d** (%.2f ms), %d | %d / %d | %d / %d | %d |"
-                + " %.2f / %.2f | %.2f / %.2f | **%.2f** | %d, %d | %d |",
+                + " %.2f / %.2f | %.2f / %.2f | **%.2f** | %d, %d | %d | %d |",
             db,
             name,
             r.getInt("hotTasks"),
@@ -296,7 +297,8 @@ public final class EngineLoad {
             baseP99 == 0 ? 0 : hotP99 / baseP99,
             r.getJsonNumber("gcPauses").longValue(),
             r.getJsonNumber("gcPauseMillis").longValue(),
-            r.getJsonNumber("spacedStarts").longValue());
+            r.getJsonNumber("spacedStarts").longValue(),
+            r.getJsonNumber("startsWhileWaiting").longValue());
     if (r.getInt("others") == 0) {
       // the hot key alone: no other keys were measured
       row = row.replace("| 0 | 0.00 / 0.00 | 0.00 / 0.00 | **0.00** |", "| 0 | – | – | – |");

@@ -32,6 +32,8 @@ package io.taskgate.load.app;
  * @param gcPauseMillis their total time (as the JVM's collector beans count it)
  * @param spacedStarts starts held back to keep the key's spacing after a late one, from the hot
  *     key's dispatch to its last start (the engine's count, over every key)
+ * @param startsWhileWaiting tasks started by a worker while it waited for the store to commit its
+ *     own writes, over the same time (the engine's count, over every key)
  */
 public record PacingResult(
     int hotTasks,
@@ -58,4 +60,5 @@ public record PacingResult(
     long withHotP99Micros,
     long gcPauses,
     long gcPauseMillis,
-    long spacedStarts) {}
+    long spacedStarts,
+    long startsWhileWaiting) {}

@@ -75,6 +75,7 @@ public class PacingRun {
         releaseMillis > 0 ? DispatchOptions.now().at(release) : DispatchOptions.now();
     long[] gcBefore = gc();
     long spacedBefore = runner.spacedStarts();
+    long helpedBefore = runner.startsWhileWaiting();
     for (int seq = 0; seq < parked; seq++) {
       batch.add(new PacedTask(run, seq, hotKey));
       if (batch.size() == 500 || seq == parked - 1) {
@@ -105,6 +106,7 @@ public class PacingRun {
     int hotDone = hotStarted.get();
     long[] gcAfter = gc();
     long spaced = runner.spacedStarts() - spacedBefore;
+    long helped = runner.startsWhileWaiting() - helpedBefore;
 
     List<Long> lateness = new ArrayList<>();
     List<Long> latenessOnceParked = new ArrayList<>();
@@ -161,7 +163,8 @@ public class PacingRun {
         withHot.p99Micros,
         gcAfter[0] - gcBefore[0],
         gcAfter[1] - gcBefore[1],
-        spaced);
+        spaced,
+        helped);
   }
 
   /** Collections so far and their total milliseconds, over all the JVM's collectors. */
