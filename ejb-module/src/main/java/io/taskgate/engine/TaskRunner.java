@@ -203,6 +203,7 @@ public class TaskRunner {
       List<Claim> claims = new ArrayList<>(toClaim.size());
       Map<UUID, StoredTask> read = readUnknown(toClaim);
       Instant now = clock.instant();
+      long gatedAt = System.nanoTime();
       for (UUID id : toClaim) {
         Claim claim = prepare(id, now, outcomes, read);
         if (claim != null) {
@@ -217,6 +218,7 @@ public class TaskRunner {
       List<StoredTask> claimed;
       try {
         claimed = claim(claims, outcomes, helping);
+        startingAfter(claims, System.nanoTime() - gatedAt);
         placeClaimed(claims, claimed, worker, waiting);
         open.removeAll(waiting);
       } finally {
@@ -744,6 +746,30 @@ public class TaskRunner {
   }
 
   /**
+   * How long after the gate's decision a gated task it lets through starts, recently (nanoseconds,
+   * exponentially weighted, at most {@link #MAX_START_LAG_NANOS}): the time to commit its claim.
+   * The gate decides for that moment ({@link #gate}), so that the key's reservations start from
+   * when its first tasks really start: decided for the moment of the decision, a burst that starts
+   * a few ms later would leave every slot after it a few ms short of the spacing the policy keeps
+   * between real starts, and {@link StartSpacing} would hold each of them back by as much.
+   */
+  private final AtomicLong startLag = new AtomicLong();
+
+  /** The most {@link #startLag} counts: beyond it the database is stalling, not the usual claim. */
+  static final long MAX_START_LAG_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
+  /** The claims were committed {@code nanos} after the gate's decision. */
+  private void startingAfter(List<Claim> claims, long nanos) {
+    for (Claim claim : claims) {
+      if (claim.key() != null && claim.startAt() == null) {
+        long lag = Math.min(nanos, MAX_START_LAG_NANOS);
+        startLag.updateAndGet(was -> was == 0 ? lag : (was * 7 + lag) / 8);
+        return;
+      }
+    }
+  }
+
+  /**
    * What the gate decided: what happens {@code instead} of a claim (parked, held, rejected), or a
    * claim now, starting at once ({@code startAt} null) or at the reserved slot {@code startAt}.
    */
@@ -773,7 +799,10 @@ public class TaskRunner {
             new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), null)),
             null);
       }
-      decision = limiter.reserve(gate.scope(), key, queued.id(), now);
+      // a task let through starts once its claim is committed: the decision is for then (a parked
+      // task coming back for its slot is judged at its slot, so that it never starts before it)
+      Instant startsAt = parked.containsKey(queued.id()) ? now : now.plusNanos(startLag.get());
+      decision = limiter.reserve(gate.scope(), key, queued.id(), startsAt);
     } catch (RuntimeException e) {
       LOG.log(
           Level.WARNING,
