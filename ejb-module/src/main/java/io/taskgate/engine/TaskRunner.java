@@ -747,11 +747,14 @@ public class TaskRunner {
 
   /**
    * How long after the gate's decision a gated task it lets through starts, recently (nanoseconds,
-   * exponentially weighted, at most {@link #MAX_START_LAG_NANOS}): the time to commit its claim.
-   * The gate decides for that moment ({@link #gate}), so that the key's reservations start from
-   * when its first tasks really start: decided for the moment of the decision, a burst that starts
-   * a few ms later would leave every slot after it a few ms short of the spacing the policy keeps
-   * between real starts, and {@link StartSpacing} would hold each of them back by as much.
+   * at most {@link #MAX_START_LAG_NANOS}): the time to commit its claim. It follows a longer time
+   * at once and a shorter one by an eighth of the difference: guessing long costs the key's next
+   * slots a few ms once, guessing short costs every later start of the key as much (held for
+   * spacing). The gate decides for that moment ({@link #gate}), so that the key's reservations
+   * start from when its first tasks really start: decided for the moment of the decision, a burst
+   * that starts a few ms later would leave every slot after it a few ms short of the spacing the
+   * policy keeps between real starts, and {@link StartSpacing} would hold each of them back by as
+   * much.
    */
   private final AtomicLong startLag = new AtomicLong();
 
@@ -763,7 +766,7 @@ public class TaskRunner {
     for (Claim claim : claims) {
       if (claim.key() != null && claim.startAt() == null) {
         long lag = Math.min(nanos, MAX_START_LAG_NANOS);
-        startLag.updateAndGet(was -> was == 0 ? lag : (was * 7 + lag) / 8);
+        startLag.updateAndGet(was -> lag >= was ? lag : (was * 7 + lag) / 8);
         return;
       }
     }
