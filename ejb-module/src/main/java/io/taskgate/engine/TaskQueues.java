@@ -47,6 +47,11 @@ import java.util.logging.Logger;
  * the queue once already, and the parking-lot cap bounds them), and after {@value #DUE_STREAK} due
  * batches in a row a worker takes one batch of the queue's own, so that a flood of redemptions
  * slows the other tasks of the queue without starving them.
+ *
+ * <p>A third lane, taken before the due lane, holds tasks claimed ahead of their slot whose slot
+ * has come ({@link #enqueueStart}): they need only their handler's call. A worker waiting for the
+ * store to commit its own writes takes from it too ({@link StartLane}), so that a start waits
+ * neither for a worker's batch nor for a slow commit.
  */
 @ApplicationScoped
 public class TaskQueues {
