@@ -399,24 +399,6 @@ public class TaskRunner {
     }
   }
 
-  /**
-   * Set on the worker's thread while it calls a gated task's handler: {@link
-   * TaskHandlerInterceptor} runs it right before the handler's own code, so that the key's spacing
-   * counts the start once more from there ({@link #startedNow} again, which only ever moves it
-   * later). The path from the first count to the handler runs through the container's interception,
-   * which can take longer than the margin on code that runs for the first time.
-   */
-  static final ThreadLocal<Runnable> HANDLER_CALLED = new ThreadLocal<>();
-
-  /** Runs and clears {@link #HANDLER_CALLED}, if set. */
-  static void handlerCalled() {
-    Runnable called = HANDLER_CALLED.get();
-    if (called != null) {
-      HANDLER_CALLED.remove();
-      called.run();
-    }
-  }
-
   private StartSpacing spacing() {
     StartSpacing current = spacing;
     if (current == null) {
@@ -1272,17 +1254,12 @@ public class TaskRunner {
       }
       Throwable failure = null;
       long handling = System.nanoTime();
-      if (claim.key() != null) {
-        HANDLER_CALLED.set(() -> startedNow(claim));
-      }
       try {
         handler.handle(task, context);
       } catch (VirtualMachineError e) {
         throw e;
       } catch (Throwable e) {
         failure = unwrap(e);
-      } finally {
-        HANDLER_CALLED.remove(); // not intercepted: counted once, before the call
       }
       timed(handlerInfo, System.nanoTime() - handling);
       Instant end = clock.instant();
