@@ -20,10 +20,11 @@ import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
 /**
- * Wraps every {@code handle} call of a {@link TaskHandler} bean: times it, logs it, and enforces
- * the handler's per-attempt timeout by interrupting the worker at the deadline. An attempt that
- * outlives its timeout fails with {@link TaskTimeoutException}, even if the handler ignored the
- * interrupt and returned later. Other methods of the bean pass straight through.
+ * Wraps every {@code handle} call of a {@link TaskHandler} bean: times it, logs it, counts a gated
+ * task's start for its key's spacing right before the call ({@link TaskRunner#HANDLER_ENTERED}),
+ * and enforces the handler's per-attempt timeout by interrupting the worker at the deadline. An
+ * attempt that outlives its timeout fails with {@link TaskTimeoutException}, even if the handler
+ * ignored the interrupt and returned later. Other methods of the bean pass straight through.
  */
 @HandlerInterception
 @Interceptor
@@ -76,6 +77,7 @@ public class TaskHandlerInterceptor {
                             TimeUnit.NANOSECONDS))
             .orElse(null);
     try {
+      TaskRunner.handlerEntered(); // a gated task's start counts from here; its key's window opens
       Object result = invocation.proceed();
       if (timedOut.get()) {
         throw new TaskTimeoutException(context, timeout.orElseThrow());

@@ -357,10 +357,10 @@ public class TaskRunner {
   }
 
   /**
-   * Locks, by hash of (scope, key), held by a gated task's worker from its spacing check to the
-   * call of its handler (a few instructions and {@code onStarted}): so the check and the start are
-   * one step for the key's other starts. Another key waits on one only if it shares the stripe and
-   * the holder is descheduled right then.
+   * Locks, by hash of (scope, key), held by a gated task's worker from its spacing check until its
+   * handler is entered ({@code onStarted}, the handler interceptor's few instructions: {@link
+   * #HANDLER_ENTERED}): so the check and the start are one step for the key's other starts. Another
+   * key waits on one only if it shares the stripe and the holder is descheduled right then.
    */
   private final ReentrantLock[] startWindows = newLocks(256);
 
@@ -396,6 +396,25 @@ public class TaskRunner {
   private void startedNow(Claim claim) {
     if (claim.key() != null) {
       spacing().started(claim.scope(), claim.key(), claim.policy(), EpochNanos.of(clock.instant()));
+    }
+  }
+
+  /**
+   * Set on a worker's thread between a gated task's spacing check and its handler's call: counts
+   * the start once more ({@link #startedNow}, which only ever moves it later) and opens the key's
+   * start window. {@link TaskHandlerInterceptor} runs it right before the handler's own code, so
+   * that a worker stalled between the check and the handler (descheduled, or on code that runs for
+   * the first time: the pacing benchmark saw 4–5 ms) keeps the key's other starts waiting instead
+   * of letting them start too close to its own, late one.
+   */
+  static final ThreadLocal<Runnable> HANDLER_ENTERED = new ThreadLocal<>();
+
+  /** Runs and clears {@link #HANDLER_ENTERED}, if set. */
+  static void handlerEntered() {
+    Runnable entered = HANDLER_ENTERED.get();
+    if (entered != null) {
+      HANDLER_ENTERED.remove();
+      entered.run();
     }
   }
 
@@ -1238,6 +1257,7 @@ public class TaskRunner {
       if (window != null) {
         window.lock();
       }
+      boolean entering = false;
       try {
         if (spacedOut(running, claim, held)) {
           return null; // the handler instance is let go in finally; a new one runs it later
@@ -1247,10 +1267,23 @@ public class TaskRunner {
         }
         callback(running, "onStarted", () -> handler.onStarted(task, context));
         startedNow(claim);
+        entering = window != null;
       } finally {
-        if (window != null) {
+        if (window != null && !entering) {
           window.unlock();
         }
+      }
+      if (entering) {
+        // the window stays shut until the handler is entered (TaskHandlerInterceptor), where the
+        // start is counted again: a worker stalled on the way there holds the key's other starts
+        HANDLER_ENTERED.set(
+            () -> {
+              try {
+                startedNow(claim);
+              } finally {
+                window.unlock();
+              }
+            });
       }
       Throwable failure = null;
       long handling = System.nanoTime();
@@ -1260,6 +1293,8 @@ public class TaskRunner {
         throw e;
       } catch (Throwable e) {
         failure = unwrap(e);
+      } finally {
+        handlerEntered(); // not intercepted: the window opens only now
       }
       timed(handlerInfo, System.nanoTime() - handling);
       Instant end = clock.instant();
