@@ -62,7 +62,7 @@ public class TaskEngine {
 
   @PostConstruct
   void start() {
-    queues.onTask((batch, starts) -> runner.runAll(batch, starts));
+    queues.onTask(runner::runAll);
     int recovered = recover();
     if (recovered > 0) {
       LOG.info("Taskgate recovered " + recovered + " queued or interrupted tasks");

@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -116,11 +115,6 @@ public class TaskQueues {
   /** Sets what workers do with a task id; the engine calls this once at start. */
   void onTask(Worker runner) {
     this.runner = runner;
-  }
-
-  /** Sets what workers do with a task id, without the start lane (tests). */
-  void onTask(Consumer<List<UUID>> runner) {
-    this.runner = (batch, starts) -> runner.accept(batch);
   }
 
   /** The queue {@code requested} resolves to: itself if configured, else the default queue. */

@@ -452,16 +452,21 @@ public class TaskRunner {
    */
   static final long QUICK_HANDLER_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
-  /** Recent time per call of each handler (nanoseconds, exponentially weighted). */
-  private final Map<HandlerInfo, AtomicLong> handlerNanos = new ConcurrentHashMap<>();
+  /**
+   * Recent time per call of each handler, by handler class (one per task type; a class hashes by
+   * identity, where the handler's record would hash its policies on every task): nanoseconds,
+   * exponentially weighted.
+   */
+  private final Map<Class<?>, AtomicLong> handlerNanos = new ConcurrentHashMap<>();
 
   private void timed(HandlerInfo handler, long nanos) {
-    AtomicLong average = handlerNanos.computeIfAbsent(handler, h -> new AtomicLong(nanos));
+    AtomicLong average =
+        handlerNanos.computeIfAbsent(handler.beanClass(), c -> new AtomicLong(nanos));
     average.updateAndGet(was -> (was * 7 + nanos) / 8);
   }
 
   private boolean quick(HandlerInfo handler) {
-    AtomicLong average = handlerNanos.get(handler);
+    AtomicLong average = handlerNanos.get(handler.beanClass());
     return average != null && average.get() < QUICK_HANDLER_NANOS;
   }
 
