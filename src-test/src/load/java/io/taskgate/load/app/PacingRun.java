@@ -251,8 +251,9 @@ public class PacingRun {
   }
 
   /**
-   * Every hot task's slot and start (epoch microseconds) to {@code taskgate-pacing-<key>.csv} in
-   * the temporary directory, for a closer look at when the late ones ran.
+   * Every hot task's slot and start (epoch microseconds) to {@code taskgate-pacing-<key>-<pid>.csv}
+   * in the temporary directory, for a closer look at when the late ones ran (the process id keeps
+   * each boot's files apart: run numbers restart with every boot).
    */
   private void writeCsv(String hotKey, int parked, long allParked) {
     StringBuilder csv = new StringBuilder("seq,slot_us,start_us,all_parked_us\n");
@@ -272,7 +273,8 @@ public class PacingRun {
     try {
       java.nio.file.Files.writeString(
           java.nio.file.Path.of(
-              System.getProperty("java.io.tmpdir"), "taskgate-pacing-" + hotKey + ".csv"),
+              System.getProperty("java.io.tmpdir"),
+              "taskgate-pacing-" + hotKey + "-" + ProcessHandle.current().pid() + ".csv"),
           csv);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
