@@ -826,9 +826,13 @@ public class TaskRunner {
             new Outcome(queued.id(), null, null, now, null, new FollowUp(queued.queue(), null)),
             null);
       }
-      // a task let through starts once its claim is committed: the decision is for then (a parked
-      // task coming back for its slot is judged at its slot, so that it never starts before it)
-      Instant startsAt = parked.containsKey(queued.id()) ? now : now.plusNanos(startLag.get());
+      // a task let through starts once its claim is committed, and its start is counted with the
+      // spacing's margin: the decision is for then (a parked task coming back for its slot is
+      // judged at its slot, so that it never starts before it)
+      Instant startsAt =
+          parked.containsKey(queued.id())
+              ? now
+              : now.plusNanos(startLag.get() + spacing().marginNanos(gate.policy()));
       decision = limiter.reserve(gate.scope(), key, queued.id(), startsAt);
     } catch (RuntimeException e) {
       LOG.log(

@@ -26,7 +26,8 @@ class StartSpacingTest {
           .withBurst(5)
           .withMaxReservationHorizon(Duration.ofMinutes(10));
 
-  static final long MARGIN = StartSpacing.DEFAULT_MARGIN_NANOS;
+  /** A small margin, so that its effect stands out in the figures below. */
+  static final long MARGIN = 250 * US;
 
   @Test
   void aFreshKeyStartsItsBurstBackToBackThenOnePerInterval() {
@@ -70,6 +71,46 @@ class StartSpacingTest {
       }
     }
     assertThat(waited).isEqualTo(lessLateThanTheMargin);
+  }
+
+  /**
+   * The limiter reserving for the counted start plus the margin (as the gate does), with the
+   * default margin: the burst keeps the margin inside the tolerance (its last start waits until the
+   * margin has passed since its first), every later start is on time at its slot and never waits,
+   * and the starts conform even if each handler sees its start up to the margin late.
+   */
+  @Test
+  void slotsReservedForTheStartPlusTheMarginNeverWaitAndConformAsTheHandlersSeeThem() {
+    StartSpacing spacing = new StartSpacing(10, StartSpacing.DEFAULT_MARGIN_NANOS);
+    long margin = spacing.marginNanos(PACED);
+    assertThat(margin).isEqualTo(5 * MS);
+    GcraShard limiter = new GcraShard(new TrackedKeys(10));
+    RateLimitScope scope = new RateLimitScope("T", PACED);
+    long now = 1_000 * MS;
+    long[] seen = new long[1_000];
+    for (int i = 0; i < 1_000; i++) {
+      RateLimitDecision d = limiter.reserve(scope, "k", i, now + margin);
+      long slot = d.runsNow() ? now + i * 300 * US : d.slotEpochNanos(); // the burst, one by one
+      long start = slot + (i % 7) * 100 * US;
+      long wait = spacing.tryStart("T", "k", PACED, start, false);
+      if (i == 4) {
+        assertThat(start + wait).as("the burst's last start").isEqualTo(now + margin);
+        start += wait;
+        assertThat(spacing.tryStart("T", "k", PACED, start, true)).isZero();
+      } else {
+        assertThat(wait).as("task %d", i).isZero();
+      }
+      seen[i] = start + (i % 11) * margin / 10; // up to the margin later, as the handler sees it
+    }
+    assertThat(violations(seen, PACED)).isZero();
+  }
+
+  @Test
+  void theMarginIsAtMostHalfTheToleranceAndNoneForABurstOfOne() {
+    StartSpacing spacing = new StartSpacing(10, StartSpacing.DEFAULT_MARGIN_NANOS);
+    assertThat(spacing.marginNanos(PACED.withBurst(2))).isEqualTo(2_500 * US);
+    assertThat(spacing.marginNanos(PACED.withBurst(1))).isZero();
+    assertThat(new StartSpacing(10, 0).marginNanos(PACED)).isZero();
   }
 
   @Test
