@@ -11,10 +11,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -41,22 +40,50 @@ public class PacingRun {
   @Inject TaskRunner runner;
 
   private final AtomicInteger runIds = new AtomicInteger(1000);
-  private final Map<String, long[]> starts = new ConcurrentHashMap<>(); // key#seq -> nanos
-  private final Map<String, Instant[]> hot = new ConcurrentHashMap<>(); // key#seq -> slot, start
-  private volatile String hotKey = "";
+
+  /** Not started yet (in the arrays below). */
+  private static final long NONE = Long.MIN_VALUE;
+
+  /**
+   * The hot key of the current run: per task (by {@code seq}) its reserved slot and its start, in
+   * epoch nanoseconds ({@link #NONE}: no slot, not started). Primitive arrays, made once per run,
+   * so that the run's own records add next to nothing to what the collector has to copy.
+   */
+  private record Hot(
+      String key, AtomicLongArray slots, AtomicLongArray starts, AtomicInteger started) {
+    Hot(String key, int tasks) {
+      this(key, filled(tasks), filled(tasks), new AtomicInteger());
+    }
+  }
+
+  /** The other keys' tasks of one phase (key {@code prefix + seq}): start, System.nanoTime. */
+  private record Others(String prefix, AtomicLongArray starts) {}
+
+  private volatile Hot hot = new Hot("", 0);
+  private volatile Others others = new Others("", filled(0));
+
+  private static AtomicLongArray filled(int length) {
+    AtomicLongArray array = new AtomicLongArray(length);
+    for (int i = 0; i < length; i++) {
+      array.set(i, NONE);
+    }
+    return array;
+  }
 
   /** The delay-variation allowance of the second conformance figure: 5 ms, one slot interval. */
   static final long CDVT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
-  private final AtomicInteger hotStarted = new AtomicInteger();
-
   void started(PacedTask task, Instant throttledUntil) {
     long nanos = System.nanoTime();
     Instant now = Instant.now();
-    starts.put(task.key() + "#" + task.seq(), new long[] {nanos});
-    hot.put(task.key() + "#" + task.seq(), new Instant[] {throttledUntil, now});
-    if (task.key().equals(hotKey)) {
-      hotStarted.incrementAndGet();
+    Hot hot = this.hot;
+    Others others = this.others;
+    if (task.key().equals(hot.key()) && task.seq() < hot.starts().length()) {
+      hot.slots().set(task.seq(), throttledUntil == null ? NONE : epochNanos(throttledUntil));
+      hot.starts().set(task.seq(), epochNanos(now));
+      hot.started().incrementAndGet();
+    } else if (task.key().startsWith(others.prefix()) && task.seq() < others.starts().length()) {
+      others.starts().set(task.seq(), nanos);
     }
   }
 
@@ -67,8 +94,9 @@ public class PacingRun {
     Latency baseline = others(run, "base", others, gapMicros);
 
     String hotKey = "hot-" + run;
-    hotStarted.set(0);
-    this.hotKey = hotKey;
+    Hot hot = new Hot(hotKey, parked);
+    this.hot = hot;
+    AtomicInteger hotStarted = hot.started();
     List<PacedTask> batch = new ArrayList<>(500);
     Instant release = Instant.now().plusMillis(releaseMillis);
     DispatchOptions when =
@@ -114,23 +142,24 @@ public class PacingRun {
     long[] startNanos = new long[hotDone];
     int n = 0;
     for (int seq = 0; seq < parked; seq++) {
-      Instant[] slotAndStart = hot.get(hotKey + "#" + seq);
-      if (slotAndStart == null) {
+      long start = hot.starts().get(seq);
+      if (start == NONE) {
         continue;
       }
-      startNanos[n++] = epochNanos(slotAndStart[1]);
-      if (slotAndStart[0] != null) {
-        long late = epochNanos(slotAndStart[1]) - epochNanos(slotAndStart[0]);
+      startNanos[n++] = start;
+      long slot = hot.slots().get(seq);
+      if (slot != NONE) {
+        long late = start - slot;
         if (late < 0) {
           early++;
         }
         lateness.add(late);
-        if (epochNanos(slotAndStart[0]) >= allParked) {
+        if (slot >= allParked) {
           latenessOnceParked.add(late);
         }
       }
     }
-    writeCsv(hotKey, parked, allParked);
+    writeCsv(hot, allParked);
     long[] late = lateness.stream().mapToLong(Long::longValue).sorted().toArray();
     long[] lateOnceParked =
         latenessOnceParked.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -224,6 +253,8 @@ public class PacingRun {
       throws InterruptedException {
     long[] dispatched = new long[count];
     String prefix = "other-" + run + "-" + phase + "-";
+    Others others = new Others(prefix, filled(count));
+    this.others = others;
     long next = System.nanoTime();
     for (int i = 0; i < count; i++) {
       long wait = next - System.nanoTime();
@@ -231,20 +262,20 @@ public class PacingRun {
         LockSupport.parkNanos(wait);
       }
       dispatched[i] = System.nanoTime();
-      dispatcher.dispatch(new PacedTask(run, 0, prefix + i));
+      dispatcher.dispatch(new PacedTask(run, i, prefix + i));
       next += TimeUnit.MICROSECONDS.toNanos(gapMicros);
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     long[] latencies = new long[count];
     for (int i = 0; i < count; i++) {
-      long[] start;
-      while ((start = starts.get(prefix + i + "#0")) == null) {
+      long start;
+      while ((start = others.starts().get(i)) == NONE) {
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException("task " + prefix + i + " did not start within 60 s");
         }
         Thread.sleep(5);
       }
-      latencies[i] = start[0] - dispatched[i];
+      latencies[i] = start - dispatched[i];
     }
     Arrays.sort(latencies);
     return new Latency(micros(percentile(latencies, 50)), micros(percentile(latencies, 99)));
@@ -255,16 +286,17 @@ public class PacingRun {
    * in the temporary directory, for a closer look at when the late ones ran (the process id keeps
    * each boot's files apart: run numbers restart with every boot).
    */
-  private void writeCsv(String hotKey, int parked, long allParked) {
+  private static void writeCsv(Hot hot, long allParked) {
     StringBuilder csv = new StringBuilder("seq,slot_us,start_us,all_parked_us\n");
-    for (int seq = 0; seq < parked; seq++) {
-      Instant[] slotAndStart = hot.get(hotKey + "#" + seq);
-      if (slotAndStart != null) {
+    for (int seq = 0; seq < hot.starts().length(); seq++) {
+      long start = hot.starts().get(seq);
+      if (start != NONE) {
+        long slot = hot.slots().get(seq);
         csv.append(seq)
             .append(',')
-            .append(slotAndStart[0] == null ? "" : micros(epochNanos(slotAndStart[0])))
+            .append(slot == NONE ? "" : micros(slot))
             .append(',')
-            .append(micros(epochNanos(slotAndStart[1])))
+            .append(micros(start))
             .append(',')
             .append(micros(allParked))
             .append('\n');
@@ -274,7 +306,7 @@ public class PacingRun {
       java.nio.file.Files.writeString(
           java.nio.file.Path.of(
               System.getProperty("java.io.tmpdir"),
-              "taskgate-pacing-" + hotKey + "-" + ProcessHandle.current().pid() + ".csv"),
+              "taskgate-pacing-" + hot.key() + "-" + ProcessHandle.current().pid() + ".csv"),
           csv);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
