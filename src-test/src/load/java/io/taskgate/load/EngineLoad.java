@@ -52,6 +52,10 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       table goes to {@code pacing.md}
  *   <li>{@code load.pacing.warmup}: pacing runs in the same format, before those of {@code
  *       load.pacing} in each boot, each reported as its own row marked "(warm-up)" (empty: none)
+ *   <li>{@code load.pacing.fullgc}: {@code true} runs a full collection of Micro's heap after the
+ *       warm-up runs and before the measured ones ({@code false}): the objects made while Micro
+ *       booted and warmed up are then in the old generation, as on a server that has been up for a
+ *       while, instead of being copied by every young collection until they are old enough
  *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
  *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
  *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's
@@ -211,6 +215,12 @@ public final class EngineLoad {
         pacingRows.add(pacing(db, name + " (warm-up)", one.split(",")));
         System.out.println(pacingRows.get(pacingRows.size() - 1));
       }
+      if (!pacing.isBlank() && Boolean.getBoolean("load.pacing.fullgc")) {
+        System.out.println(
+            "Full collection before the measured pacing runs: "
+                + post(URI.create("http://localhost:" + port + "/taskgate/api/load/gc"))
+                + " ms");
+      }
       for (String one : pacing.isBlank() ? new String[0] : pacing.split("/")) {
         pacingRows.add(pacing(db, name, one.split(",")));
         System.out.println(pacingRows.get(pacingRows.size() - 1));
@@ -331,6 +341,13 @@ public final class EngineLoad {
 
   /** POSTs to {@code uri} (no body) as the default admin and reads the 200 answer's JSON object. */
   private static JsonObject postForJson(URI uri) throws IOException, InterruptedException {
+    try (var reader = Json.createReader(new StringReader(post(uri)))) {
+      return reader.readObject();
+    }
+  }
+
+  /** POSTs to {@code uri} (no body) as the default admin: the 200 answer's body. */
+  private static String post(URI uri) throws IOException, InterruptedException {
     HttpResponse<String> response =
         HTTP.send(
             HttpRequest.newBuilder(uri)
@@ -343,9 +360,7 @@ public final class EngineLoad {
       throw new IllegalStateException(
           "POST " + uri + " answered " + response.statusCode() + ": " + response.body());
     }
-    try (var reader = Json.createReader(new StringReader(response.body()))) {
-      return reader.readObject();
-    }
+    return response.body();
   }
 
   private Connection connect(String database) throws SQLException {

@@ -33,6 +33,20 @@ public class LoadResource {
     return pacing.run(parked, others, gapMicros, releaseMillis);
   }
 
+  /**
+   * {@code POST /api/load/gc}: a full collection of this JVM's heap ({@code System.gc()}), answered
+   * with the milliseconds it took. The pacing benchmark's optional step between its warm-up and its
+   * measured runs (see {@code load.pacing.fullgc}).
+   */
+  @POST
+  @Path("gc")
+  @Produces(MediaType.TEXT_PLAIN)
+  public String fullCollection() {
+    long start = System.nanoTime();
+    System.gc();
+    return Long.toString((System.nanoTime() - start) / 1_000_000);
+  }
+
   @POST
   @Produces(MediaType.APPLICATION_JSON)
   public LoadResult run(
