@@ -116,13 +116,28 @@ public class PacingRun {
           "storing the hot tasks took longer than releaseMillis=" + releaseMillis);
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60) + releaseMillis * 1_000_000;
-    while (runner.parked().size() + hotStarted.get() < parked && System.nanoTime() < deadline) {
-      Thread.sleep(20);
+    // the gating's progress, sampled every millisecond until every hot task is parked or started
+    long[] progress = new long[3 * GATING_SAMPLES];
+    int samples = 0;
+    int gated;
+    while ((gated = runner.parkedTasks().size() + hotStarted.get()) < parked
+        && System.nanoTime() < deadline) {
+      if (samples < GATING_SAMPLES
+          && epochNanos(Instant.now()) >= epochNanos(release) - 50_000_000L) {
+        progress[3 * samples] = epochNanos(Instant.now());
+        progress[3 * samples + 1] = runner.parkedTasks().size();
+        progress[3 * samples + 2] = hotStarted.get();
+        samples++;
+        LockSupport.parkNanos(1_000_000);
+      } else {
+        Thread.sleep(20);
+      }
     }
-    int parkedBefore = runner.parked().size();
+    writeGatingCsv(hot.key(), progress, samples, gated);
+    int parkedBefore = runner.parkedTasks().size();
     long allParked = epochNanos(Instant.now());
     Latency withHot = others(run, "with-hot", others, gapMicros);
-    int parkedAfter = runner.parked().size();
+    int parkedAfter = runner.parkedTasks().size();
 
     long slotsNanos =
         TimeUnit.SECONDS.toNanos(1) / PacedHandler.PERMITS * (long) parked
@@ -307,6 +322,36 @@ public class PacingRun {
           java.nio.file.Path.of(
               System.getProperty("java.io.tmpdir"),
               "taskgate-pacing-" + hot.key() + "-" + ProcessHandle.current().pid() + ".csv"),
+          csv);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** At most this many samples of the gating's progress (one per millisecond: a minute). */
+  private static final int GATING_SAMPLES = 60_000;
+
+  /**
+   * The gating's progress ({@code epoch_us,parked,started} per millisecond, from 50 ms before the
+   * release) to {@code taskgate-pacing-<key>-<pid>-gating.csv}: when the gate decided on the hot
+   * tasks, next to when their slots came.
+   */
+  private static void writeGatingCsv(String key, long[] progress, int samples, int gated) {
+    StringBuilder csv = new StringBuilder("epoch_us,parked,started\n");
+    for (int i = 0; i < samples; i++) {
+      csv.append(micros(progress[3 * i]))
+          .append(',')
+          .append(progress[3 * i + 1])
+          .append(',')
+          .append(progress[3 * i + 2])
+          .append('\n');
+    }
+    csv.append(micros(epochNanos(Instant.now()))).append(",,").append(gated).append('\n');
+    try {
+      java.nio.file.Files.writeString(
+          java.nio.file.Path.of(
+              System.getProperty("java.io.tmpdir"),
+              "taskgate-pacing-" + key + "-" + ProcessHandle.current().pid() + "-gating.csv"),
           csv);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
