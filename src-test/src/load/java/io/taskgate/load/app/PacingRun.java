@@ -119,14 +119,20 @@ public class PacingRun {
     // the gating's progress, sampled every millisecond until every hot task is parked or started
     long[] progress = new long[3 * GATING_SAMPLES];
     int samples = 0;
-    int gated;
-    while ((gated = runner.parkedTasks().size() + hotStarted.get()) < parked
-        && System.nanoTime() < deadline) {
-      if (samples < GATING_SAMPLES
-          && epochNanos(Instant.now()) >= epochNanos(release) - 50_000_000L) {
-        progress[3 * samples] = epochNanos(Instant.now());
-        progress[3 * samples + 1] = runner.parkedTasks().size();
-        progress[3 * samples + 2] = hotStarted.get();
+    long sampleFrom = epochNanos(release) - 50_000_000L;
+    int gated = 0;
+    while (System.nanoTime() < deadline) {
+      int parkedNow = runner.parkedTasks().size();
+      int startedNow = hotStarted.get();
+      gated = parkedNow + startedNow;
+      if (gated >= parked) {
+        break;
+      }
+      long now = epochNanos(Instant.now());
+      if (samples < GATING_SAMPLES && now >= sampleFrom) {
+        progress[3 * samples] = now;
+        progress[3 * samples + 1] = parkedNow;
+        progress[3 * samples + 2] = startedNow;
         samples++;
         LockSupport.parkNanos(1_000_000);
       } else {
@@ -317,12 +323,14 @@ public class PacingRun {
             .append('\n');
       }
     }
+    writeTemp("taskgate-pacing-" + hot.key() + "-" + ProcessHandle.current().pid() + ".csv", csv);
+  }
+
+  /** Writes {@code text} to the file {@code name} in the temporary directory. */
+  private static void writeTemp(String name, CharSequence text) {
     try {
       java.nio.file.Files.writeString(
-          java.nio.file.Path.of(
-              System.getProperty("java.io.tmpdir"),
-              "taskgate-pacing-" + hot.key() + "-" + ProcessHandle.current().pid() + ".csv"),
-          csv);
+          java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), name), text);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -347,15 +355,7 @@ public class PacingRun {
           .append('\n');
     }
     csv.append(micros(epochNanos(Instant.now()))).append(",,").append(gated).append('\n');
-    try {
-      java.nio.file.Files.writeString(
-          java.nio.file.Path.of(
-              System.getProperty("java.io.tmpdir"),
-              "taskgate-pacing-" + key + "-" + ProcessHandle.current().pid() + "-gating.csv"),
-          csv);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    writeTemp("taskgate-pacing-" + key + "-" + ProcessHandle.current().pid() + "-gating.csv", csv);
   }
 
   private static long percentile(long[] sorted, int p) {
