@@ -14,8 +14,12 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -28,6 +32,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @ApplicationScoped
 public class TaskStoreProducer {
+  private static final Logger LOG = Logger.getLogger(TaskStoreProducer.class.getName());
 
   /** The MicroProfile Config key of the audit level. */
   public static final String AUDIT_LEVEL_KEY = "taskgate.audit.level";
@@ -65,6 +70,7 @@ public class TaskStoreProducer {
   @Produces
   @ApplicationScoped
   TaskStore taskStore() {
+    makeCommitsDurable();
     JpaTaskStore store = new JpaTaskStore(transactor, parseAuditLevel(auditLevel));
     checkAtLeast(WRITERS_KEY, writers, 0);
     checkAtLeast(BATCH_SIZE_KEY, batchSize, 1);
@@ -78,6 +84,37 @@ public class TaskStoreProducer {
                 batchSize,
                 () -> transactions.getTransactionStatus() != Status.STATUS_NO_TRANSACTION);
     return listeners.isResolvable() ? new ListeningTaskStore(produced, listeners.get()) : produced;
+  }
+
+  /**
+   * On embedded H2, sets the database's write delay to 0 (see {@link H2CommitDurability}) before
+   * the first task is stored, so that a dispatch that returned survives the process being killed.
+   */
+  private void makeCommitsDurable() {
+    try {
+      H2CommitDurability.Result result =
+          transactor.inTransaction(
+              em -> {
+                try {
+                  return H2CommitDurability.apply(em.unwrap(Connection.class));
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e.getMessage(), e);
+                }
+              });
+      if (result.changed()) {
+        LOG.info(
+            "Taskgate set the H2 database's WRITE_DELAY from "
+                + result.before().getAsInt()
+                + " ms to 0: every commit is written before it returns");
+      }
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.SEVERE,
+          "Taskgate could not set WRITE_DELAY 0 on the H2 database behind its persistence unit"
+              + " (it needs an administrator login): commits of the last 500 ms may be lost if"
+              + " the server is killed. Set it on the database as an administrator.",
+          e);
+    }
   }
 
   void close(@Disposes TaskStore store) {
