@@ -50,6 +50,11 @@ public abstract class ForwardingTaskStore implements TaskStore {
   }
 
   @Override
+  public List<DueTask> findQueued(DueTask after, int max) {
+    return delegate.findQueued(after, max);
+  }
+
+  @Override
   public TaskPage query(TaskQuery query) {
     return delegate.query(query);
   }

@@ -76,6 +76,12 @@ public interface TaskStore {
    */
   List<DueTask> findDue(Instant now, DueTask after, int max);
 
+  /**
+   * Up to {@code max} QUEUED tasks, due or not, in (scheduledAt, id) order, starting after {@code
+   * after} (null: from the first): what recovery streams into the engine a page at a time.
+   */
+  List<DueTask> findQueued(DueTask after, int max);
+
   /** A page of tasks matching the query, newest first, and how many match in all. */
   TaskPage query(TaskQuery query);
 

@@ -214,29 +214,40 @@ public final class JpaTaskStore implements TaskStore {
   @Override
   public List<DueTask> findDue(Instant now, DueTask after, int max) {
     Objects.requireNonNull(now, "now");
+    return pageQueued(now, after, max);
+  }
+
+  @Override
+  public List<DueTask> findQueued(DueTask after, int max) {
+    return pageQueued(null, after, max);
+  }
+
+  /** A page of QUEUED tasks in (scheduledAt, id) order after {@code after}, due by {@code now}. */
+  private List<DueTask> pageQueued(Instant now, DueTask after, int max) {
     if (max < 0) {
       throw new IllegalArgumentException("max must not be negative, was " + max);
     }
     if (max == 0) {
       return List.of();
     }
+    String due = now == null ? "" : " AND t.scheduledAt <= :now";
     // Two index ranges of (status, scheduled_at, id) rather than one OR: the rest of the last
     // page's instant, then later instants. Thousands of tasks released together share one
     // scheduledAt, and the OR made every page filter and sort all of them again.
     return tx.inTransaction(
         em -> {
-          List<DueTask> due = new ArrayList<>();
+          List<DueTask> page = new ArrayList<>();
           if (after == null) {
-            readDue(em, "t.scheduledAt <= :now", now, null, max, due);
-            return due;
+            readDue(em, now == null ? "1 = 1" : "t.scheduledAt <= :now", now, null, max, page);
+            return page;
           }
-          if (!after.scheduledAt().isAfter(now)) {
-            readDue(em, "t.scheduledAt = :at AND t.id > :id", now, after, max, due);
+          if (now == null || !after.scheduledAt().isAfter(now)) {
+            readDue(em, "t.scheduledAt = :at AND t.id > :id", now, after, max, page);
           }
-          if (due.size() < max) {
-            readDue(em, "t.scheduledAt > :at AND t.scheduledAt <= :now", now, after, max, due);
+          if (page.size() < max) {
+            readDue(em, "t.scheduledAt > :at" + due, now, after, max, page);
           }
-          return due;
+          return page;
         });
   }
 

@@ -821,6 +821,44 @@ abstract class TaskStoreContract {
   }
 
   @Test
+  void findQueuedPagesThroughEveryQueuedTaskDueOrNotAndNothingElse() {
+    List<StoredTask> queued = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      // two share a scheduledAt; two are not due for a long time
+      Instant at = i < 2 ? T0.minusSeconds(10) : T0.plus(Duration.ofDays(365L * i));
+      StoredTask task = queued(null, at, T0);
+      store.insert(task);
+      queued.add(task);
+    }
+    StoredTask running = queued(null, T0.minusSeconds(500), T0);
+    store.insert(running);
+    store.update(running, running.withStatus(IN_PROGRESS), T0);
+    queued.sort(
+        java.util.Comparator.comparing(StoredTask::scheduledAt)
+            .thenComparing(t -> t.id().toString()));
+
+    List<UUID> seen = new ArrayList<>();
+    DueTask after = null;
+    List<Integer> pageSizes = new ArrayList<>();
+    for (int page = 0; page < 5; page++) {
+      List<DueTask> rows = store.findQueued(after, 2);
+      pageSizes.add(rows.size());
+      rows.forEach(row -> seen.add(row.id()));
+      if (rows.size() < 2) {
+        break;
+      }
+      after = rows.get(rows.size() - 1);
+    }
+
+    assertThat(pageSizes).containsExactly(2, 2, 1);
+    assertThat(seen).containsExactlyElementsOf(queued.stream().map(StoredTask::id).toList());
+    assertThat(store.findQueued(null, 0)).isEmpty();
+    assertThatThrownBy(() -> store.findQueued(null, -1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("max must not be negative, was -1");
+  }
+
+  @Test
   void countByQueueAndStatusCountsEveryPairInOneRead() {
     for (int i = 0; i < 3; i++) {
       store.insert(queued(null, T0, T0));
