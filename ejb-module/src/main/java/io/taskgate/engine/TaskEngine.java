@@ -20,19 +20,27 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Starts the engine with the application: connects the queues to the runner, recovers the tasks
- * that were queued or running when the application last stopped (at-least-once: a task that was
- * running runs again), and sweeps the store now and then for due tasks no worker holds.
+ * Starts the engine with the application. At deployment it connects the queues to the runner and
+ * starts the sweeper; once the application has initialised ({@link ConsumerStart}) it lets the
+ * workers start and recovers, in the background, the tasks that were queued or running when the
+ * application last stopped (at-least-once: a task that was running runs again, and the attempt cut
+ * short does not count). Recovery streams the store a page at a time and never waits for room in a
+ * queue: what does not fit is read again when the queue has room, so a backlog of any size neither
+ * holds up the deployment nor fills the memory. A stored task that cannot be scheduled is failed on
+ * its own, with the reason.
  */
 @Singleton
 @Startup
@@ -41,6 +49,9 @@ public class TaskEngine {
   private static final Logger LOG = Logger.getLogger(TaskEngine.class.getName());
   private static final int BATCH = 1_000;
   static final int SWEEP_PAGES = 100;
+
+  /** Interrupted tasks re-queued per read at recovery. */
+  private static final int INTERRUPTED_PAGE = 200;
 
   @Inject TaskStore store;
   @Inject TaskQueues queues;
@@ -57,27 +68,59 @@ public class TaskEngine {
 
   private ScheduledFuture<?> sweeper;
   private volatile Instant started;
+  private volatile Instant recovered;
   private volatile Instant lastSweep;
   private volatile Duration sweepEvery;
+  private final AtomicBoolean opened = new AtomicBoolean();
+  private final AtomicBoolean refillPending = new AtomicBoolean();
+  private final Object sweepLock = new Object();
 
   @PostConstruct
   void start() {
     queues.onTask(runner::runAll);
-    int recovered = recover();
-    if (recovered > 0) {
-      LOG.info("Taskgate recovered " + recovered + " queued or interrupted tasks");
-    }
+    queues.onRoom(this::refillSoon);
     sweepEvery = Duration.parse(sweepInterval);
     long every = sweepEvery.toMillis();
     sweeper =
         timers.scheduleWithFixedDelay(
             new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
-    started = clock.instant();
   }
 
-  /** When the engine finished recovering and began consuming; empty before. */
+  /**
+   * Lets the workers start and recovers the stored tasks in the background. Called once the
+   * application has initialised; later calls do nothing.
+   */
+  public void startConsuming() {
+    if (!opened.compareAndSet(false, true)) {
+      return;
+    }
+    queues.startConsuming();
+    started = clock.instant();
+    executor.execute(
+        () -> {
+          try {
+            int n = recover();
+            recovered = clock.instant();
+            if (n > 0) {
+              LOG.info("Taskgate recovered " + n + " queued or interrupted tasks");
+            }
+          } catch (RuntimeException e) {
+            LOG.log(
+                Level.SEVERE,
+                "Taskgate recovery stopped early; the sweep picks up the due tasks it left",
+                e);
+          }
+        });
+  }
+
+  /** When the engine began consuming (after the application initialised); empty before. */
   public Optional<Instant> started() {
     return Optional.ofNullable(started);
+  }
+
+  /** When recovery of the stored tasks finished; empty before. */
+  public Optional<Instant> recovered() {
+    return Optional.ofNullable(recovered);
   }
 
   /** When the last sweep of the store succeeded; empty before the first. */
@@ -98,25 +141,130 @@ public class TaskEngine {
   }
 
   /**
-   * Re-queues interrupted tasks and re-arms every queued one, as at start. Returns how many. Safe
-   * to call again (tests call it to simulate a restart): tasks already held are not doubled.
+   * Re-queues interrupted tasks and hands every queued one to the scheduler, as at start. Returns
+   * how many it handed over. Safe to call again (tests call it to simulate a restart): tasks
+   * already held are not doubled, and tasks running here are left alone.
    */
   public int recover() {
-    int n = 0;
     Instant now = clock.instant();
-    for (StoredTask task :
-        store.findByStatus(
-            EnumSet.of(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS), Integer.MAX_VALUE)) {
-      StoredTask queued = task;
-      if (task.status() == TaskStatus.IN_PROGRESS || missedOccurrence(task, now)) {
-        queued = store.update(task, requeue(task, now), now).orElse(null);
+    requeueInterrupted(now);
+    int handed = 0;
+    Set<String> full = new HashSet<>();
+    DueTask after = null;
+    while (true) {
+      List<DueTask> page = store.findQueued(after, BATCH);
+      for (DueTask task : page) {
+        if (handOver(task, now, full, true)) {
+          handed++;
+        }
       }
-      if (queued != null && queued.status() == TaskStatus.QUEUED) {
-        submit(queued);
-        n++;
+      if (page.size() < BATCH) {
+        return handed;
+      }
+      after = page.get(page.size() - 1);
+    }
+  }
+
+  /**
+   * Puts the tasks left IN_PROGRESS back to QUEUED, a page at a time: their attempt was cut short
+   * (the application stopped or crashed), so it is given back and runs again. Tasks this engine
+   * holds are running here and are left alone.
+   */
+  private void requeueInterrupted(Instant now) {
+    Set<UUID> seen = new HashSet<>();
+    while (true) {
+      boolean fresh = false;
+      for (StoredTask task :
+          store.findByStatus(EnumSet.of(TaskStatus.IN_PROGRESS), INTERRUPTED_PAGE)) {
+        if (!seen.add(task.id())) {
+          continue;
+        }
+        fresh = true;
+        if (!scheduler.holds(task.id())) {
+          store.update(task, interrupted(task), now);
+        }
+      }
+      if (!fresh) {
+        return;
       }
     }
-    return n;
+  }
+
+  /**
+   * An interrupted task queued again, its attempt given back: a crash is not the handler's failure.
+   */
+  static StoredTask interrupted(StoredTask task) {
+    return task.withStatus(TaskStatus.QUEUED).withAttempt(Math.max(0, task.attempt() - 1));
+  }
+
+  /**
+   * Hands one stored queued task to the scheduler unless it is held already or its queue is full
+   * (its name is then added to {@code full}, and the sweep brings it back when there is room). At
+   * recovery a recurring task whose occurrence passed while the application was down moves on to
+   * its next occurrence (missed ones are skipped). A task that cannot be scheduled is failed.
+   * Returns whether it was handed over.
+   */
+  private boolean handOver(DueTask task, Instant now, Set<String> full, boolean recovering) {
+    if (scheduler.holds(task.id())) {
+      return false;
+    }
+    boolean due = !task.scheduledAt().isAfter(now);
+    if (due && full.contains(queues.resolve(task.queue()))) {
+      return false;
+    }
+    try {
+      Instant at = task.scheduledAt();
+      if (recovering && task.recurring() && task.scheduledAt().isBefore(now)) {
+        Optional<StoredTask> rearmed = skipMissedOccurrences(task.id(), now);
+        if (rearmed.isEmpty()) {
+          return false;
+        }
+        at = rearmed.get().scheduledAt();
+      }
+      TaskScheduler.Offer offer = scheduler.offer(task.queue(), task.id(), at);
+      if (offer == TaskScheduler.Offer.QUEUE_FULL) {
+        full.add(queues.resolve(task.queue()));
+      }
+      return offer == TaskScheduler.Offer.HANDED;
+    } catch (UnschedulableTaskException e) {
+      failAlone(task.id(), e.getMessage(), now);
+      return false;
+    }
+  }
+
+  /** The recurring task moved on to its next occurrence; empty if it is no longer queued. */
+  private Optional<StoredTask> skipMissedOccurrences(UUID id, Instant now) {
+    Optional<StoredTask> found = store.find(id);
+    if (found.isEmpty() || found.get().status() != TaskStatus.QUEUED) {
+      return Optional.empty();
+    }
+    StoredTask task = found.get();
+    if (!missedOccurrence(task, now)) {
+      return found;
+    }
+    StoredTask next;
+    try {
+      next = requeue(task, now);
+    } catch (RuntimeException e) {
+      throw new UnschedulableTaskException(
+          "its recurrence cannot be read (" + task.recurrence() + "): " + e.getMessage(), e);
+    }
+    return store.update(task, next, now);
+  }
+
+  /** Fails a stored task the engine cannot schedule, with the reason as its error. */
+  private void failAlone(UUID id, String reason, Instant now) {
+    LOG.warning("Taskgate failed task " + id + ": " + reason);
+    store
+        .find(id)
+        .filter(task -> task.status() == TaskStatus.QUEUED)
+        .ifPresent(
+            task ->
+                store.update(
+                    task,
+                    task.withStatus(TaskStatus.FAILED)
+                        .withLastError("cannot be scheduled: " + reason),
+                    now));
   }
 
   /**
@@ -139,6 +287,12 @@ public class TaskEngine {
    * within a minute.
    */
   void sweep() {
+    synchronized (sweepLock) {
+      sweepTick();
+    }
+  }
+
+  private void sweepTick() {
     try {
       Instant now = clock.instant();
       boolean letGo = scheduler.takeLetGo();
@@ -165,15 +319,16 @@ public class TaskEngine {
    */
   private int sweepStore(Instant now) {
     int handed = 0;
+    Set<String> full = new HashSet<>();
     DueTask after = null;
     for (int page = 0; page < SWEEP_PAGES; page++) {
       List<DueTask> due = store.findDue(now, after, BATCH);
       for (DueTask task : due) {
-        if (!scheduler.holds(task.id()) && submit(task.queue(), task.id(), task.scheduledAt())) {
+        if (handOver(task, now, full, false)) {
           handed++;
         }
       }
-      if (due.size() < BATCH) {
+      if (due.size() < BATCH || full.containsAll(queues.names())) {
         break;
       }
       after = due.get(due.size() - 1);
@@ -181,18 +336,25 @@ public class TaskEngine {
     return handed;
   }
 
-  private void submit(StoredTask task) {
-    submit(task.queue(), task.id(), task.scheduledAt());
-  }
-
-  /** Hands the task to the scheduler; whether it was handed (false: already held, or refused). */
-  private boolean submit(String queue, UUID id, Instant scheduledAt) {
-    try {
-      return scheduler.submit(queue, id, scheduledAt);
-    } catch (QueueFullException e) {
-      LOG.warning(e.getMessage()); // let go again: the next sweep reads the store
-      return false;
+  /**
+   * A queue that was full has room again: reads the store for the due tasks it could not take, on
+   * the executor, at most one such read waiting at a time.
+   */
+  void refillSoon() {
+    if (!refillPending.compareAndSet(false, true)) {
+      return;
     }
+    executor.execute(
+        () -> {
+          refillPending.set(false);
+          synchronized (sweepLock) {
+            try {
+              sweepStore(clock.instant());
+            } catch (RuntimeException e) {
+              LOG.log(Level.WARNING, "Taskgate could not refill its queues; the sweep will", e);
+            }
+          }
+        });
   }
 
   /**

@@ -71,7 +71,13 @@ public class TaskQueues {
 
   private volatile boolean closed;
 
+  /** False until {@link #startConsuming}: tasks wait in their channels, no handler runs. */
+  private volatile boolean consuming;
+
   private Worker runner;
+
+  /** Told when a channel that refused a task has room again (see {@link #onRoom}). */
+  private volatile Runnable roomListener = () -> {};
 
   /** What a worker does with the tasks it took. */
   interface Worker {
@@ -115,6 +121,35 @@ public class TaskQueues {
   /** Sets what workers do with a task id; the engine calls this once at start. */
   void onTask(Worker runner) {
     this.runner = runner;
+  }
+
+  /**
+   * Sets what to call when a channel that refused a task (it was full) is down to half its
+   * capacity: the engine reads the store for the tasks it could not queue, so that a backlog larger
+   * than the queue flows in as fast as the workers take it, not once a sweep interval.
+   */
+  void onRoom(Runnable listener) {
+    this.roomListener = listener;
+  }
+
+  /**
+   * Lets workers start: until then tasks wait in their channels and no handler runs. The engine
+   * calls this once the application has initialised, so that no handler runs before the
+   * application's own start-up code.
+   */
+  void startConsuming() {
+    consuming = true;
+    channels.values().forEach(Channel::startWorkers);
+  }
+
+  /** The configured queues' names. */
+  public Set<String> names() {
+    return java.util.Collections.unmodifiableSet(channels.keySet());
+  }
+
+  /** Whether workers may run ({@link #startConsuming} was called). */
+  public boolean consuming() {
+    return consuming;
   }
 
   /** The queue {@code requested} resolves to: itself if configured, else the default queue. */
@@ -291,6 +326,7 @@ public class TaskQueues {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition room = lock.newCondition();
     private int occupied; // tasks + held, guarded by lock
+    private boolean refused; // an offer found no room since the last room signal, guarded by lock
 
     /** Lingering workers wait here for work. */
     private final ReentrantLock idleLock = new ReentrantLock();
@@ -312,6 +348,7 @@ public class TaskQueues {
       try {
         while (occupied >= capacity) {
           if (left <= 0) {
+            refused = true;
             return false;
           }
           left = room.awaitNanos(left);
@@ -335,12 +372,24 @@ public class TaskQueues {
 
     /** {@code count} tasks left the queue for a worker (or were dropped): room for as many. */
     void taken(int count) {
+      boolean signal = false;
       lock.lock();
       try {
         occupied -= count;
         room.signalAll();
+        if (refused && occupied <= capacity / 2) {
+          refused = false;
+          signal = true;
+        }
       } finally {
         lock.unlock();
+      }
+      if (signal) {
+        try {
+          roomListener.run();
+        } catch (RuntimeException e) {
+          LOG.log(Level.WARNING, "Taskgate could not look for tasks to fill queue " + name, e);
+        }
       }
     }
 
@@ -405,6 +454,9 @@ public class TaskQueues {
     }
 
     void startWorkers() {
+      if (!consuming) {
+        return;
+      }
       if (wakeIdle()) {
         return;
       }

@@ -95,6 +95,67 @@ public class TaskScheduler {
   private boolean closed; // guarded by this
 
   /**
+   * The farthest ahead a task can wait on the timeline: its due time is kept as a {@link
+   * System#nanoTime} reading, which runs out about 292 years from its origin. A dispatch for a
+   * later time is refused, and a stored task due later is failed when the engine comes across it.
+   */
+  public static final Duration MAX_AHEAD = Duration.ofDays(100L * 365 + 25);
+
+  /** What {@link #offer} did with a task. */
+  public enum Offer {
+    /** Now on its queue, or on the timeline until it is due. */
+    HANDED,
+    /** Already held here (timer, channel or worker): nothing done. */
+    HELD,
+    /** Due, but its queue is full: let go, the sweep brings it back when there is room. */
+    QUEUE_FULL
+  }
+
+  /**
+   * Hands the task to {@code queue} at {@code due} without waiting for room: what the engine does
+   * with tasks it finds in the store (recovery and the sweep), which must never stall on a full
+   * queue.
+   *
+   * @throws UnschedulableTaskException if {@code due} is more than {@link #MAX_AHEAD} away
+   */
+  public Offer offer(String queue, UUID taskId, Instant due) {
+    long waitNanos = waitNanos(taskId, due);
+    if (!tracked.add(taskId)) {
+      return Offer.HELD;
+    }
+    if (waitNanos > 0) {
+      addTimer(waitNanos, taskId, queue, Lane.QUEUE);
+      return Offer.HANDED;
+    }
+    try {
+      queues.enqueue(queue, taskId, Duration.ZERO);
+      return Offer.HANDED;
+    } catch (QueueFullException e) {
+      letGo(taskId);
+      return Offer.QUEUE_FULL;
+    }
+  }
+
+  /** Nanoseconds from now until {@code due} (0 if due), refusing what the timeline cannot hold. */
+  private long waitNanos(UUID taskId, Instant due) {
+    Duration wait = Duration.between(clock.instant(), due);
+    if (wait.isNegative() || wait.isZero()) {
+      return 0;
+    }
+    if (wait.compareTo(MAX_AHEAD) > 0) {
+      throw new UnschedulableTaskException(
+          "task "
+              + taskId
+              + " is scheduled at "
+              + due
+              + ", more than "
+              + MAX_AHEAD.toDays()
+              + " days ahead: the engine cannot wait that long");
+    }
+    return wait.toNanos();
+  }
+
+  /**
    * Hands the task to {@code queue} at {@code due}. Returns false if the task is already held.
    *
    * @throws QueueFullException when it is due now and the queue stays full (it is stored, the sweep
@@ -123,25 +184,28 @@ public class TaskScheduler {
   }
 
   private boolean submit(String queue, UUID taskId, Instant due, Lane lane) {
+    long waitNanos = waitNanos(taskId, due);
     if (!tracked.add(taskId)) {
       return false;
     }
-    Duration wait = Duration.between(clock.instant(), due);
-    if (wait.isNegative() || wait.isZero()) {
+    if (waitNanos == 0) {
       switch (lane) {
         case DUE -> queues.enqueueDue(queue, taskId);
         case START -> queues.enqueueStart(queue, taskId);
         case QUEUE -> enqueueOrLetGo(queue, taskId);
       }
     } else {
-      Timer timer =
-          new Timer(
-              System.nanoTime() + wait.toNanos(), arrivals.incrementAndGet(), taskId, queue, lane);
-      pending.put(taskId, timer);
-      (lane == Lane.QUEUE ? timeline : redemptions).add(timer);
-      alarmBy(timer.dueNanos());
+      addTimer(waitNanos, taskId, queue, lane);
     }
     return true;
+  }
+
+  private void addTimer(long waitNanos, UUID taskId, String queue, Lane lane) {
+    Timer timer =
+        new Timer(System.nanoTime() + waitNanos, arrivals.incrementAndGet(), taskId, queue, lane);
+    pending.put(taskId, timer);
+    (lane == Lane.QUEUE ? timeline : redemptions).add(timer);
+    alarmBy(timer.dueNanos());
   }
 
   /**

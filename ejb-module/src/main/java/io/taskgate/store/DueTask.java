@@ -11,11 +11,17 @@ import java.util.UUID;
  * @param id the task
  * @param queue its queue
  * @param scheduledAt when it became due
+ * @param recurring whether it is an occurrence of a recurring series
  */
-public record DueTask(UUID id, String queue, Instant scheduledAt) {
+public record DueTask(UUID id, String queue, Instant scheduledAt, boolean recurring) {
   public DueTask {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(scheduledAt, "scheduledAt");
+  }
+
+  /** A task that is not recurring. */
+  public DueTask(UUID id, String queue, Instant scheduledAt) {
+    this(id, queue, scheduledAt, false);
   }
 }

@@ -37,6 +37,7 @@ final class EngineParts {
     queues.executor = managed(ManagedExecutorService.class, threads, new AtomicInteger());
     queues.open();
     queues.onTask(runner);
+    queues.startConsuming();
     return queues;
   }
 

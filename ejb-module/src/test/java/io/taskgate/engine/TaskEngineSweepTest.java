@@ -95,6 +95,7 @@ class TaskEngineSweepTest {
     scheduler.clock = InstantSource.system();
     scheduler.queues = EngineParts.queues(Map.of(), threads, ran::addAll);
     engine.scheduler = scheduler;
+    engine.queues = scheduler.queues;
     return engine;
   }
 

@@ -255,7 +255,7 @@ public final class JpaTaskStore implements TaskStore {
       EntityManager em, String where, Instant now, DueTask after, int max, List<DueTask> due) {
     TypedQuery<Object[]> query =
         em.createQuery(
-                "SELECT t.id, t.queue, t.scheduledAt FROM TaskEntity t WHERE t.status = :queued AND "
+                "SELECT t.id, t.queue, t.scheduledAt, t.recurrence FROM TaskEntity t WHERE t.status = :queued AND "
                     + where
                     + " ORDER BY t.scheduledAt, t.id",
                 Object[].class)
@@ -275,7 +275,8 @@ public final class JpaTaskStore implements TaskStore {
           new DueTask(
               UUID.fromString((String) row[0]),
               (String) row[1],
-              ((java.time.OffsetDateTime) row[2]).toInstant()));
+              ((java.time.OffsetDateTime) row[2]).toInstant(),
+              row[3] != null));
     }
   }
 
