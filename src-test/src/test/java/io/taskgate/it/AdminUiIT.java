@@ -316,10 +316,22 @@ class AdminUiIT {
     assertThat(browser.find(By.cssSelector(".pager")).getText()).contains("page 2 of 2");
   }
 
+  /**
+   * The keys the table shows; read again if the page was still being replaced (a click's new page
+   * can change the URL before its document has taken the old one's place).
+   */
   private List<String> keysShown() {
-    return browser.driver().findElements(By.cssSelector("#keys td.key")).stream()
-        .map(WebElement::getText)
-        .toList();
+    return browser.await(
+        "the keys table",
+        driver -> {
+          try {
+            return driver.findElements(By.cssSelector("#keys td.key")).stream()
+                .map(WebElement::getText)
+                .toList();
+          } catch (org.openqa.selenium.StaleElementReferenceException e) {
+            return null;
+          }
+        });
   }
 
   private JsonObject dispatch(String type, String key, String id) throws Exception {
