@@ -194,8 +194,17 @@ public class TaskEngine {
    * An interrupted task queued again, its attempt given back: a crash is not the handler's failure.
    */
   static StoredTask interrupted(StoredTask task) {
-    return task.withStatus(TaskStatus.QUEUED).withAttempt(Math.max(0, task.attempt() - 1));
+    return task.withStatus(TaskStatus.QUEUED)
+        .withAttempt(Math.max(0, task.attempt() - 1))
+        .withLastError(
+            INTERRUPTED
+                + ": attempt "
+                + task.attempt()
+                + " did not finish (the application stopped); it runs again and is not counted");
   }
+
+  /** How the error of a task whose attempt a stop or crash cut short begins. */
+  public static final String INTERRUPTED = "interrupted";
 
   /**
    * Hands one stored queued task to the scheduler unless it is held already or its queue is full

@@ -102,6 +102,10 @@ class TaskEngineRecoveryTest {
     StoredTask requeued = store.find(second.id()).orElseThrow();
     assertThat(requeued.status()).isEqualTo(TaskStatus.QUEUED);
     assertThat(requeued.attempt()).as("the attempt cut short does not count").isEqualTo(1);
+    assertThat(requeued.lastError())
+        .isEqualTo(
+            "interrupted: attempt 2 did not finish (the application stopped); it runs again and"
+                + " is not counted");
   }
 
   @Test

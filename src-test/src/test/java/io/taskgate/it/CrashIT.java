@@ -1,0 +1,387 @@
+package io.taskgate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.it.crash.Crash;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Payara Micro killed with {@code kill -9}, on embedded H2 (kept where the README's restart recipe
+ * keeps it) and on PostgreSQL: a task whose dispatch returned is never lost, a task whose outcome
+ * was stored never runs again, only the attempts cut short run again (marked as interrupted), and
+ * no handler runs before the application's own initialisation after a restart. The handler writes
+ * each start to a ledger file before it works; the kernel keeps those writes when the process is
+ * killed.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CrashIT {
+  private static final int PORT = 28960;
+  private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
+  private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(3);
+  private static final String PG_DATABASE = "taskgate_crash";
+  private static final int STREAM_TASKS = 10_000;
+  private static final int STREAM_KEYS = 250;
+  private static final int KILL_AFTER = 5_000;
+
+  private final Path dir = Path.of("target", "crash-it").toAbsolutePath();
+
+  @ParameterizedTest
+  @ValueSource(strings = {"h2", "postgresql"})
+  void acknowledgedTasksSurviveKillNineAndOnlyInterruptedAttemptsRunAgain(String db)
+      throws Exception {
+    Path run = dir.resolve(db);
+    deleteTree(run);
+    Files.createDirectories(run);
+    Path ledger = run.resolve("ledger.txt");
+    File war = war(run);
+    if (db.equals("postgresql")) {
+      recreateDatabase();
+    }
+
+    // (a) killed right after the dispatch calls returned
+    mark(ledger, "boot 1");
+    Process server = start(db, run, war, ledger, "boot-1.log");
+    List<String> acknowledged = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      acknowledged.add(dispatch("{\"id\":\"a-" + i + "\",\"workMillis\":1}", ""));
+    }
+    acknowledged.addAll(batch(20, "a-batch", "PT2S"));
+    kill(server);
+
+    mark(ledger, "boot 2");
+    server = start(db, run, war, ledger, "boot-2.log");
+    Map<String, String> statuses = awaitCompleted(acknowledged);
+    assertThat(statuses).as("tasks acknowledged before the kill").hasSize(30);
+
+    // (b) killed under a stream of dispatches over 250 keys: queued, parked and running tasks
+    List<String> streamed = streamAndKill(server);
+
+    mark(ledger, "boot 3");
+    server = start(db, run, war, ledger, "boot-3.log");
+    try {
+      acknowledged.addAll(streamed);
+      awaitCompleted(acknowledged);
+
+      // (c) only attempts cut short by the kill ran again, and none before the app initialised
+      Map<String, Integer> starts = starts(ledger);
+      List<String> rerun = new ArrayList<>();
+      for (String id : acknowledged) {
+        int count = starts.getOrDefault(id, 0);
+        assertThat(count).as("starts of task " + id).isGreaterThanOrEqualTo(1);
+        if (count > 1) {
+          rerun.add(id);
+        }
+      }
+      for (String id : rerun) {
+        assertThat(history(id))
+            .as("task " + id + " ran " + starts.get(id) + " times")
+            .anyMatch(detail -> detail.startsWith("interrupted: attempt "));
+      }
+      assertThat(rerun.size()).as("re-runs").isLessThanOrEqualTo(64);
+      assertHandlersStartedAfterInitialisation(ledger);
+      System.out.printf(
+          "CrashIT %s: %d acknowledged (%d in the stream before the kill), 0 lost, %d ran again"
+              + " after the kill (interrupted attempts)%n",
+          db, acknowledged.size(), streamed.size(), rerun.size());
+    } finally {
+      stop(server);
+    }
+  }
+
+  /**
+   * 8 threads dispatch over 250 keys; the server is killed once 5,000 were acknowledged. Returns
+   * every dispatch acknowledged before the kill.
+   */
+  private List<String> streamAndKill(Process server) throws Exception {
+    List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
+    AtomicInteger next = new AtomicInteger();
+    AtomicBoolean killed = new AtomicBoolean();
+    ExecutorService threads = Executors.newFixedThreadPool(8);
+    for (int t = 0; t < 8; t++) {
+      threads.execute(
+          () -> {
+            int i;
+            while (!killed.get() && (i = next.getAndIncrement()) < STREAM_TASKS) {
+              String body =
+                  "{\"id\":\"b-"
+                      + i
+                      + "\",\"key\":\"k"
+                      + (i % STREAM_KEYS)
+                      + "\",\"workMillis\":5}";
+              try {
+                acknowledged.add(dispatch(body, ""));
+              } catch (Exception | AssertionError e) {
+                return; // the server is gone: this one was not acknowledged
+              }
+            }
+          });
+    }
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    while (acknowledged.size() < KILL_AFTER && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    kill(server);
+    killed.set(true);
+    threads.shutdown();
+    assertThat(threads.awaitTermination(1, TimeUnit.MINUTES)).isTrue();
+    assertThat(acknowledged.size()).as("acknowledged before the kill").isGreaterThan(100);
+    return new ArrayList<>(acknowledged);
+  }
+
+  private Process start(String db, Path run, File war, Path ledger, String logName)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dtaskgate.examples.enabled=false",
+                "-Dcrash.ledger=" + ledger,
+                "-Dtaskgate.h2.dir=" + run.resolve("data")));
+    command.addAll(
+        List.of("-jar", ItConfig.required("payara.microJar"), "--nocluster", "--port", "" + PORT));
+    Path serverConfig = Path.of(ItConfig.required("taskgate.serverConfig"));
+    if (db.equals("postgresql")) {
+      Properties properties = new Properties();
+      try (var in = Files.newInputStream(serverConfig.resolve("postgresql.properties"))) {
+        properties.load(in);
+      }
+      properties.setProperty("taskgate.db.name", PG_DATABASE);
+      File file = run.resolve("postgresql.properties").toFile();
+      try (OutputStream out = Files.newOutputStream(file.toPath())) {
+        properties.store(out, "the crash test's database");
+      }
+      command.addAll(
+          List.of(
+              "--addlibs",
+              ItConfig.required("taskgate.postgresqlJar"),
+              "--systemproperties",
+              file.getPath(),
+              "--postbootcommandfile",
+              serverConfig.resolve("datasource-postgresql.asadmin").toString()));
+    } else {
+      command.addAll(
+          List.of(
+              "--postbootcommandfile", serverConfig.resolve("datasource-h2.asadmin").toString()));
+    }
+    command.addAll(List.of("--deploy", war.getPath(), "--contextroot", "taskgate"));
+    Path log = run.resolve(logName);
+    Process server =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      HttpResponse<String> info = null;
+      try {
+        info = Http.get(URI.create("http://localhost:" + PORT + "/taskgate/api/info"));
+      } catch (IOException e) {
+        // not listening yet
+      }
+      if (info != null && info.statusCode() == 200) {
+        return server;
+      }
+      if (!server.isAlive()) {
+        throw new AssertionError("Payara Micro stopped while booting: " + log);
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("Payara Micro did not answer in " + BOOT_TIMEOUT + ": " + log);
+  }
+
+  /** {@code kill -9}: the process gets no chance to write anything more. */
+  private static void kill(Process server) throws InterruptedException {
+    server.destroyForcibly();
+    assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+  }
+
+  private static void stop(Process server) throws InterruptedException {
+    server.destroy();
+    if (!server.waitFor(60, TimeUnit.SECONDS)) {
+      server.destroyForcibly().waitFor();
+    }
+  }
+
+  private static String dispatch(String body, String query) throws Exception {
+    HttpResponse<String> response =
+        Http.send("POST", api("tasks/Probe" + query), body, "admin", "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+    return Http.json(response).getString("id");
+  }
+
+  private static List<String> batch(int n, String prefix, String delay) throws Exception {
+    HttpResponse<String> response =
+        Http.send(
+            "POST",
+            api("crash/batch?n=" + n + "&prefix=" + prefix + "&delay=" + delay),
+            "",
+            "admin",
+            "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    List<String> ids = response.body().lines().filter(line -> !line.isBlank()).toList();
+    assertThat(ids).hasSize(n);
+    return ids;
+  }
+
+  /** Waits until every task is COMPLETED; fails at once on one the store does not know. */
+  private static Map<String, String> awaitCompleted(List<String> ids) throws Exception {
+    Set<String> waiting = new HashSet<>(ids);
+    for (String id : ids) {
+      HttpResponse<String> task = Http.send("GET", api("tasks/" + id), null, "admin", "taskgate");
+      assertThat(task.statusCode()).as("acknowledged task " + id + " was lost").isEqualTo(200);
+    }
+    Map<String, String> completed = new HashMap<>();
+    long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+    while (!waiting.isEmpty()) {
+      for (int page = 0; ; page++) {
+        HttpResponse<String> response =
+            Http.send(
+                "GET",
+                api("tasks?type=Probe&status=COMPLETED&size=500&page=" + page),
+                null,
+                "admin",
+                "taskgate");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonArray items = Http.json(response).getJsonArray("items");
+        for (JsonValue item : items) {
+          String id = item.asJsonObject().getString("id");
+          completed.put(id, "COMPLETED");
+          waiting.remove(id);
+        }
+        if (items.size() < 500) {
+          break;
+        }
+      }
+      if (waiting.isEmpty()) {
+        break;
+      }
+      if (System.nanoTime() > deadline) {
+        String sample = waiting.iterator().next();
+        throw new AssertionError(
+            waiting.size()
+                + " acknowledged tasks did not complete, e.g. "
+                + Http.send("GET", api("tasks/" + sample), null, "admin", "taskgate").body());
+      }
+      Thread.sleep(500);
+    }
+    completed.keySet().retainAll(new HashSet<>(ids));
+    return completed;
+  }
+
+  private static List<String> history(String id) throws Exception {
+    HttpResponse<String> response = Http.send("GET", api("tasks/" + id), null, "admin", "taskgate");
+    List<String> details = new ArrayList<>();
+    for (JsonValue entry : Http.json(response).getJsonArray("history")) {
+      JsonObject change = entry.asJsonObject();
+      details.add(change.getString("detail", ""));
+    }
+    return details;
+  }
+
+  /** Starts per task id in the ledger. */
+  private static Map<String, Integer> starts(Path ledger) throws IOException {
+    Map<String, Integer> starts = new ConcurrentHashMap<>();
+    for (String line : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
+      if (line.startsWith("start ")) {
+        starts.merge(line.split(" ")[1], 1, Integer::sum);
+      }
+    }
+    return starts;
+  }
+
+  /** In every boot, the application's initialisation is in the ledger before any start. */
+  private static void assertHandlersStartedAfterInitialisation(Path ledger) throws IOException {
+    String boot = null;
+    boolean initialised = false;
+    for (String line : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
+      if (line.startsWith("boot ")) {
+        boot = line;
+        initialised = false;
+      } else if (line.startsWith("initialized ")) {
+        initialised = true;
+      } else if (line.startsWith("start ")) {
+        assertThat(initialised)
+            .as("in " + boot + " a handler started before the application initialised: " + line)
+            .isTrue();
+      }
+    }
+  }
+
+  private static void mark(Path ledger, String line) throws IOException {
+    Files.writeString(
+        ledger,
+        line + "\n",
+        StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
+  }
+
+  private static URI api(String path) {
+    return URI.create("http://localhost:" + PORT + "/taskgate/api/" + path);
+  }
+
+  private static File war(Path run) {
+    File war = run.resolve("taskgate.war").toFile();
+    ShrinkWrap.create(ZipImporter.class, "taskgate.war")
+        .importFrom(new File(ItConfig.required("taskgate.war")))
+        .as(WebArchive.class)
+        .addPackage(Crash.class.getPackage())
+        .as(ZipExporter.class)
+        .exportTo(war, true);
+    return war;
+  }
+
+  private static void recreateDatabase() throws Exception {
+    try (Connection connection =
+            DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "postgres");
+        Statement statement = connection.createStatement()) {
+      statement.execute("DROP DATABASE IF EXISTS " + PG_DATABASE + " WITH (FORCE)");
+      statement.execute("CREATE DATABASE " + PG_DATABASE);
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (var paths = Files.walk(root)) {
+      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    }
+  }
+}

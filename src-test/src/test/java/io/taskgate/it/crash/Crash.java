@@ -1,0 +1,121 @@
+package io.taskgate.it.crash;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Handler;
+import io.taskgate.api.RateLimit;
+import io.taskgate.api.RateLimitedTask;
+import io.taskgate.api.TaskContext;
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskHandler;
+import io.taskgate.api.TaskReceipt;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the crash test runs, dispatches and watches. */
+public final class Crash {
+  private Crash() {}
+
+  /**
+   * A task that works {@code workMillis}; rate-limited per {@code key} (none when null). A handler
+   * that must not be counted twice writes its start to the ledger before anything else.
+   */
+  public record Probe(String id, String key, int workMillis) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** 20 a second per key, 5 back to back: a stream over a few hundred keys parks many. */
+  @TaskHandler
+  @RateLimit(permits = 20, period = "PT1S", burst = 5)
+  public static class ProbeHandler implements Handler<Probe> {
+    @Override
+    public void handle(Probe task, TaskContext context) throws Exception {
+      Ledger.write("start " + context.taskId() + " " + task.id() + " " + context.attempt());
+      Thread.sleep(task.workMillis());
+    }
+  }
+
+  /**
+   * The ledger: one line per event, appended with one write each (the kernel keeps it when the
+   * process is killed), in the file named by the system property {@code crash.ledger}.
+   */
+  public static final class Ledger {
+    private static FileChannel channel;
+
+    private Ledger() {}
+
+    public static synchronized void write(String line) {
+      try {
+        if (channel == null) {
+          channel =
+              FileChannel.open(
+                  Path.of(System.getProperty("crash.ledger")),
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE,
+                  StandardOpenOption.APPEND);
+        }
+        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        while (bytes.hasRemaining()) {
+          channel.write(bytes);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** Records when the application's own initialisation ran (default observer priority). */
+  @ApplicationScoped
+  public static class Startup {
+    void initialized(@Observes @Initialized(ApplicationScoped.class) Object event) {
+      Ledger.write("initialized " + event.getClass().getName());
+    }
+  }
+
+  /** {@code POST /api/crash/batch?n=&prefix=&delay=}: one {@code dispatchAll} of n probes. */
+  @Path("crash")
+  public static class BatchResource {
+    @Inject TaskDispatcher dispatcher;
+
+    @POST
+    @Path("batch")
+    @Produces(MediaType.TEXT_PLAIN)
+    public String batch(
+        @QueryParam("n") int n,
+        @QueryParam("prefix") String prefix,
+        @QueryParam("delay") String delay) {
+      List<Probe> probes = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        probes.add(new Probe(prefix + "-" + i, null, 1));
+      }
+      DispatchOptions options = DispatchOptions.now();
+      if (delay != null) {
+        options = options.after(Duration.parse(delay));
+      }
+      StringBuilder ids = new StringBuilder();
+      for (TaskReceipt receipt : dispatcher.dispatchAll(probes, options)) {
+        ids.append(receipt.taskId()).append('\n');
+      }
+      return ids.toString();
+    }
+  }
+}
