@@ -58,6 +58,7 @@ public class TaskEngine {
   @Inject TaskRunner runner;
   @Inject TaskScheduler scheduler;
   @Inject InstantSource clock;
+  @Inject ConsumerStart consumerStart;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -84,6 +85,7 @@ public class TaskEngine {
     sweeper =
         timers.scheduleWithFixedDelay(
             new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
+    consumerStart.whenInitialised(this::startConsuming);
   }
 
   /**

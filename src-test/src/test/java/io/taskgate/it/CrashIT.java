@@ -217,6 +217,10 @@ class CrashIT {
       if (!server.isAlive()) {
         throw new AssertionError("Payara Micro stopped while booting: " + log);
       }
+      if (Files.readString(log, StandardCharsets.UTF_8)
+          .contains("Exception while loading the app")) {
+        throw new AssertionError("the application failed to deploy: " + log);
+      }
       Thread.sleep(250);
     }
     throw new AssertionError("Payara Micro did not answer in " + BOOT_TIMEOUT + ": " + log);

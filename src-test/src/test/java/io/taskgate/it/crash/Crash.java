@@ -22,7 +22,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,7 +67,7 @@ public final class Crash {
         if (channel == null) {
           channel =
               FileChannel.open(
-                  Path.of(System.getProperty("crash.ledger")),
+                  java.nio.file.Path.of(System.getProperty("crash.ledger")),
                   StandardOpenOption.CREATE,
                   StandardOpenOption.WRITE,
                   StandardOpenOption.APPEND);
