@@ -37,6 +37,7 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -60,6 +61,14 @@ class CrashIT {
   private static final int KILL_AFTER = 5_000;
 
   private final Path dir = Path.of("target", "crash-it").toAbsolutePath();
+  private Process current;
+
+  @AfterEach
+  void killLeftover() throws InterruptedException {
+    if (current != null && current.isAlive()) {
+      kill(current);
+    }
+  }
 
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgresql"})
@@ -174,7 +183,8 @@ class CrashIT {
                 "-Dcrash.ledger=" + ledger,
                 "-Dtaskgate.h2.dir=" + run.resolve("data")));
     command.addAll(
-        List.of("-jar", ItConfig.required("payara.microJar"), "--nocluster", "--port", "" + PORT));
+        List.of(
+            "-jar", ItConfig.required("payara.microJar"), "--nohazelcast", "--port", "" + PORT));
     Path serverConfig = Path.of(ItConfig.required("taskgate.serverConfig"));
     if (db.equals("postgresql")) {
       Properties properties = new Properties();
@@ -203,6 +213,7 @@ class CrashIT {
     Path log = run.resolve(logName);
     Process server =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    current = server;
     long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       HttpResponse<String> info = null;
@@ -223,6 +234,7 @@ class CrashIT {
       }
       Thread.sleep(250);
     }
+    kill(server);
     throw new AssertionError("Payara Micro did not answer in " + BOOT_TIMEOUT + ": " + log);
   }
 
