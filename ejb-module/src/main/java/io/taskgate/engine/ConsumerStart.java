@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.interceptor.Interceptor;
+import jakarta.servlet.ServletContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Logger;
@@ -13,7 +14,9 @@ import java.util.logging.Logger;
  * Starts the engine's workers once the application has initialised: it observes the application
  * scope's initialisation after every observer of the default priority, so that the application's
  * own start-up code ({@code @Observes @Initialized(ApplicationScoped.class)}) has run before any
- * handler does. Tasks dispatched before then wait in their queues.
+ * handler does. Tasks dispatched before then wait in their queues. It waits for the web module's
+ * initialisation (the event whose payload is its {@code ServletContext}): the application scope of
+ * the bean archives is initialised earlier, before the web module's own observers ran.
  *
  * <p>The engine registers what to run ({@link #whenInitialised}); the event may come before or
  * after that, and what is registered runs once, after both. The engine's singleton cannot be called
@@ -30,8 +33,8 @@ public class ConsumerStart {
   private boolean initialised; // guarded by this
 
   void applicationInitialized(
-      @Observes @Priority(PRIORITY) @Initialized(ApplicationScoped.class) Object event) {
-    LOG.fine(() -> "Taskgate starts consuming on " + event);
+      @Observes @Priority(PRIORITY) @Initialized(ApplicationScoped.class) ServletContext event) {
+    LOG.fine(() -> "Taskgate starts consuming once " + event.getContextPath() + " is initialised");
     List<Runnable> run;
     synchronized (this) {
       if (initialised) {

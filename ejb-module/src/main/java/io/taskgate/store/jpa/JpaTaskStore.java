@@ -57,6 +57,17 @@ public final class JpaTaskStore implements TaskStore {
 
   private final Transactor tx;
   private final AuditLevel level;
+  private volatile Runnable afterCommit = () -> {};
+
+  /**
+   * Runs {@code barrier} after every write this store commits in a transaction of its own, before
+   * the write returns: what a database needs to have the commit on disk (see {@link
+   * H2CommitDurability#checkpoint}). Writes that join the caller's transaction are not covered.
+   */
+  public JpaTaskStore afterEachCommit(Runnable barrier) {
+    this.afterCommit = Objects.requireNonNull(barrier, "barrier");
+    return this;
+  }
 
   public JpaTaskStore(Transactor tx, AuditLevel level) {
     this.tx = Objects.requireNonNull(tx, "tx");
@@ -83,7 +94,13 @@ public final class JpaTaskStore implements TaskStore {
     for (TaskWrite write : writes) {
       prepared.add(prepare(Objects.requireNonNull(write, "write")));
     }
-    return tx.inTransaction(em -> JdbcWrites.apply(em.unwrap(java.sql.Connection.class), prepared));
+    boolean own = !tx.active();
+    List<Optional<StoredTask>> results =
+        tx.inTransaction(em -> JdbcWrites.apply(em.unwrap(java.sql.Connection.class), prepared));
+    if (own) {
+      afterCommit.run();
+    }
+    return results;
   }
 
   /** Checks and normalizes one write, and works out its audit row. */

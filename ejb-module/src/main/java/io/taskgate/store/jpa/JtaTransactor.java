@@ -1,8 +1,11 @@
 package io.taskgate.store.jpa;
 
+import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import java.util.function.Function;
 
@@ -15,6 +18,13 @@ public class JtaTransactor implements Transactor {
 
   @PersistenceContext(unitName = "taskgate")
   EntityManager em;
+
+  @Resource TransactionSynchronizationRegistry transactions;
+
+  @Override
+  public boolean active() {
+    return transactions.getTransactionStatus() != Status.STATUS_NO_TRANSACTION;
+  }
 
   @Override
   @Transactional(Transactional.TxType.REQUIRED)

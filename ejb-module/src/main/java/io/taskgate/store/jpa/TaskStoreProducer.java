@@ -70,8 +70,11 @@ public class TaskStoreProducer {
   @Produces
   @ApplicationScoped
   TaskStore taskStore() {
-    makeCommitsDurable();
+    boolean checkpoint = makeCommitsDurable();
     JpaTaskStore store = new JpaTaskStore(transactor, parseAuditLevel(auditLevel));
+    if (checkpoint) {
+      store.afterEachCommit(this::checkpoint);
+    }
     checkAtLeast(WRITERS_KEY, writers, 0);
     checkAtLeast(BATCH_SIZE_KEY, batchSize, 1);
     TaskStore produced =
@@ -90,7 +93,7 @@ public class TaskStoreProducer {
    * On embedded H2, sets the database's write delay to 0 (see {@link H2CommitDurability}) before
    * the first task is stored, so that a dispatch that returned survives the process being killed.
    */
-  private void makeCommitsDurable() {
+  private boolean makeCommitsDurable() {
     try {
       H2CommitDurability.Result result =
           transactor.inTransaction(
@@ -107,6 +110,7 @@ public class TaskStoreProducer {
                 + result.before().getAsInt()
                 + " ms to 0: every commit is written before it returns");
       }
+      return H2CommitDurability.needsCheckpoint(result);
     } catch (RuntimeException e) {
       LOG.log(
           Level.SEVERE,
@@ -114,7 +118,20 @@ public class TaskStoreProducer {
               + " (it needs an administrator login): commits of the last 500 ms may be lost if"
               + " the server is killed. Set it on the database as an administrator.",
           e);
+      return false;
     }
+  }
+
+  private void checkpoint() {
+    transactor.inTransaction(
+        em -> {
+          try {
+            H2CommitDurability.checkpoint(em.unwrap(Connection.class));
+            return null;
+          } catch (SQLException e) {
+            throw new IllegalStateException("H2 CHECKPOINT failed: " + e.getMessage(), e);
+          }
+        });
   }
 
   void close(@Disposes TaskStore store) {

@@ -11,4 +11,9 @@ public interface Transactor {
 
   /** Runs {@code work} in a transaction and returns its result; a thrown exception rolls back. */
   <T> T inTransaction(Function<EntityManager, T> work);
+
+  /** Whether the calling thread is in a transaction already (a call then joins it). */
+  default boolean active() {
+    return false;
+  }
 }

@@ -97,8 +97,8 @@ public final class Crash {
 
     @POST
     @Path("batch")
-    @Produces(MediaType.TEXT_PLAIN)
-    public String batch(
+    @Produces(MediaType.APPLICATION_JSON)
+    public java.util.Map<String, List<String>> batch(
         @QueryParam("n") int n,
         @QueryParam("prefix") String prefix,
         @QueryParam("delay") String delay) {
@@ -110,11 +110,11 @@ public final class Crash {
       if (delay != null) {
         options = options.after(Duration.parse(delay));
       }
-      StringBuilder ids = new StringBuilder();
+      List<String> ids = new ArrayList<>();
       for (TaskReceipt receipt : dispatcher.dispatchAll(probes, options)) {
-        ids.append(receipt.taskId()).append('\n');
+        ids.add(receipt.taskId().toString());
       }
-      return ids.toString();
+      return java.util.Map.of("ids", ids);
     }
   }
 }
