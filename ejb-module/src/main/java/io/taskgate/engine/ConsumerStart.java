@@ -1,6 +1,8 @@
 package io.taskgate.engine;
 
 import jakarta.annotation.Priority;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -8,17 +10,21 @@ import jakarta.interceptor.Interceptor;
 import jakarta.servlet.ServletContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
- * Starts the engine's workers once the application has initialised: it observes the application
- * scope's initialisation after every observer of the default priority, so that the application's
- * own start-up code ({@code @Observes @Initialized(ApplicationScoped.class)}) has run before any
- * handler does. Tasks dispatched before then wait in their queues. It waits for the web module's
- * initialisation (the event whose payload is its {@code ServletContext}): the application scope of
- * the bean archives is initialised earlier, before the web module's own observers ran.
+ * Starts the engine's workers once the application has initialised, so that the application's own
+ * start-up code ({@code @Observes @Initialized(ApplicationScoped.class)}) has run before any
+ * handler does. Tasks dispatched before then wait in their queues.
  *
- * <p>The engine registers what to run ({@link #whenInitialised}); the event may come before or
+ * <p>On Payara the web module's initialisation (the event whose payload is its {@code
+ * ServletContext}) reaches only the observers of the web module's own classes, after the bean
+ * archives in its libraries saw an earlier one. Taskgate's web module observes it after every
+ * observer of the default priority and calls {@link #webInitialised}; an application without it
+ * starts {@value #FALLBACK_SECONDS} s after the bean archives initialised.
+ *
+ * <p>The engine registers what to run ({@link #whenInitialised}); the signal may come before or
  * after that, and what is registered runs once, after both. The engine's singleton cannot be called
  * through the container while it is still being created, hence a callback rather than a call.
  */
@@ -27,24 +33,46 @@ public class ConsumerStart {
   private static final Logger LOG = Logger.getLogger(ConsumerStart.class.getName());
 
   /** Later than the default observer priority ({@code APPLICATION + 500}) and the platform's. */
-  static final int PRIORITY = Interceptor.Priority.PLATFORM_AFTER + 1000;
+  public static final int PRIORITY = Interceptor.Priority.PLATFORM_AFTER + 1000;
+
+  /** How long after the bean archives' initialisation the workers start without a web module. */
+  static final long FALLBACK_SECONDS = 10;
+
+  @Resource ManagedScheduledExecutorService timers;
 
   private final List<Runnable> waiting = new ArrayList<>();
   private boolean initialised; // guarded by this
+  private boolean fallbackSet; // guarded by this
 
   void applicationInitialized(
-      @Observes @Priority(PRIORITY) @Initialized(ApplicationScoped.class) ServletContext event) {
-    LOG.fine(() -> "Taskgate starts consuming once " + event.getContextPath() + " is initialised");
-    List<Runnable> run;
+      @Observes @Priority(PRIORITY) @Initialized(ApplicationScoped.class) Object event) {
+    if (event instanceof ServletContext) {
+      webInitialised();
+      return;
+    }
     synchronized (this) {
-      if (initialised) {
+      if (initialised || fallbackSet) {
         return;
       }
-      initialised = true;
-      run = List.copyOf(waiting);
-      waiting.clear();
+      fallbackSet = true;
     }
-    run.forEach(Runnable::run);
+    timers.schedule(
+        () -> {
+          if (start()) {
+            LOG.warning(
+                "Taskgate started its workers "
+                    + FALLBACK_SECONDS
+                    + " s after the application's beans: no web module told it that the"
+                    + " application had initialised");
+          }
+        },
+        FALLBACK_SECONDS,
+        TimeUnit.SECONDS);
+  }
+
+  /** The web module has initialised, its own observers included: the workers may start. */
+  public void webInitialised() {
+    start();
   }
 
   /** Runs {@code start} once the application has initialised: now, if it has. */
@@ -56,5 +84,19 @@ public class ConsumerStart {
       }
     }
     start.run();
+  }
+
+  private boolean start() {
+    List<Runnable> run;
+    synchronized (this) {
+      if (initialised) {
+        return false;
+      }
+      initialised = true;
+      run = List.copyOf(waiting);
+      waiting.clear();
+    }
+    run.forEach(Runnable::run);
+    return true;
   }
 }
