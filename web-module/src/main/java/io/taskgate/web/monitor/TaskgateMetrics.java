@@ -23,9 +23,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -62,8 +65,10 @@ import org.eclipse.microprofile.metrics.Timer;
  *   <li>per key, only for the {@value #TOP_KEYS_KEY} keys with the most parked tasks (default
  *       {@value #DEFAULT_TOP_KEYS}; 0: none), refreshed every {@value #TOP_KEYS_REFRESH_KEY}
  *       (default {@value #DEFAULT_REFRESH}): gauges {@value #KEY_PARKED} and {@value #KEY_WAIT}
- *       (seconds until the key's next free slot), tagged with the type and the key. Keys that leave
- *       the top are removed, so the number of series stays bounded.
+ *       (seconds until the key's next free slot), tagged with the type and the key's label ({@link
+ *       KeyLabels}: a keyed hash of the key unless {@value KeyLabels#MODE_KEY} is {@code plain}).
+ *       Keys that leave the top are removed, so the number of series stays bounded; {@link
+ *       #publishedKeys} says which key each label stands for.
  * </ul>
  */
 @ApplicationScoped
@@ -136,6 +141,8 @@ public class TaskgateMetrics {
   private ScheduledFuture<?> recorder;
   private ScheduledFuture<?> refresher;
   private int topKeys;
+  private KeyLabels labels;
+  private volatile List<KeyLabel> published = List.of();
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
     topKeys = config.getOptionalValue(TOP_KEYS_KEY, Integer.class).orElse(DEFAULT_TOP_KEYS);
@@ -148,6 +155,11 @@ public class TaskgateMetrics {
               + ", was "
               + topKeys);
     }
+    labels =
+        KeyLabels.of(
+            config.getOptionalValue(KeyLabels.MODE_KEY, String.class),
+            config.getOptionalValue(KeyLabels.SECRET_KEY, String.class),
+            new SecureRandom());
     registry.gauge(
         meta(PARKED, "Tasks parked until their rate-limit slot", MetricUnits.NONE),
         runner::parkedCount);
@@ -326,8 +338,11 @@ public class TaskgateMetrics {
                   topKeys));
       Instant now = clock.instant();
       Set<MetricID> current = new java.util.HashSet<>();
+      List<KeyLabel> shown = new ArrayList<>();
       for (RateLimitRow row : top.items()) {
-        Tag[] tags = {new Tag("type", row.taskType()), new Tag("key", row.key())};
+        String label = labels.label(row.key());
+        shown.add(new KeyLabel(row.taskType(), row.key(), label));
+        Tag[] tags = {new Tag("type", row.taskType()), new Tag("key", label)};
         long wait =
             row.nextSlot() == null
                 ? 0
@@ -353,9 +368,20 @@ public class TaskgateMetrics {
           keyValues.remove(id);
         }
       }
+      published = List.copyOf(shown);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate could not refresh its per-key metrics; retried", e);
     }
+  }
+
+  /** The keys that have per-key metrics now, each with its {@code key} label, most parked first. */
+  public List<KeyLabel> publishedKeys() {
+    return published;
+  }
+
+  /** How keys are labelled: {@code hashed} or {@code plain} ({@value KeyLabels#MODE_KEY}). */
+  public String keyLabelMode() {
+    return labels.mode();
   }
 
   private MetricID keyGauge(String name, String description, String unit, long value, Tag... tags) {
