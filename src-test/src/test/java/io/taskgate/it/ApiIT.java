@@ -366,7 +366,9 @@ class ApiIT {
       assertThat(Http.send("GET", api(path), null, null, null).statusCode())
           .as(path)
           .isEqualTo(401);
-      assertThat(get(path, VIEWER).statusCode()).as(path).isEqualTo(200);
+      HttpResponse<String> read = get(path, VIEWER);
+      assertThat(read.statusCode()).as(path).isEqualTo(200);
+      assertThat(read.headers().allValues("Set-Cookie")).as("no session under /api").isEmpty();
       assertThat(get(path, ADMIN).statusCode()).as(path).isEqualTo(200);
     }
     assertThat(Http.send("GET", api("events"), null, null, null).statusCode()).isEqualTo(401);
@@ -384,6 +386,9 @@ class ApiIT {
     assertThat(admin.statusCode()).isEqualTo(202);
     dispatched.add(UUID.fromString(Http.json(admin).getString("id")));
     assertThat(Http.send("GET", api("info"), null, null, null).statusCode()).isEqualTo(200);
+    // the shipped viewer, whose password a config source sets to nothing, cannot log in
+    assertThat(Http.send("GET", api("overview"), null, "viewer", "taskgate-viewer").statusCode())
+        .isEqualTo(401);
   }
 
   /**
