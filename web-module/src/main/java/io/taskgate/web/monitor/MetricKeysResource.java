@@ -23,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "metrics", description = "The keys behind the per-key metrics")
 public class MetricKeysResource {
-  @Inject TaskgateMetrics metrics;
+  @Inject TopKeyMetrics metrics;
 
   /**
    * The keys with per-key metrics now.
