@@ -33,6 +33,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -46,9 +48,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The throttled view's REST API on Payara Micro: {@code /api/rate-limits} (rows, filters, sorting,
  * paging, pacing), {@code /api/overview}, {@code /api/events} (server-sent events), the task views'
- * throttling fields, the roles, bad parameters, and the metrics and health endpoints. Tests run in
- * the server (so they can dispatch and look at the parked tasks) and call the API over HTTP. Each
- * uses keys of its own and cancels what it parked.
+ * throttling fields, the roles, bad parameters, the session cookie of the pages, and the metrics
+ * and health endpoints. Tests run in the server (so they can dispatch and look at the parked tasks)
+ * and call the API over HTTP. Each uses keys of its own and cancels what it parked.
  */
 @ExtendWith(ArquillianExtension.class)
 class ApiIT {
@@ -359,11 +361,14 @@ class ApiIT {
   @Test
   void anonymousIsRefusedViewersReadAndOnlyAdminsChange() throws Exception {
     for (String path :
-        List.of("rate-limits", "overview", "tasks", "rate-limits/Watched/k/pacing")) {
+        List.of(
+            "rate-limits", "overview", "tasks", "rate-limits/Watched/k/pacing", "metrics/keys")) {
       assertThat(Http.send("GET", api(path), null, null, null).statusCode())
           .as(path)
           .isEqualTo(401);
-      assertThat(get(path, VIEWER).statusCode()).as(path).isEqualTo(200);
+      HttpResponse<String> read = get(path, VIEWER);
+      assertThat(read.statusCode()).as(path).isEqualTo(200);
+      assertThat(read.headers().allValues("Set-Cookie")).as("no session under /api").isEmpty();
       assertThat(get(path, ADMIN).statusCode()).as(path).isEqualTo(200);
     }
     assertThat(Http.send("GET", api("events"), null, null, null).statusCode()).isEqualTo(401);
@@ -381,9 +386,102 @@ class ApiIT {
     assertThat(admin.statusCode()).isEqualTo(202);
     dispatched.add(UUID.fromString(Http.json(admin).getString("id")));
     assertThat(Http.send("GET", api("info"), null, null, null).statusCode()).isEqualTo(200);
+    // the shipped viewer, whose password a config source sets to nothing, cannot log in
+    assertThat(Http.send("GET", api("overview"), null, "viewer", "taskgate-viewer").statusCode())
+        .isEqualTo(401);
+  }
+
+  /**
+   * The session cookie, from the first anonymous visit through login (a new session id) to logout:
+   * every cookie the pages set is {@code HttpOnly} and {@code SameSite=Lax}, and over HTTP not
+   * {@code Secure}. The CSRF token lives in the session, so there is no other cookie.
+   */
+  @Test
+  void everyCookieOfThePagesIsHttpOnlyAndSameSiteLaxFromTheFirstVisitToLogout() throws Exception {
+    List<String> setCookies = new ArrayList<>();
+
+    HttpResponse<String> anonymous = page("GET", "admin/overview.xhtml", null, null, setCookies);
+    assertThat(anonymous.statusCode()).isEqualTo(302);
+    String session = sessionId(anonymous);
+    HttpResponse<String> login = page("GET", "login.xhtml", session, null, setCookies);
+    assertThat(login.statusCode()).isEqualTo(200);
+    String form =
+        "login=login&login%3Ausername=admin&login%3Apassword="
+            + ADMIN_PASSWORD
+            + "&login%3Asubmit=Log+in"
+            + tokens(login.body());
+    HttpResponse<String> loggedIn = page("POST", "login.xhtml", session, form, setCookies);
+    assertThat(loggedIn.statusCode()).as(loggedIn.body()).isEqualTo(302);
+    assertThat(loggedIn.headers().firstValue("Location"))
+        .hasValueSatisfying(l -> assertThat(l).endsWith("/admin/overview.xhtml"));
+    String loggedInSession = sessionId(loggedIn);
+    assertThat(loggedInSession).as("a new session id at login").isNotEqualTo(session);
+    HttpResponse<String> overview =
+        page("GET", "admin/overview.xhtml", loggedInSession, null, setCookies);
+    assertThat(overview.statusCode()).isEqualTo(200);
+    assertThat(overview.body()).contains("Log out");
+    HttpResponse<String> out =
+        page(
+            "POST",
+            "admin/overview.xhtml",
+            loggedInSession,
+            "logout=logout&logout%3Aout=Log+out" + tokens(overview.body()),
+            setCookies);
+    assertThat(out.statusCode()).isEqualTo(302);
+    assertThat(page("GET", "login.xhtml?out", null, null, setCookies).statusCode()).isEqualTo(200);
+
+    assertThat(setCookies)
+        .as("the Set-Cookie headers of the visit, the login and the logout")
+        .hasSizeGreaterThanOrEqualTo(3)
+        .allSatisfy(
+            cookie -> {
+              assertThat(cookie).startsWith("JSESSIONID=");
+              List<String> attributes =
+                  Arrays.stream(cookie.split(";")).skip(1).map(String::strip).toList();
+              assertThat(attributes)
+                  .filteredOn(a -> a.regionMatches(true, 0, "SameSite=", 0, 9))
+                  .as("one SameSite attribute, Lax, in " + cookie)
+                  .singleElement()
+                  .satisfies(a -> assertThat(a).isEqualToIgnoringCase("SameSite=Lax"));
+              assertThat(attributes).as(cookie).contains("HttpOnly").doesNotContain("Secure");
+            });
   }
 
   // ---- metrics, health, OpenAPI
+
+  /**
+   * The per-key metrics are open to anyone, so they carry a hash of the key (by default), never the
+   * key; an authenticated caller finds the key behind each label at {@code /api/metrics/keys}.
+   */
+  @Test
+  void metricsCarryNoRateLimitKeyOnlyItsLabelWhichTheApiResolves() throws Exception {
+    String key = key("metrics");
+    List<TaskReceipt> receipts = watch(key, 2);
+    awaitParked(receipts.get(1).taskId());
+
+    JsonObject published =
+        Http.awaitJson(
+            api("metrics/keys"),
+            VIEWER,
+            VIEWER_PASSWORD,
+            body -> labelOf(body, key) != null,
+            TIMEOUT);
+    assertThat(published.getString("labels")).isEqualTo("hashed");
+    String label = labelOf(published, key);
+    assertThat(label).matches("h:[0-9a-f]{16}");
+
+    String metrics = awaitMetrics("metrics", "key=\"" + label + "\"");
+    assertThat(metrics).doesNotContain(key);
+    Matcher keyTags = Pattern.compile("[{,]key=\"([^\"]*)\"").matcher(metrics);
+    List<String> keyLabels = new ArrayList<>();
+    while (keyTags.find()) {
+      keyLabels.add(keyTags.group(1));
+    }
+    assertThat(keyLabels)
+        .as("every key label in the anonymous /metrics")
+        .isNotEmpty()
+        .allSatisfy(l -> assertThat(l).matches("h:[0-9a-f]{16}"));
+  }
 
   @Test
   void metricsHealthAndOpenApiAnswerWithTheExpectedNames() throws Exception {
@@ -392,7 +490,8 @@ class ApiIT {
     awaitDone(receipts.get(0).taskId());
     awaitParked(receipts.get(1).taskId());
 
-    String metrics = awaitMetrics("taskgate_rate_limit_key_parked_tasks", key);
+    String metrics =
+        awaitMetrics("metrics?scope=application", "taskgate_rate_limit_key_parked_tasks");
     for (String name :
         List.of(
             "taskgate_rate_limit_parked_tasks",
@@ -424,7 +523,8 @@ class ApiIT {
 
     HttpResponse<String> openApi = Http.get(root("openapi"));
     assertThat(openApi.statusCode()).isEqualTo(200);
-    assertThat(openApi.body()).contains("/rate-limits", "/overview", "/events", "pacing");
+    assertThat(openApi.body())
+        .contains("/rate-limits", "/overview", "/events", "pacing", "/metrics/keys");
   }
 
   // ---- helpers
@@ -464,14 +564,12 @@ class ApiIT {
     }
   }
 
-  private String awaitMetrics(String... expected) throws Exception {
+  /** GETs {@code path} (under the server's root) anonymously until it has every text expected. */
+  private String awaitMetrics(String path, String... expected) throws Exception {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     while (true) {
       HttpRequest request =
-          HttpRequest.newBuilder(root("metrics?scope=application"))
-              .header("Accept", "text/plain")
-              .GET()
-              .build();
+          HttpRequest.newBuilder(root(path)).header("Accept", "text/plain").GET().build();
       HttpResponse<String> response =
           HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() == 200
@@ -543,6 +641,70 @@ class ApiIT {
       }
       sleep(50);
     }
+  }
+
+  /** The label of {@code key} in a {@code /api/metrics/keys} answer, or null. */
+  private static String labelOf(JsonObject published, String key) {
+    return published.getJsonArray("keys").getValuesAs(JsonObject.class).stream()
+        .filter(k -> k.getString("key").equals(key) && k.getString("taskType").equals(WATCHED))
+        .map(k -> k.getString("label"))
+        .findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * A request for a page (under the context root) as a browser sends it, without following a
+   * redirect: the session cookie {@code session} (null: none) and, for a POST, the form {@code
+   * form}. Every Set-Cookie header of the answer is added to {@code setCookies}.
+   */
+  private HttpResponse<String> page(
+      String method, String path, String session, String form, List<String> setCookies)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(baseUrl.toURI().resolve(path))
+            .timeout(TIMEOUT)
+            .method(
+                method,
+                form == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(form));
+    if (form != null) {
+      request.header("Content-Type", "application/x-www-form-urlencoded");
+    }
+    if (session != null) {
+      request.header("Cookie", "JSESSIONID=" + session);
+    }
+    HttpResponse<String> response =
+        HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    setCookies.addAll(response.headers().allValues("Set-Cookie"));
+    return response;
+  }
+
+  /** The session id a response's Set-Cookie header gives. */
+  private static String sessionId(HttpResponse<String> response) {
+    String cookie =
+        response.headers().allValues("Set-Cookie").stream()
+            .filter(c -> c.startsWith("JSESSIONID="))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no session cookie: " + response.headers()));
+    int end = cookie.indexOf(';');
+    return cookie.substring("JSESSIONID=".length(), end < 0 ? cookie.length() : end);
+  }
+
+  /** The CSRF token and the view state of the first form of {@code html}, as form fields. */
+  private static String tokens(String html) {
+    return "&_csrf="
+        + hidden(html, "_csrf")
+        + "&jakarta.faces.ViewState="
+        + hidden(html, "jakarta.faces.ViewState");
+  }
+
+  private static String hidden(String html, String name) {
+    Matcher input =
+        Pattern.compile("name=\"" + Pattern.quote(name) + "\"[^>]*value=\"([^\"]*)\"")
+            .matcher(html);
+    assertThat(input.find()).as("hidden input %s in %s", name, html).isTrue();
+    return URLEncoder.encode(input.group(1), StandardCharsets.UTF_8);
   }
 
   private void assertProblem(String path, String parameter, String value) throws Exception {

@@ -7,7 +7,8 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 /**
  * Settings for the in-container tests, all in one place: a tiny queue to show backpressure, a queue
  * for the REST tests, a fast sweep so that a task refused by a full queue is picked up again
- * quickly, a viewer user, and per-key metrics refreshed often.
+ * quickly, a viewer user of their own (the shipped {@code viewer} disabled by an empty password),
+ * and per-key metrics refreshed often.
  */
 public class TestConfigSource implements ConfigSource {
   /** The queue the REST tests list by. */
@@ -16,8 +17,8 @@ public class TestConfigSource implements ConfigSource {
   /** The parking lot's cap in the test deployment. */
   public static final int MAX_PARKED = 16;
 
-  /** A user with the viewer role only (its password differs from the default viewer's). */
-  public static final String VIEWER = "viewer";
+  /** A user with the viewer role only. */
+  public static final String VIEWER = "reader";
 
   /** Its password. */
   public static final String VIEWER_PASSWORD = "viewer-secret";
@@ -34,6 +35,7 @@ public class TestConfigSource implements ConfigSource {
           Map.entry("taskgate.sweep.interval", "PT0.5S"),
           Map.entry("taskgate.security.user." + VIEWER + ".password", VIEWER_PASSWORD),
           Map.entry("taskgate.security.user." + VIEWER + ".groups", "taskgate-viewer"),
+          Map.entry("taskgate.security.user.viewer.password", ""),
           Map.entry("taskgate.metrics.top-keys-refresh", "PT0.5S"),
           Map.entry("taskgate.metrics.tasks", "true"));
 

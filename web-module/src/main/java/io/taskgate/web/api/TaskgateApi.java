@@ -8,7 +8,9 @@ import org.eclipse.microprofile.openapi.annotations.info.Info;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 
-/** Mounts every JAX-RS resource of this package under {@code /api}. */
+/**
+ * Mounts the WAR's JAX-RS resources (this package's, and {@code /metrics/keys}) under {@code /api}.
+ */
 @ApplicationPath("api")
 @OpenAPIDefinition(
     info =

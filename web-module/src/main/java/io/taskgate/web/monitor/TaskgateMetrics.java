@@ -9,11 +9,6 @@ import io.taskgate.engine.OffTimer;
 import io.taskgate.engine.TaskQueues;
 import io.taskgate.engine.TaskRunner;
 import io.taskgate.engine.TaskTransitions;
-import io.taskgate.engine.view.RateLimitPage;
-import io.taskgate.engine.view.RateLimitQuery;
-import io.taskgate.engine.view.RateLimitRow;
-import io.taskgate.engine.view.RateLimitSort;
-import io.taskgate.engine.view.ThrottleViews;
 import io.taskgate.web.api.EventStream;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -23,12 +18,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +28,6 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
-import org.eclipse.microprofile.metrics.MetricID;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
@@ -58,13 +47,10 @@ import org.eclipse.microprofile.metrics.Timer;
  *   <li>with {@value #TASKS_KEY} on (off by default: it costs the other keys' latency, see the
  *       README): counters {@value #STARTED} and {@value #FINISHED} (per task type, queue and final
  *       status) and timers {@value #DURATION} (an attempt's run time) and {@value #START_DELAY}
- *       (from due to claimed), per task type and queue;
- *   <li>per key, only for the {@value #TOP_KEYS_KEY} keys with the most parked tasks (default
- *       {@value #DEFAULT_TOP_KEYS}; 0: none), refreshed every {@value #TOP_KEYS_REFRESH_KEY}
- *       (default {@value #DEFAULT_REFRESH}): gauges {@value #KEY_PARKED} and {@value #KEY_WAIT}
- *       (seconds until the key's next free slot), tagged with the type and the key. Keys that leave
- *       the top are removed, so the number of series stays bounded.
+ *       (from due to claimed), per task type and queue.
  * </ul>
+ *
+ * <p>The per-key gauges are {@link TopKeyMetrics}.
  */
 @ApplicationScoped
 public class TaskgateMetrics {
@@ -83,21 +69,9 @@ public class TaskgateMetrics {
   static final String EVENT_CONNECTIONS = "taskgate.events.connections";
   static final String EVENTS_DROPPED = "taskgate.events.dropped";
   static final String TRANSITIONS_DROPPED = "taskgate.metrics.dropped_transitions";
-  static final String KEY_PARKED = "taskgate.rate_limit.key.parked_tasks";
-  static final String KEY_WAIT = "taskgate.rate_limit.key.wait";
-
-  /** Config key: the number of keys with metrics of their own. */
-  public static final String TOP_KEYS_KEY = "taskgate.metrics.top-keys";
-
-  /** Config key: how often the per-key metrics are refreshed (ISO-8601 duration). */
-  public static final String TOP_KEYS_REFRESH_KEY = "taskgate.metrics.top-keys-refresh";
 
   /** Config key: whether per-task counters and timers are kept. */
   public static final String TASKS_KEY = "taskgate.metrics.tasks";
-
-  static final int DEFAULT_TOP_KEYS = 10;
-  static final int MAX_TOP_KEYS = 100;
-  static final String DEFAULT_REFRESH = "PT10S";
 
   @Inject MetricRegistry registry;
   @Inject Config config;
@@ -105,9 +79,7 @@ public class TaskgateMetrics {
   @Inject TaskRunner runner;
   @Inject TaskQueues queues;
   @Inject TaskTransitions transitions;
-  @Inject ThrottleViews views;
   @Inject EventStream events;
-  @Inject InstantSource clock;
 
   @Resource ManagedScheduledExecutorService timers;
   @Resource ManagedExecutorService executor;
@@ -124,7 +96,6 @@ public class TaskgateMetrics {
   private final Map<Series, Counter> taskCounters = new ConcurrentHashMap<>();
   private final Map<Series, Timer> taskTimers = new ConcurrentHashMap<>();
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-  private final Map<MetricID, AtomicLong> keyValues = new ConcurrentHashMap<>();
   private Runnable subscription;
   static final int MAX_PENDING = 100_000;
   static final long RECORD_EVERY_MILLIS = 1000;
@@ -134,20 +105,8 @@ public class TaskgateMetrics {
       new java.util.concurrent.atomic.AtomicInteger();
   private final AtomicLong droppedTransitions = new AtomicLong();
   private ScheduledFuture<?> recorder;
-  private ScheduledFuture<?> refresher;
-  private int topKeys;
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
-    topKeys = config.getOptionalValue(TOP_KEYS_KEY, Integer.class).orElse(DEFAULT_TOP_KEYS);
-    if (topKeys < 0 || topKeys > MAX_TOP_KEYS) {
-      throw new IllegalArgumentException(
-          "Configuration "
-              + TOP_KEYS_KEY
-              + " must be from 0 to "
-              + MAX_TOP_KEYS
-              + ", was "
-              + topKeys);
-    }
     registry.gauge(
         meta(PARKED, "Tasks parked until their rate-limit slot", MetricUnits.NONE),
         runner::parkedCount);
@@ -192,31 +151,12 @@ public class TaskgateMetrics {
               RECORD_EVERY_MILLIS,
               TimeUnit.MILLISECONDS);
     }
-    Duration refresh =
-        Duration.parse(
-            config.getOptionalValue(TOP_KEYS_REFRESH_KEY, String.class).orElse(DEFAULT_REFRESH));
-    if (refresh.isNegative() || refresh.isZero()) {
-      throw new IllegalArgumentException(
-          "Configuration " + TOP_KEYS_REFRESH_KEY + " must be a positive duration, was " + refresh);
-    }
-    if (topKeys > 0) {
-      refresher =
-          timers.scheduleWithFixedDelay(
-              // off the timer threads that fire parked tasks at their slots
-              new OffTimer("top-key metrics refresh", executor, this::refreshTopKeys),
-              0,
-              refresh.toMillis(),
-              TimeUnit.MILLISECONDS);
-    }
   }
 
   @PreDestroy
   void stop() {
     if (subscription != null) {
       subscription.run();
-    }
-    if (refresher != null) {
-      refresher.cancel(false);
     }
     if (recorder != null) {
       recorder.cancel(false);
@@ -309,66 +249,6 @@ public class TaskgateMetrics {
         : taskTimers.computeIfAbsent(
             series,
             s -> registry.timer(meta(s.name(), description, MetricUnits.NANOSECONDS), s.tags()));
-  }
-
-  /** Re-registers the per-key gauges for the keys with the most parked tasks now. */
-  void refreshTopKeys() {
-    try {
-      RateLimitPage top =
-          views.rateLimits(
-              new RateLimitQuery(
-                  Optional.empty(),
-                  Optional.empty(),
-                  true,
-                  RateLimitSort.PARKED,
-                  true,
-                  0,
-                  topKeys));
-      Instant now = clock.instant();
-      Set<MetricID> current = new java.util.HashSet<>();
-      for (RateLimitRow row : top.items()) {
-        Tag[] tags = {new Tag("type", row.taskType()), new Tag("key", row.key())};
-        long wait =
-            row.nextSlot() == null
-                ? 0
-                : Math.max(0, Duration.between(now, row.nextSlot()).toSeconds());
-        current.add(
-            keyGauge(
-                KEY_PARKED,
-                "Parked tasks of one of the top keys",
-                MetricUnits.NONE,
-                row.parkedCount(),
-                tags));
-        current.add(
-            keyGauge(
-                KEY_WAIT,
-                "Until the next free slot of one of the top keys",
-                MetricUnits.SECONDS,
-                wait,
-                tags));
-      }
-      for (MetricID id : Set.copyOf(keyValues.keySet())) {
-        if (!current.contains(id)) {
-          registry.remove(id);
-          keyValues.remove(id);
-        }
-      }
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Taskgate could not refresh its per-key metrics; retried", e);
-    }
-  }
-
-  private MetricID keyGauge(String name, String description, String unit, long value, Tag... tags) {
-    MetricID id = new MetricID(name, tags);
-    AtomicLong holder = keyValues.get(id);
-    if (holder == null) {
-      AtomicLong created = new AtomicLong(value);
-      registry.gauge(meta(name, description, unit), created::get, tags);
-      keyValues.put(id, created);
-    } else {
-      holder.set(value);
-    }
-    return id;
   }
 
   private Counter counter(String name, String description, Tag... tags) {

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * Checks credentials (from {@link TaskgateAuthenticationMechanism}: the login page or HTTP Basic)
@@ -28,6 +29,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * taskgate.security.user.<name>.groups}; group {@value Roles#ADMIN} maps to role {@value
  * Roles#ADMIN}, group {@value Roles#VIEWER} to role {@value Roles#VIEWER}
  * (WEB-INF/glassfish-web.xml). A user without a password, or with an empty one, cannot log in.
+ * MicroProfile Config treats an empty value as no value, which would let the default password of
+ * {@code admin} or {@code viewer} through; so an empty value in the config source that wins is read
+ * as an empty password ({@link #settings}).
  *
  * <p>Keys MicroProfile Config does not set come from {@code server-config/default-users.properties}
  * (user {@code admin} in group {@value Roles#ADMIN}, user {@code viewer} in group {@value
@@ -53,9 +57,28 @@ public class ConfigIdentityStore implements IdentityStore {
         credential.getPasswordAsString());
   }
 
-  /** The security settings: MicroProfile Config, then the default users. */
+  /**
+   * The security settings: MicroProfile Config, then the default users. A key that the config
+   * source with the highest ordinal sets to an empty value is empty here, not missing: setting a
+   * default user's password to nothing disables that user, as documented.
+   */
   static Function<String, Optional<String>> settings(Config config) {
-    return withDefaults(key -> config.getOptionalValue(key, String.class));
+    return withDefaults(
+        key ->
+            config
+                .getOptionalValue(key, String.class)
+                .or(() -> setEmpty(config, key) ? Optional.of("") : Optional.empty()));
+  }
+
+  /** Whether the first config source (highest ordinal first) that has {@code key} has it empty. */
+  private static boolean setEmpty(Config config, String key) {
+    for (ConfigSource source : config.getConfigSources()) {
+      String value = source.getValue(key);
+      if (value != null) {
+        return value.isEmpty();
+      }
+    }
+    return false;
   }
 
   static Function<String, Optional<String>> withDefaults(

@@ -1,0 +1,198 @@
+package io.taskgate.web.monitor;
+
+import io.taskgate.engine.OffTimer;
+import io.taskgate.engine.view.RateLimitPage;
+import io.taskgate.engine.view.RateLimitQuery;
+import io.taskgate.engine.view.RateLimitRow;
+import io.taskgate.engine.view.RateLimitSort;
+import io.taskgate.engine.view.ThrottleViews;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricID;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * The per-key metrics, in the application registry: for the {@value #TOP_KEYS_KEY} keys with the
+ * most parked tasks (default {@value #DEFAULT_TOP_KEYS}; 0: none), refreshed every {@value
+ * #TOP_KEYS_REFRESH_KEY} (default {@value #DEFAULT_REFRESH}), gauges {@value #KEY_PARKED} and
+ * {@value #KEY_WAIT} (seconds until the key's next free slot), tagged with the type and the key's
+ * label ({@link KeyLabels}: a keyed hash of the key unless {@value KeyLabels#MODE_KEY} is {@code
+ * plain}). Keys that leave the top are removed, so the number of series stays bounded; {@link
+ * #publishedKeys} says which key each label stands for.
+ */
+@ApplicationScoped
+public class TopKeyMetrics {
+  private static final Logger LOG = Logger.getLogger(TopKeyMetrics.class.getName());
+
+  static final String KEY_PARKED = "taskgate.rate_limit.key.parked_tasks";
+  static final String KEY_WAIT = "taskgate.rate_limit.key.wait";
+
+  /** Config key: the number of keys with metrics of their own. */
+  public static final String TOP_KEYS_KEY = "taskgate.metrics.top-keys";
+
+  /** Config key: how often the per-key metrics are refreshed (ISO-8601 duration). */
+  public static final String TOP_KEYS_REFRESH_KEY = "taskgate.metrics.top-keys-refresh";
+
+  static final int DEFAULT_TOP_KEYS = 10;
+  static final int MAX_TOP_KEYS = 100;
+  static final String DEFAULT_REFRESH = "PT10S";
+
+  @Inject MetricRegistry registry;
+  @Inject Config config;
+  @Inject ThrottleViews views;
+  @Inject InstantSource clock;
+
+  @Resource ManagedScheduledExecutorService timers;
+  @Resource ManagedExecutorService executor;
+
+  private final Map<MetricID, AtomicLong> keyValues = new ConcurrentHashMap<>();
+  private ScheduledFuture<?> refresher;
+  private int topKeys;
+  private KeyLabels labels;
+  private volatile List<KeyLabel> published = List.of();
+
+  void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    topKeys = config.getOptionalValue(TOP_KEYS_KEY, Integer.class).orElse(DEFAULT_TOP_KEYS);
+    if (topKeys < 0 || topKeys > MAX_TOP_KEYS) {
+      throw new IllegalArgumentException(
+          "Configuration "
+              + TOP_KEYS_KEY
+              + " must be from 0 to "
+              + MAX_TOP_KEYS
+              + ", was "
+              + topKeys);
+    }
+    labels =
+        KeyLabels.of(
+            config.getOptionalValue(KeyLabels.MODE_KEY, String.class),
+            config.getOptionalValue(KeyLabels.SECRET_KEY, String.class),
+            new SecureRandom());
+    Duration refresh =
+        Duration.parse(
+            config.getOptionalValue(TOP_KEYS_REFRESH_KEY, String.class).orElse(DEFAULT_REFRESH));
+    if (refresh.isNegative() || refresh.isZero()) {
+      throw new IllegalArgumentException(
+          "Configuration " + TOP_KEYS_REFRESH_KEY + " must be a positive duration, was " + refresh);
+    }
+    if (topKeys > 0) {
+      refresher =
+          timers.scheduleWithFixedDelay(
+              // off the timer threads that fire parked tasks at their slots
+              new OffTimer("top-key metrics refresh", executor, this::refreshTopKeys),
+              0,
+              refresh.toMillis(),
+              TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @PreDestroy
+  void stop() {
+    if (refresher != null) {
+      refresher.cancel(false);
+    }
+  }
+
+  /** Re-registers the per-key gauges for the keys with the most parked tasks now. */
+  void refreshTopKeys() {
+    try {
+      RateLimitPage top =
+          views.rateLimits(
+              new RateLimitQuery(
+                  Optional.empty(),
+                  Optional.empty(),
+                  true,
+                  RateLimitSort.PARKED,
+                  true,
+                  0,
+                  topKeys));
+      Instant now = clock.instant();
+      Set<MetricID> current = new HashSet<>();
+      List<KeyLabel> shown = new ArrayList<>();
+      for (RateLimitRow row : top.items()) {
+        String label = labels.label(row.key());
+        shown.add(new KeyLabel(row.taskType(), row.key(), label));
+        Tag[] tags = {new Tag("type", row.taskType()), new Tag("key", label)};
+        long wait =
+            row.nextSlot() == null
+                ? 0
+                : Math.max(0, Duration.between(now, row.nextSlot()).toSeconds());
+        current.add(
+            keyGauge(
+                KEY_PARKED,
+                "Parked tasks of one of the top keys",
+                MetricUnits.NONE,
+                row.parkedCount(),
+                tags));
+        current.add(
+            keyGauge(
+                KEY_WAIT,
+                "Until the next free slot of one of the top keys",
+                MetricUnits.SECONDS,
+                wait,
+                tags));
+      }
+      for (MetricID id : Set.copyOf(keyValues.keySet())) {
+        if (!current.contains(id)) {
+          registry.remove(id);
+          keyValues.remove(id);
+        }
+      }
+      published = List.copyOf(shown);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate could not refresh its per-key metrics; retried", e);
+    }
+  }
+
+  /** The keys that have per-key metrics now, each with its {@code key} label, most parked first. */
+  public List<KeyLabel> publishedKeys() {
+    return published;
+  }
+
+  /** How keys are labelled: {@code hashed} or {@code plain} ({@value KeyLabels#MODE_KEY}). */
+  public String keyLabelMode() {
+    return labels.mode();
+  }
+
+  private MetricID keyGauge(String name, String description, String unit, long value, Tag... tags) {
+    MetricID id = new MetricID(name, tags);
+    AtomicLong holder = keyValues.get(id);
+    if (holder == null) {
+      AtomicLong created = new AtomicLong(value);
+      registry.gauge(meta(name, description, unit), created::get, tags);
+      keyValues.put(id, created);
+    } else {
+      holder.set(value);
+    }
+    return id;
+  }
+
+  private static Metadata meta(String name, String description, String unit) {
+    return Metadata.builder().withName(name).withDescription(description).withUnit(unit).build();
+  }
+}
