@@ -6,19 +6,27 @@ import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import java.util.logging.SimpleFormatter;
 
-/** Records what one class logs at {@code level} and above while open. */
-final class LogCapture extends Handler implements AutoCloseable {
+/**
+ * Records what one class logs at {@code level} and above while open, instead of printing it: a test
+ * that provokes a logged failure asserts on the record, and the build's output stays free of the
+ * stack traces it expects.
+ */
+public final class LogCapture extends Handler implements AutoCloseable {
   private final Logger logger;
   private final Level previous;
+  private final boolean previousUseParentHandlers;
   private final List<LogRecord> records = new ArrayList<>();
 
-  LogCapture(Class<?> source, Level level) {
+  public LogCapture(Class<?> source, Level level) {
     logger = Logger.getLogger(source.getName());
     previous = logger.getLevel();
+    previousUseParentHandlers = logger.getUseParentHandlers();
     logger.setLevel(level);
     setLevel(level);
     logger.addHandler(this);
+    logger.setUseParentHandlers(false);
   }
 
   @Override
@@ -29,10 +37,18 @@ final class LogCapture extends Handler implements AutoCloseable {
   }
 
   /** The messages logged at exactly {@code level}, formatted. */
-  synchronized List<String> messages(Level level) {
+  public synchronized List<String> messages(Level level) {
     return records.stream()
         .filter(r -> r.getLevel().equals(level))
-        .map(r -> new java.util.logging.SimpleFormatter().formatMessage(r))
+        .map(r -> new SimpleFormatter().formatMessage(r))
+        .toList();
+  }
+
+  /** The exceptions logged with the records at exactly {@code level}, in order. */
+  public synchronized List<Throwable> thrown(Level level) {
+    return records.stream()
+        .filter(r -> r.getLevel().equals(level) && r.getThrown() != null)
+        .map(LogRecord::getThrown)
         .toList();
   }
 
@@ -41,6 +57,7 @@ final class LogCapture extends Handler implements AutoCloseable {
 
   @Override
   public void close() {
+    logger.setUseParentHandlers(previousUseParentHandlers);
     logger.removeHandler(this);
     logger.setLevel(previous);
   }

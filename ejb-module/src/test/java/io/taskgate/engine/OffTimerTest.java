@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 
 class OffTimerTest {
@@ -38,8 +39,15 @@ class OffTimerTest {
               runs.incrementAndGet();
               throw new IllegalStateException("boom");
             });
-    failing.run();
-    handedOver.remove(0).run();
+    try (LogCapture log = new LogCapture(OffTimer.class, Level.WARNING)) {
+      failing.run();
+      handedOver.remove(0).run();
+      assertThat(log.messages(Level.WARNING))
+          .containsExactly("Taskgate's evictor failed; its next run retries");
+      assertThat(log.thrown(Level.WARNING))
+          .extracting(Throwable::getMessage)
+          .containsExactly("boom");
+    }
     failing.run();
     assertThat(handedOver).hasSize(1);
     assertThat(runs).hasValue(1);

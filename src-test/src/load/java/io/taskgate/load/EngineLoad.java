@@ -149,7 +149,7 @@ public final class EngineLoad {
         List.of(
             "-jar",
             required("load.micro"),
-            "--nocluster",
+            "--nohazelcast",
             "--port",
             String.valueOf(port),
             "--contextroot",

@@ -71,7 +71,7 @@ final class Browser implements AutoCloseable {
       throw new IllegalStateException(
           file
               + " is missing: the browser tests need Debian's chromium and chromium-driver"
-              + " (sudo apt-get install -y chromium chromium-driver; .ci/run installs them), or"
+              + " (sudo apt-get install -y chromium chromium-driver; ./test installs them), or"
               + " -D"
               + property
               + "=<path>. Package: "

@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -145,6 +147,41 @@ class EarSmokeIT {
     assertThat(overview.statusCode()).isEqualTo(200);
     assertThat(overview.uri().getPath()).endsWith("/admin/overview.xhtml");
     assertThat(overview.body()).contains("<h1>Overview</h1>", "Log out");
+  }
+
+  /**
+   * No data grid, so this server joins no other Payara's grid on the machine or network: its
+   * pre-boot commands (server-config/no-data-grid.asadmin, as for the run command) turn Payara's
+   * Hazelcast off, and it never started.
+   */
+  @Test
+  void payaraServerRunsWithoutADataGrid() throws Exception {
+    Http.awaitOk(
+        URI.create(ItConfig.required("taskgate.server.url")).resolve("api/info"),
+        STARTUP_TIMEOUT,
+        "See " + ItConfig.required("taskgate.server.log"));
+    HttpResponse<String> grid =
+        Http.get(
+            URI.create(ItConfig.required("taskgate.server.admin.url"))
+                .resolve(
+                    "management/domain/configs/config/server-config"
+                        + "/hazelcast-config-specific-configuration"));
+    assertThat(grid.statusCode()).as(grid.body()).isEqualTo(200);
+    assertThat(
+            Http.json(grid)
+                .getJsonObject("extraProperties")
+                .getJsonObject("entity")
+                .getString("enabled"))
+        .as(grid.body())
+        .isEqualTo("false");
+
+    String log = Files.readString(Path.of(ItConfig.required("taskgate.server.log")));
+    assertThat(log)
+        .as("see " + ItConfig.required("taskgate.server.log"))
+        .contains("taskgate was successfully deployed")
+        .doesNotContain("Hazelcast Instance Bound")
+        .doesNotContain("Data Grid Status")
+        .doesNotContain("DG Size");
   }
 
   /** The value of the hidden input named {@code name}, URL-encoded for a form body. */

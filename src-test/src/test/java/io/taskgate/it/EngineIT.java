@@ -45,6 +45,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -129,6 +131,16 @@ class EngineIT {
     assertThat(taskgateInfo.startedAt())
         .isNotNull()
         .isBeforeOrEqualTo(InstantSource.system().instant());
+  }
+
+  /**
+   * The Micro that these tests boot has no data grid (arquillian.xml: --nohazelcast), so it joins
+   * no other Payara's: Payara binds its Hazelcast instance in JNDI only when the grid runs.
+   */
+  @Test
+  void theMicroRunsWithoutADataGrid() {
+    assertThatThrownBy(() -> new InitialContext().lookup("payara/Hazelcast"))
+        .isInstanceOf(NamingException.class);
   }
 
   @Test

@@ -59,7 +59,7 @@ class MicroProcessIT {
                     "-Dtaskgate.examples.enabled=false",
                     "-jar",
                     ItConfig.required("payara.microJar"),
-                    "--nocluster",
+                    "--nohazelcast",
                     "--port",
                     String.valueOf(PORT),
                     "--deploy",
@@ -106,6 +106,19 @@ class MicroProcessIT {
           Http.get(URI.create("http://localhost:" + PORT + "/" + app + "/api/info"));
       assertThat(info.statusCode()).as(app + " must not answer").isEqualTo(404);
     }
+  }
+
+  /**
+   * Started with --nohazelcast, as the README starts Micro: no data grid, so it joins no other
+   * Payara's (with --nocluster alone it would join the grid of a Payara Server on this machine).
+   */
+  @Test
+  void microRunsWithoutADataGrid() {
+    assertThat(bootLog)
+        .as("see " + log)
+        .contains("hazelcast-config-specific-configuration.enabled=false")
+        .doesNotContain("Data Grid Status")
+        .doesNotContain("DG Size");
   }
 
   @Test
@@ -220,7 +233,7 @@ class MicroProcessIT {
                 "-Dtaskgate.examples.enabled=false",
                 "-jar",
                 ItConfig.required("payara.microJar"),
-                "--nocluster",
+                "--nohazelcast",
                 "--rootdir",
                 root.toAbsolutePath().toString(),
                 "--port",

@@ -6,6 +6,7 @@ import io.taskgate.api.RateLimitDeferred;
 import io.taskgate.api.RateLimitFailOpen;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.TaskTransitions;
 import io.taskgate.store.StoredTask;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 
 class MonitorFeedTest {
@@ -75,8 +77,15 @@ class MonitorFeedTest {
         e -> {
           throw new IllegalStateException("a broken subscriber");
         });
-    feed.onDeferred(deferred);
-    feed.onFailOpen(new RateLimitFailOpen("Mail", "k2", 3));
+    try (LogCapture log = new LogCapture(MonitorFeed.class, Level.WARNING)) {
+      feed.onDeferred(deferred);
+      feed.onFailOpen(new RateLimitFailOpen("Mail", "k2", 3));
+
+      assertThat(log.messages(Level.WARNING))
+          .containsExactly(
+              "A subscriber of the monitoring stream threw; ignored",
+              "A subscriber of the monitoring stream threw; ignored");
+    }
 
     assertThat(seen)
         .extracting(MonitorEvent::name, MonitorEvent::at)

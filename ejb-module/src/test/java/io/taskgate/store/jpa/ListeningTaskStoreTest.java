@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.core.task.TaskStatus;
+import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.TaskTransitions;
 import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.StoredTask;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -108,7 +110,11 @@ class ListeningTaskStoreTest {
         });
     transitions.subscribe(seen::add);
     StoredTask task = queued();
-    store.insert(task);
+    try (LogCapture log = new LogCapture(TaskTransitions.class, Level.WARNING)) {
+      store.insert(task);
+      assertThat(log.messages(Level.WARNING))
+          .containsExactly("A listener of task transitions threw; ignored");
+    }
     assertThat(store.find(task.id())).isPresent();
     assertThat(seen).hasSize(1);
   }

@@ -12,7 +12,7 @@ import java.util.UUID;
 
 /**
  * The store contract on PostgreSQL at {@value #SERVER} (user postgres, trust authentication), in a
- * schema of its own created for this class and dropped after it. PostgreSQL must be running: CI
+ * schema of its own created for this class and dropped after it. PostgreSQL must be running: ./test
  * starts it; if it is not reachable this class fails, it does not skip.
  */
 class PostgresTaskStoreTest extends TaskStoreContract {
@@ -64,7 +64,7 @@ class PostgresTaskStoreTest extends TaskStoreContract {
               + " ("
               + e.getMessage()
               + "). The store's PostgreSQL tests need it: start the local cluster"
-              + " (e.g. `pg_ctlcluster 15 main start`; .ci/run does this) and create database"
+              + " (e.g. `pg_ctlcluster 15 main start`; ./test does this) and create database"
               + " 'test'.",
           e);
     }
