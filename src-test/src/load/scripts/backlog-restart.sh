@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A restart with a backlog: N queued tasks (default 100,000, 100 x the default queue capacity) are
+# stored in PostgreSQL as if a server had been killed with them queued, then Payara Micro starts
+# with the WAR and default settings. Prints the seconds until the application answered and until
+# the store held no queued task. Never part of `mvn verify`.
+#   ./mvnw -pl web-module -am package -DskipTests
+#   ./mvnw dependency:copy -Dartifact=fish.payara.extras:payara-micro:6.2025.10 -DoutputDirectory=target
+#   ./mvnw dependency:copy -Dartifact=org.postgresql:postgresql:42.7.13 -DoutputDirectory=target
+#   src-test/src/load/scripts/backlog-restart.sh [tasks]
+set -euo pipefail
+cd "$(dirname "$0")/../../../.."
+tasks="${1:-100000}"
+db=taskgate_backlog
+port="${BACKLOG_PORT:-27180}"
+micro=target/payara-micro-6.2025.10.jar
+driver=target/postgresql-42.7.13.jar
+war=web-module/target/taskgate.war
+out=target/backlog-restart
+mkdir -p "$out"
+psql() { command psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
+psql -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
+sed "s/^taskgate.db.name=.*/taskgate.db.name=$db/" server-config/postgresql.properties > "$out/postgresql.properties"
+
+start_micro() {
+  java -Xms1g -Xmx1g -jar "$micro" --nohazelcast --port "$port" --addlibs "$driver" \
+    --systemproperties "$out/postgresql.properties" \
+    --postbootcommandfile server-config/datasource-postgresql.asadmin \
+    --deploy "$war" --contextroot taskgate > "$1" 2>&1 &
+  echo $!
+}
+answering() { curl -sf -o /dev/null "http://localhost:$port/taskgate/api/info"; }
+
+# 1. a first boot creates the tables; then it is killed
+pid=$(start_micro "$out/boot-1.log")
+until answering; do sleep 1; done
+kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+
+# 2. the backlog, as tasks queued and due
+psql -d "$db" -c "DELETE FROM taskgate_task_audit" -c "DELETE FROM taskgate_task" -c "
+  INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at, attempt,
+    last_error, recurrence, runs, created_at, updated_at, version)
+  SELECT gen_random_uuid()::text, 'io.taskgate.web.examples.Heartbeat', '{}', 'QUEUED', 'default',
+    NULL, now() - interval '1 minute', 0, NULL, NULL, 0, now(), now(), 0
+  FROM generate_series(1, $tasks)"
+echo "stored $(psql -d "$db" -c "SELECT count(*) FROM taskgate_task WHERE status = 'QUEUED'") queued tasks"
+
+# 3. the restart, measured from the process start
+t0=$(date +%s.%N)
+pid=$(start_micro "$out/boot-2.log")
+until answering; do sleep 0.2; done
+t1=$(date +%s.%N)
+while [ "$(psql -d "$db" -c "SELECT count(*) FROM taskgate_task WHERE status IN ('QUEUED', 'IN_PROGRESS') AND type LIKE '%Heartbeat' AND recurrence IS NULL")" != 0 ]; do
+  sleep 1
+done
+t2=$(date +%s.%N)
+completed=$(psql -d "$db" -c "SELECT count(*) FROM taskgate_task WHERE status = 'COMPLETED' AND recurrence IS NULL")
+kill "$pid"; wait "$pid" 2>/dev/null || true
+printf 'backlog %s: answering after %.1f s, drained after %.1f s (%s completed)\n' \
+  "$tasks" "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t0" | bc)" "$completed"
