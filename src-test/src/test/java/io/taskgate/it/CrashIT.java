@@ -101,11 +101,20 @@ class CrashIT {
     // (b) killed under a stream of dispatches over 250 keys: queued, parked and running tasks
     List<String> streamed = streamAndKill(server);
 
+    // rows a restart cannot schedule, as an earlier release could store them (PostgreSQL only)
+    List<String> unschedulable = db.equals("postgresql") ? storeUnschedulable() : List.of();
+
     mark(ledger, "boot 3");
     server = start(db, run, war, ledger, "boot-3.log");
     try {
       acknowledged.addAll(streamed);
       awaitCompleted(acknowledged);
+      for (String id : unschedulable) {
+        HttpResponse<String> task = Http.send("GET", api("tasks/" + id), null, "admin", "taskgate");
+        JsonObject json = Http.json(task);
+        assertThat(json.getString("status")).as(task.body()).isEqualTo("FAILED");
+        assertThat(json.getString("lastError")).startsWith("cannot be scheduled: ");
+      }
 
       // (c) only attempts cut short by the kill ran again, and none before the app initialised
       Map<String, Integer> starts = starts(ledger);
@@ -381,6 +390,41 @@ class CrashIT {
         .as(ZipExporter.class)
         .exportTo(war, true);
     return war;
+  }
+
+  /**
+   * Two tasks stored behind the engine's back: one due in the year 99999, one recurring series
+   * whose recurrence cannot be read; returns their ids.
+   */
+  private static List<String> storeUnschedulable() throws Exception {
+    String far = java.util.UUID.randomUUID().toString();
+    String garbled = java.util.UUID.randomUUID().toString();
+    try (Connection connection =
+            DriverManager.getConnection(
+                "jdbc:postgresql://127.0.0.1:5432/" + PG_DATABASE, "postgres", "postgres");
+        Statement statement = connection.createStatement()) {
+      String columns =
+          "INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at,"
+              + " attempt, last_error, recurrence, runs, created_at, updated_at, version) VALUES ";
+      String type = Crash.Probe.class.getName();
+      statement.execute(
+          columns
+              + "('"
+              + far
+              + "', '"
+              + type
+              + "', '{\"id\":\"far\",\"workMillis\":1}', 'QUEUED', 'default', NULL,"
+              + " '99999-01-01 00:00:00+00', 0, NULL, NULL, 0, now(), now(), 0)");
+      statement.execute(
+          columns
+              + "('"
+              + garbled
+              + "', '"
+              + type
+              + "', '{\"id\":\"garbled\",\"workMillis\":1}', 'QUEUED', 'default', NULL,"
+              + " now() - interval '1 minute', 0, NULL, 'every:??', 0, now(), now(), 0)");
+    }
+    return List.of(far, garbled);
   }
 
   private static void recreateDatabase() throws Exception {
