@@ -14,7 +14,8 @@ db=taskgate_backlog
 port="${BACKLOG_PORT:-27180}"
 micro=target/payara-micro-6.2025.10.jar
 driver=target/postgresql-42.7.13.jar
-war=web-module/target/taskgate.war
+war="${BACKLOG_WAR:-web-module/target/taskgate.war}"   # another build: BACKLOG_WAR=…
+answer_timeout="${BACKLOG_ANSWER_TIMEOUT:-600}"   # seconds
 out=target/backlog-restart
 mkdir -p "$out"
 psql() { command psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
@@ -47,7 +48,14 @@ echo "stored $(psql -d "$db" -c "SELECT count(*) FROM taskgate_task WHERE status
 # 3. the restart, measured from the process start
 t0=$(date +%s.%N)
 pid=$(start_micro "$out/boot-2.log")
-until answering; do sleep 0.2; done
+until answering; do
+  sleep 0.2
+  if [ "$(echo "$(date +%s.%N) - $t0 > $answer_timeout" | bc)" = 1 ]; then
+    kill -9 "$pid"
+    echo "backlog $tasks: not answering after $answer_timeout s; $(psql -d "$db" -c "SELECT count(*) FROM taskgate_task WHERE status = 'COMPLETED'") completed"
+    exit 1
+  fi
+done
 t1=$(date +%s.%N)
 while [ "$(psql -d "$db" -c "SELECT count(*) FROM taskgate_task WHERE status IN ('QUEUED', 'IN_PROGRESS') AND type LIKE '%Heartbeat' AND recurrence IS NULL")" != 0 ]; do
   sleep 1
