@@ -7,16 +7,20 @@ import io.taskgate.core.task.Occurrences;
 import io.taskgate.core.task.Recurrence;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
 
 /**
  * What a dispatch is held to before anything is stored, beyond what {@link DispatchOptions} checks
  * itself: a recurrence's first occurrence lies within {@link DispatchOptions#MAX_DELAY} of now, and
  * a task's JSON is at most {@value #MAX_PAYLOAD_BYTES} bytes (UTF-8; default 1 MiB), read and
- * checked once when the bean is first used.
+ * checked once when the application starts (a bad value fails the start, naming the key and the
+ * value).
  */
 @ApplicationScoped
 public class DispatchLimits {
@@ -41,8 +45,19 @@ public class DispatchLimits {
 
   @PostConstruct
   void load() {
-    maxPayloadBytes =
-        parseMaxPayloadBytes(config.getOptionalValue(MAX_PAYLOAD_BYTES, String.class));
+    try {
+      maxPayloadBytes =
+          parseMaxPayloadBytes(config.getOptionalValue(MAX_PAYLOAD_BYTES, String.class));
+    } catch (IllegalArgumentException e) {
+      // the container reports only that the bean could not be created: say why
+      Logger.getLogger(DispatchLimits.class.getName()).severe(e.getMessage());
+      throw e;
+    }
+  }
+
+  /** Creates the bean when the application starts, so that a bad value fails the start. */
+  void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    maxPayloadBytes();
   }
 
   /** The largest task, in bytes of its JSON form (UTF-8). */

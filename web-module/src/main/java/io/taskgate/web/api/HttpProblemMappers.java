@@ -37,18 +37,24 @@ public final class HttpProblemMappers {
       int status = original.getStatus();
       Map<String, Object> ext = new LinkedHashMap<>();
       String type;
+      String title;
       String detail;
       switch (status) {
         case 404 -> {
           type = ApiProblem.NOT_FOUND;
+          title = "Not found";
           detail = "No API resource has this path: see /openapi for the API's paths";
         }
         case 405 -> {
           type = ApiProblem.METHOD_NOT_ALLOWED;
-          detail = "This path does not take that method; it takes " + original.getAllowedMethods();
+          title = "Method not allowed";
+          detail =
+              "This path does not take that method; it takes "
+                  + String.join(", ", new java.util.TreeSet<>(original.getAllowedMethods()));
         }
         case 406 -> {
           type = ApiProblem.NOT_ACCEPTABLE;
+          title = "Not acceptable";
           detail =
               "The API answers application/json (errors application/problem+json): accept one"
                   + " of them";
@@ -60,20 +66,20 @@ public final class HttpProblemMappers {
         }
         case 415 -> {
           type = ApiProblem.UNSUPPORTED_MEDIA_TYPE;
+          title = "Unsupported media type";
           detail = "The body must be JSON: send Content-Type: application/json";
           ext.put("parameter", "Content-Type");
         }
         default -> {
           type = "about:blank";
-          detail = original.getStatusInfo().getReasonPhrase();
+          title = original.getStatusInfo().getReasonPhrase();
+          detail = title;
           if (status >= 500) {
             LOG.log(Level.WARNING, "The API answered " + status, e);
           }
         }
       }
-      Response problem =
-          new ApiProblem(status, type, original.getStatusInfo().getReasonPhrase(), detail, ext)
-              .toResponse();
+      Response problem = new ApiProblem(status, type, title, detail, ext).toResponse();
       Response.ResponseBuilder answer = Response.fromResponse(problem);
       original
           .getStringHeaders()

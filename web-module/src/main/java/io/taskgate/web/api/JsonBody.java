@@ -115,6 +115,13 @@ final class JsonBody {
         415, ApiProblem.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", detail, ext);
   }
 
+  private static Map<String, Object> extensions(int maxBytes) {
+    Map<String, Object> ext = new LinkedHashMap<>();
+    ext.put("parameter", "body");
+    ext.put("maxBytes", maxBytes);
+    return ext;
+  }
+
   private static ApiProblem tooLarge(String size, int maxBytes) {
     return new ApiProblem(
         413,
@@ -125,6 +132,6 @@ final class JsonBody {
             + " bytes; at most "
             + maxBytes
             + " are accepted (taskgate.dispatch.max-payload-bytes)",
-        Map.of("parameter", "body", "maxBytes", maxBytes));
+        extensions(maxBytes));
   }
 }
