@@ -712,6 +712,9 @@ class EngineIT {
           plain("POST", api("tasks/Echo?delay=PT1H&" + query), echo("key"));
       assertProblem(response, 400, c.parameter(), c.value());
     }
+    // a filter on a stored name cannot carry one either (PostgreSQL refuses a NUL in a query)
+    assertProblem(plain("GET", api("tasks?queue=a%00b"), null), 400, "queue", "a\0b");
+    assertProblem(plain("GET", api("tasks?type=io.x%00.Y"), null), 400, "type", "io.x\0.Y");
     assertThat(taskCount()).isEqualTo(before);
 
     // 255 characters fit
@@ -823,6 +826,22 @@ class EngineIT {
     HttpResponse<String> nowhere = plain("GET", api("nowhere"), null);
     assertThat(nowhere.statusCode()).isEqualTo(404);
     assertThat(Http.json(nowhere).getString("type")).isEqualTo("urn:taskgate:problem:not-found");
+  }
+
+  @Test
+  @RunAsClient
+  void anUnexpectedFailureIsA500ProblemNamingAnIncidentAndNoException() throws Exception {
+    long before = taskCount();
+
+    HttpResponse<String> failed =
+        plain("POST", api("tasks/Unwritable"), "{\"id\":\"" + testId() + "\"}");
+
+    assertProblem(failed, 500, "type", "urn:taskgate:problem:internal-error");
+    String incident = Http.json(failed).getString("incident");
+    assertThat(UUID.fromString(incident).toString()).isEqualTo(incident);
+    assertThat(Http.json(failed).getString("detail")).endsWith("under incident " + incident);
+    assertThat(failed.body()).doesNotContain("Exception").doesNotContain("fails on purpose");
+    assertThat(taskCount()).isEqualTo(before);
   }
 
   @Test

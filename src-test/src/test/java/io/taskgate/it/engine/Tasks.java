@@ -39,6 +39,14 @@ public final class Tasks {
   /** Records each run of a recurring series. */
   public record Tick(String id) implements Task {}
 
+  /** JSON-B reads it but cannot write it back: its accessor fails, as a programming error would. */
+  public record Unwritable(String id) implements Task {
+    @Override
+    public String id() {
+      throw new IllegalStateException("Unwritable.id() fails on purpose");
+    }
+  }
+
   /** A task with constraints: the dispatcher refuses one without an id or with more than 10. */
   public record Checked(@NotBlank String id, @Max(10) int count) implements Task {}
 
@@ -160,6 +168,14 @@ public final class Tasks {
     @Override
     public void handle(Checked task, TaskContext context) {
       probe.record(task.id(), "handle");
+    }
+  }
+
+  @TaskHandler
+  public static class UnwritableHandler implements Handler<Unwritable> {
+    @Override
+    public void handle(Unwritable task, TaskContext context) {
+      throw new AssertionError("never stored, never run");
     }
   }
 }

@@ -104,14 +104,18 @@ public final class HttpProblemMappers {
     public Response toResponse(Throwable e) {
       String incident = UUID.randomUUID().toString();
       LOG.log(Level.SEVERE, "API request failed, incident " + incident, e);
+      return problem(incident).toResponse();
+    }
+
+    /** The problem for {@code incident}: nothing of the exception, which stays in the log. */
+    static ApiProblem problem(String incident) {
       return new ApiProblem(
-              500,
-              ApiProblem.INTERNAL_ERROR,
-              "Internal error",
-              "The server could not handle the request; its log has the details under incident "
-                  + incident,
-              Map.of("incident", incident))
-          .toResponse();
+          500,
+          ApiProblem.INTERNAL_ERROR,
+          "Internal error",
+          "The server could not handle the request; its log has the details under incident "
+              + incident,
+          Map.of("incident", incident));
     }
   }
 }

@@ -121,6 +121,28 @@ final class Params {
     return present(value) ? Optional.of(value.trim()) : Optional.empty();
   }
 
+  /**
+   * An optional filter on a stored name ({@code type}, {@code queue}), trimmed: no stored name has
+   * a control character, and PostgreSQL refuses a NUL in a query, so one left inside is a 400.
+   */
+  static Optional<String> filter(String name, String value) {
+    Optional<String> text = optionalText(value);
+    text.ifPresent(
+        t ->
+            t.chars()
+                .filter(Character::isISOControl)
+                .findFirst()
+                .ifPresent(
+                    c -> {
+                      throw ApiProblem.invalidParameter(
+                          name,
+                          value,
+                          String.format(
+                              "%s must not contain control characters, found U+%04X", name, c));
+                    }));
+    return text;
+  }
+
   static int page(String value) {
     int page = integer("page", value, 0);
     if (page < 0) {

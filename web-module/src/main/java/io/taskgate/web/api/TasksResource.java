@@ -98,8 +98,8 @@ public class TasksResource {
       @QueryParam("size") String size) {
     return admin.list(
         Params.status(status),
-        Params.optionalText(type),
-        Params.optionalText(queue),
+        Params.filter("type", type),
+        Params.filter("queue", queue),
         Params.page(page),
         Params.size(size));
   }

@@ -135,6 +135,35 @@ class ParamsTest {
   }
 
   @Test
+  void aFilterOnAStoredNameIsTrimmedAndRefusesControlCharacters() {
+    assertThat(Params.filter("queue", " mail ")).contains("mail");
+    assertThat(Params.filter("queue", null)).isEmpty();
+    assertThat(Params.filter("type", "")).isEmpty();
+    assertThatThrownBy(() -> Params.filter("type", "io.example\0.Report"))
+        .isInstanceOfSatisfying(
+            ApiProblem.class,
+            p -> {
+              assertThat(p.status()).isEqualTo(400);
+              assertThat(body(p).getString("parameter")).isEqualTo("type");
+              assertThat(body(p).getString("value")).isEqualTo("io.example\0.Report");
+            })
+        .hasMessage("type must not contain control characters, found U+0000");
+  }
+
+  @Test
+  void anUnexpectedFailureNamesItsIncidentAndNothingElse() {
+    JsonObject body = body(HttpProblemMappers.UnexpectedError.problem("4e1f"));
+
+    assertThat(body.getInt("status")).isEqualTo(500);
+    assertThat(body.getString("type")).isEqualTo("urn:taskgate:problem:internal-error");
+    assertThat(body.getString("incident")).isEqualTo("4e1f");
+    assertThat(body.getString("detail"))
+        .isEqualTo(
+            "The server could not handle the request; its log has the details under incident"
+                + " 4e1f");
+  }
+
+  @Test
   void statusIsCaseInsensitiveAndBadOnesListTheValues() {
     assertThat(Params.status("completed")).contains(TaskStatus.COMPLETED);
     assertThat(Params.status(null)).isEmpty();
