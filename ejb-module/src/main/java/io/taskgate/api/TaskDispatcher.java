@@ -8,6 +8,12 @@ import java.util.UUID;
  * Stores tasks and hands them to their handlers. Inject it anywhere: {@code @Inject TaskDispatcher
  * dispatcher}. A dispatch returns once the task is stored, so nothing is lost whatever happens
  * next.
+ *
+ * <p>Before anything is stored, every task is checked: a handler must run its type, its values must
+ * meet its type's Bean Validation constraints ({@link InvalidTaskException}), its JSON form must
+ * fit {@code taskgate.dispatch.max-payload-bytes} ({@link TaskTooLargeException}), and it must come
+ * due within {@link DispatchOptions#MAX_DELAY} of now ({@link InvalidDispatchOptionException}). A
+ * refused call stores nothing.
  */
 public interface TaskDispatcher {
 
@@ -19,7 +25,10 @@ public interface TaskDispatcher {
   /**
    * Stores {@code task} and runs it as {@code options} say.
    *
-   * @throws IllegalArgumentException if no handler runs this task type
+   * @throws IllegalArgumentException if no handler runs this task type; its subclasses {@link
+   *     InvalidTaskException}, {@link TaskTooLargeException} and {@link
+   *     InvalidDispatchOptionException} (an instant more than {@link DispatchOptions#MAX_DELAY}
+   *     from now) when the task or its options are refused
    */
   TaskReceipt dispatch(Task task, DispatchOptions options);
 
@@ -32,7 +41,9 @@ public interface TaskDispatcher {
    * @return one receipt per task, in the order of {@code tasks}; each estimated start is the key's
    *     next free slot at the call, so tasks of one key in the same call get the same estimate
    * @throws IllegalArgumentException if no handler runs one of the task types, or {@code options}
-   *     carry a task key (a key identifies one task, not a batch)
+   *     carry a task key (a key identifies one task, not a batch); {@link InvalidTaskException},
+   *     {@link TaskTooLargeException} (naming the first task refused, {@code tasks[i]}) and {@link
+   *     InvalidDispatchOptionException} as for {@link #dispatch(Task, DispatchOptions)}
    */
   List<TaskReceipt> dispatchAll(List<? extends Task> tasks, DispatchOptions options);
 
@@ -44,6 +55,12 @@ public interface TaskDispatcher {
   /**
    * Stores a recurring task: it runs at every occurrence of {@code recurrence} until the recurrence
    * ends.
+   *
+   * @throws IllegalArgumentException if no handler runs this task type, {@code options} carry a
+   *     delay or an instant, or the recurrence has no occurrence; {@link
+   *     InvalidDispatchOptionException} (option {@code recurrence}) if its first occurrence is more
+   *     than {@link DispatchOptions#MAX_DELAY} from now; {@link InvalidTaskException} and {@link
+   *     TaskTooLargeException} as for {@link #dispatch(Task, DispatchOptions)}
    */
   TaskReceipt schedule(Task task, Recurrence recurrence, DispatchOptions options);
 

@@ -27,7 +27,11 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
-/** The {@link TaskDispatcher}: stores the task, then hands it to the scheduler. */
+/**
+ * The {@link TaskDispatcher}: checks the task and its options ({@link TaskValidation}, {@link
+ * DispatchLimits}), stores it, then hands it to the scheduler. A task or option it refuses stores
+ * nothing.
+ */
 @ApplicationScoped
 public class DefaultTaskDispatcher implements TaskDispatcher {
   private static final int REPLACE_TRIES = 5;
@@ -43,13 +47,15 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   @Inject TaskRunner runner;
   @Inject InstantSource clock;
   @Inject KeyedRateLimiter limiter;
+  @Inject TaskValidation validation;
+  @Inject DispatchLimits limits;
 
   @Override
   public TaskReceipt dispatch(Task task, DispatchOptions options) {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(options, "options");
     Instant now = clock.instant();
-    Instant due = options.at().orElseGet(() -> now.plus(options.delay().orElse(Duration.ZERO)));
+    Instant due = options.dueAt(now);
     return store(task, options, due, null, now);
   }
 
@@ -65,24 +71,20 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
               + " identifies one task; dispatch keyed tasks one by one");
     }
     Instant now = clock.instant();
-    Instant due = options.at().orElseGet(() -> now.plus(options.delay().orElse(Duration.ZERO)));
+    Instant due = options.dueAt(now);
     List<StoredTask> queued = new ArrayList<>(tasks.size());
     List<Instant> estimates = new ArrayList<>(tasks.size());
     List<TaskWrite> inserts = new ArrayList<>(tasks.size());
     for (int i = 0; i < tasks.size(); i++) {
       Task task = Objects.requireNonNull(tasks.get(i), "tasks[" + i + "]");
       HandlerInfo handler = registry.require(task.getClass());
+      validation.check(task, "tasks[" + i + "]");
+      String payload = payloads.write(task);
+      limits.checkPayload(handler.typeName(), payload);
       String queue = queues.resolve(options.queue().orElse(handler.queue()));
       StoredTask stored =
           StoredTask.queued(
-              UUID.randomUUID(),
-              handler.typeName(),
-              payloads.write(task),
-              queue,
-              null,
-              due,
-              null,
-              now);
+              UUID.randomUUID(), handler.typeName(), payload, queue, null, due, null, now);
       queued.add(stored);
       estimates.add(estimatedStart(handler, task, due, now));
       inserts.add(new TaskWrite.Insert(stored));
@@ -112,18 +114,14 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   public TaskReceipt schedule(Task task, Recurrence recurrence, DispatchOptions options) {
     Objects.requireNonNull(task, "task");
     Objects.requireNonNull(recurrence, "recurrence");
+    Objects.requireNonNull(options, "options");
     if (options.delay().isPresent() || options.at().isPresent()) {
       throw new IllegalArgumentException(
           "A recurring task takes its times from its recurrence: give the first time with"
               + " Recurrence.withStartAt instead of a delay or an instant");
     }
     Instant now = clock.instant();
-    Instant first =
-        Occurrences.first(recurrence, now)
-            .orElseThrow(
-                () ->
-                    new IllegalArgumentException(
-                        "Recurrence " + recurrence.encode() + " has no occurrence after " + now));
+    Instant first = DispatchLimits.firstOccurrence(recurrence, now);
     warnIfFasterThanItsRate(registry.require(task.getClass()), recurrence, first);
     return store(task, options, first, recurrence.encode(), now);
   }
@@ -151,8 +149,10 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   private TaskReceipt store(
       Task task, DispatchOptions options, Instant due, String recurrence, Instant now) {
     HandlerInfo handler = registry.require(task.getClass());
-    String queue = queues.resolve(options.queue().orElse(handler.queue()));
+    validation.check(task, null);
     String payload = payloads.write(task);
+    limits.checkPayload(handler.typeName(), payload);
+    String queue = queues.resolve(options.queue().orElse(handler.queue()));
     Optional<String> taskKey = options.taskKey();
     if (taskKey.isPresent()) {
       Optional<TaskReceipt> replaced = replaceLive(handler.typeName(), taskKey.get(), payload, now);

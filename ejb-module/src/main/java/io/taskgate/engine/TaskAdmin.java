@@ -31,10 +31,16 @@ public class TaskAdmin {
   @Inject TaskStore store;
   @Inject TaskRunner runner;
   @Inject TaskQueues queues;
+  @Inject DispatchLimits limits;
 
   /** The full class names of every task type a handler runs, sorted. */
   public List<String> taskTypes() {
     return registry.all().stream().map(HandlerInfo::typeName).sorted().toList();
+  }
+
+  /** The largest task, in bytes of its JSON form ({@code taskgate.dispatch.max-payload-bytes}). */
+  public int maxPayloadBytes() {
+    return limits.maxPayloadBytes();
   }
 
   /**
@@ -43,6 +49,9 @@ public class TaskAdmin {
    * @param type the task type's full class name, or its simple name if no other task type shares it
    * @throws UnknownTaskTypeException if no handler runs such a type, or the simple name is shared
    * @throws InvalidTaskPayloadException if {@code json} is not JSON of that task's shape
+   * @throws io.taskgate.api.InvalidTaskException if the task breaks its type's constraints
+   * @throws io.taskgate.api.TaskTooLargeException if the task's JSON is over the size limit
+   * @throws io.taskgate.api.InvalidDispatchOptionException if {@code options} are refused
    */
   public TaskReceipt dispatchJson(String type, String json, DispatchOptions options) {
     HandlerInfo handler = registry.find(resolveType(type, taskTypes())).orElseThrow();

@@ -2,6 +2,8 @@ package io.taskgate.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.core.task.RetryPolicy;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
@@ -122,6 +124,22 @@ class TaskSchedulerTest {
     awaitRuns(1);
     assertThat(ranAt).containsOnlyKeys(now);
     assertThat(schedules.get()).isZero();
+  }
+
+  @Test
+  void theFarthestDueTimesATaskCanGetWaitOnATimer() {
+    TaskScheduler scheduler = scheduler();
+    UUID farthestDispatch = UUID.randomUUID();
+    UUID farthestRetry = UUID.randomUUID(); // RetryPolicy's longest delay, doubled by jitter
+
+    scheduler.submit("default", farthestDispatch, t0.plus(DispatchOptions.MAX_DELAY));
+    scheduler.submit("default", farthestRetry, t0.plus(RetryPolicy.MAX_DELAY.multipliedBy(2)));
+
+    assertThat(scheduler.hasTimer(farthestDispatch)).isTrue();
+    assertThat(scheduler.hasTimer(farthestRetry)).isTrue();
+    assertThat(scheduler.cancelTimer(farthestDispatch)).isTrue();
+    assertThat(scheduler.cancelTimer(farthestRetry)).isTrue();
+    assertThat(ranAt).isEmpty();
   }
 
   private TaskScheduler scheduler() {

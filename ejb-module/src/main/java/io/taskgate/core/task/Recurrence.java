@@ -13,7 +13,8 @@ import java.util.OptionalLong;
  * When a recurring task runs: every fixed interval, or at the times a cron expression names; from
  * an optional start, until an optional end, for at most an optional number of real executions.
  * Build one with {@link #every(Duration)} or {@link #cron(String, ZoneId)} and the {@code with…}
- * methods.
+ * methods. An interval is at most {@link #MAX_INTERVAL}, and the text form ({@link #encode()}) at
+ * most {@link #MAX_ENCODED_LENGTH} characters, what the store holds.
  *
  * @param interval the fixed interval, or empty for a cron recurrence
  * @param cron the cron expression (five fields: minute hour day-of-month month day-of-week, see
@@ -31,6 +32,15 @@ public record Recurrence(
     Optional<Instant> runUntil,
     OptionalLong maxRuns) {
 
+  /**
+   * The longest interval: 36,500 days (about 100 years), so that the next occurrence is never
+   * further from now than a dispatch may schedule a task.
+   */
+  public static final Duration MAX_INTERVAL = Duration.ofDays(36_500);
+
+  /** The longest text form ({@link #encode()}), in characters: what the store's column holds. */
+  public static final int MAX_ENCODED_LENGTH = 1000;
+
   /** Checks that exactly one of interval and cron is set, and every value. */
   public Recurrence {
     if (interval.isPresent() == cron.isPresent()) {
@@ -40,6 +50,9 @@ public record Recurrence(
         i -> {
           if (i.isNegative() || i.isZero()) {
             throw invalid("interval must be positive, was " + i);
+          }
+          if (i.compareTo(MAX_INTERVAL) > 0) {
+            throw invalid("interval must be at most " + MAX_INTERVAL + " (100 years), was " + i);
           }
         });
     cron.ifPresent(
@@ -62,6 +75,15 @@ public record Recurrence(
             throw invalid("maxRuns must be at least 1, was " + n);
           }
         });
+    int length = encode(interval, cron, zone, startAt, runUntil, maxRuns).length();
+    if (length > MAX_ENCODED_LENGTH) {
+      throw invalid(
+          "its text form must be at most "
+              + MAX_ENCODED_LENGTH
+              + " characters, was "
+              + length
+              + " (shorten the cron expression)");
+    }
   }
 
   /** Every {@code interval}, from the dispatch time on. */
@@ -110,6 +132,16 @@ public record Recurrence(
    * every=PT10S;start=…;until=…;maxRuns=5} or {@code cron=0 9 * * MON;zone=Europe/Paris;…}.
    */
   public String encode() {
+    return encode(interval, cron, zone, startAt, runUntil, maxRuns);
+  }
+
+  private static String encode(
+      Optional<Duration> interval,
+      Optional<String> cron,
+      ZoneId zone,
+      Optional<Instant> startAt,
+      Optional<Instant> runUntil,
+      OptionalLong maxRuns) {
     StringBuilder text = new StringBuilder();
     interval.ifPresent(i -> text.append("every=").append(i));
     cron.ifPresent(c -> text.append("cron=").append(c).append(";zone=").append(zone.getId()));

@@ -19,6 +19,9 @@ class RecurrenceTest {
   static final Instant START = Instant.parse("2024-01-01T10:00:00Z");
   static final Instant END = Instant.parse("2024-12-31T23:59:59Z");
 
+  /** A minute list of 990 characters or a few more: valid, but too long to store with its zone. */
+  static final String LONG_MINUTES = longMinutes();
+
   @Test
   void factoriesAndWithersSetOneFieldEach() {
     assertThat(
@@ -70,6 +73,14 @@ class RecurrenceTest {
         bad(
             () -> Recurrence.every(Duration.ofSeconds(-1)),
             "Invalid recurrence: interval must be positive, was PT-1S"),
+        bad(
+            () -> Recurrence.every(Recurrence.MAX_INTERVAL.plusSeconds(1)),
+            "Invalid recurrence: interval must be at most PT876000H (100 years), was"
+                + " PT876000H1S"),
+        bad(
+            () -> Recurrence.cron(LONG_MINUTES + " * * * *", ZoneId.of("UTC")),
+            "Invalid recurrence: its text form must be at most 1000 characters, was 1014"
+                + " (shorten the cron expression)"),
         bad(
             () -> Recurrence.cron(" ", ZoneId.of("UTC")),
             "Invalid recurrence: cron expression must not be blank"),
@@ -123,6 +134,24 @@ class RecurrenceTest {
   @MethodSource("invalid")
   void invalidValuesAreRefusedWithAClearMessage(Supplier<Object> build, String message) {
     assertThatThrownBy(build::get).isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+  }
+
+  @Test
+  void theLongestIntervalAndTextFormAreAccepted() {
+    assertThat(Recurrence.every(Recurrence.MAX_INTERVAL).interval())
+        .contains(Duration.ofDays(36_500));
+    String cron = LONG_MINUTES.substring(0, LONG_MINUTES.lastIndexOf(',', 977)) + " * * * *";
+    Recurrence longest = Recurrence.cron(cron, ZoneId.of("UTC"));
+    assertThat(longest.encode().length()).isLessThanOrEqualTo(Recurrence.MAX_ENCODED_LENGTH);
+    assertThat(Recurrence.decode(longest.encode())).isEqualTo(longest);
+  }
+
+  private static String longMinutes() {
+    StringBuilder minutes = new StringBuilder("0");
+    for (int i = 1; minutes.length() < 990; i++) {
+      minutes.append(',').append(i % 60);
+    }
+    return minutes.toString();
   }
 
   private static Arguments bad(Supplier<Object> build, String message) {

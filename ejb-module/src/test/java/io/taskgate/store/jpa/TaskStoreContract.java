@@ -8,7 +8,10 @@ import static io.taskgate.core.task.TaskStatus.QUEUED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.DispatchOptions;
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.core.task.Recurrence;
+import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
@@ -291,6 +294,26 @@ abstract class TaskStoreContract {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("taskKey must be at most 255 characters, was 256");
     assertThat(store.find(task.id())).isEmpty();
+  }
+
+  @Test
+  void theLongestTaskKeyAndTheFarthestDueTimesADispatchAllowsAreKept() {
+    List<Instant> farthest =
+        List.of(
+            T0.plus(DispatchOptions.MAX_DELAY),
+            T0.minus(DispatchOptions.MAX_DELAY),
+            T0.plus(RetryPolicy.MAX_DELAY.multipliedBy(2))); // a retry's longest wait
+    for (int i = 0; i < farthest.size(); i++) {
+      String key = "k".repeat(DispatchOptions.MAX_NAME_LENGTH - 2) + "✓" + i;
+      StoredTask task = queued(key, farthest.get(i), T0);
+      store.insert(task);
+
+      StoredTask read = store.find(task.id()).orElseThrow();
+      assertThat(read.taskKey()).isEqualTo(key).hasSize(DispatchOptions.MAX_NAME_LENGTH);
+      assertThat(read.scheduledAt()).isEqualTo(micros(farthest.get(i)));
+    }
+    assertThat(TaskEntity.NAME_LENGTH).isEqualTo(DispatchOptions.MAX_NAME_LENGTH);
+    assertThat(TaskEntity.RECURRENCE_LENGTH).isEqualTo(Recurrence.MAX_ENCODED_LENGTH);
   }
 
   // ---- findLive

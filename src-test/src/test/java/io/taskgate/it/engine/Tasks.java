@@ -6,6 +6,8 @@ import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.core.task.Backoff;
 import jakarta.inject.Inject;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
 
 /** The test tasks and their handlers. */
@@ -36,6 +38,17 @@ public final class Tasks {
 
   /** Records each run of a recurring series. */
   public record Tick(String id) implements Task {}
+
+  /** JSON-B reads it but cannot write it back: its accessor fails, as a programming error would. */
+  public record Unwritable(String id) implements Task {
+    @Override
+    public String id() {
+      throw new IllegalStateException("Unwritable.id() fails on purpose");
+    }
+  }
+
+  /** A task with constraints: the dispatcher refuses one without an id or with more than 10. */
+  public record Checked(@NotBlank String id, @Max(10) int count) implements Task {}
 
   @TaskHandler
   public static class EchoHandler implements Handler<Echo> {
@@ -145,6 +158,24 @@ public final class Tasks {
     public void handle(Tick task, TaskContext context) {
       probe.record(task.id(), "tick");
       probe.record(task.id(), "runs-before:" + context.runs());
+    }
+  }
+
+  @TaskHandler
+  public static class CheckedHandler implements Handler<Checked> {
+    @Inject Probe probe;
+
+    @Override
+    public void handle(Checked task, TaskContext context) {
+      probe.record(task.id(), "handle");
+    }
+  }
+
+  @TaskHandler
+  public static class UnwritableHandler implements Handler<Unwritable> {
+    @Override
+    public void handle(Unwritable task, TaskContext context) {
+      throw new AssertionError("never stored, never run");
     }
   }
 }

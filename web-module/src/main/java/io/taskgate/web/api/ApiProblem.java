@@ -3,6 +3,7 @@ package io.taskgate.web.api;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import jakarta.ws.rs.core.Response;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -13,7 +14,8 @@ import java.util.Map;
  * title}, {@code status}, {@code detail}, and extension members such as {@code parameter} (the
  * offending field or parameter) and {@code value} (what was sent). Thrown by resources, turned into
  * a response by {@link ApiProblemMapper}; the JSON is built with JSON-P, so every user-supplied
- * value is escaped.
+ * value is escaped. Extension values are written as JSON values (JSON-P values as they are, whole
+ * numbers as numbers, collections as arrays of strings), anything else as a string.
  */
 public class ApiProblem extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -29,6 +31,13 @@ public class ApiProblem extends RuntimeException {
   static final String TASK_NOT_FOUND = "urn:taskgate:problem:task-not-found";
   static final String NOT_CANCELLABLE = "urn:taskgate:problem:task-not-cancellable";
   static final String QUEUE_FULL = "urn:taskgate:problem:queue-full";
+  static final String INVALID_TASK = "urn:taskgate:problem:invalid-task";
+  static final String PAYLOAD_TOO_LARGE = "urn:taskgate:problem:payload-too-large";
+  static final String UNSUPPORTED_MEDIA_TYPE = "urn:taskgate:problem:unsupported-media-type";
+  static final String NOT_ACCEPTABLE = "urn:taskgate:problem:not-acceptable";
+  static final String METHOD_NOT_ALLOWED = "urn:taskgate:problem:method-not-allowed";
+  static final String NOT_FOUND = "urn:taskgate:problem:not-found";
+  static final String INTERNAL_ERROR = "urn:taskgate:problem:internal-error";
 
   private final int status;
   private final String type;
@@ -77,7 +86,11 @@ public class ApiProblem extends RuntimeException {
             .add("detail", String.valueOf(getMessage()));
     extensions.forEach(
         (name, value) -> {
-          if (value instanceof Collection<?> values) {
+          if (value instanceof JsonValue json) {
+            body.add(name, json);
+          } else if (value instanceof Integer || value instanceof Long) {
+            body.add(name, ((Number) value).longValue());
+          } else if (value instanceof Collection<?> values) {
             var array = Json.createArrayBuilder();
             values.forEach(v -> array.add(String.valueOf(v)));
             body.add(name, array);

@@ -1,9 +1,14 @@
 package io.taskgate.web.api;
 
+import io.taskgate.api.InvalidDispatchOptionException;
+import io.taskgate.api.InvalidTaskException;
+import io.taskgate.api.TaskTooLargeException;
 import io.taskgate.engine.InvalidTaskPayloadException;
 import io.taskgate.engine.QueueFullException;
 import io.taskgate.engine.TaskNotFoundException;
 import io.taskgate.engine.UnknownTaskTypeException;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
@@ -48,6 +53,62 @@ public final class EngineProblemMappers {
               e.getMessage(),
               Map.of("parameter", "body", "taskType", e.type()))
           .toResponse();
+    }
+  }
+
+  /**
+   * 400: the task breaks its type's constraints (Bean Validation): {@code parameter} is {@code
+   * body}, {@code field} the first broken field's property path, {@code violations} every one with
+   * its {@code field}, {@code message} and {@code value}.
+   */
+  @Provider
+  public static class InvalidTask implements ExceptionMapper<InvalidTaskException> {
+    @Override
+    public Response toResponse(InvalidTaskException e) {
+      JsonArrayBuilder violations = Json.createArrayBuilder();
+      e.violations()
+          .forEach(
+              v ->
+                  violations.add(
+                      Json.createObjectBuilder()
+                          .add("field", v.field())
+                          .add("message", v.message())
+                          .add("value", v.value())));
+      Map<String, Object> ext = new LinkedHashMap<>();
+      ext.put("parameter", "body");
+      ext.put("field", e.violations().get(0).field());
+      ext.put("taskType", e.taskType());
+      ext.put("violations", violations.build());
+      return new ApiProblem(400, ApiProblem.INVALID_TASK, "Invalid task", e.getMessage(), ext)
+          .toResponse();
+    }
+  }
+
+  /** 413: the task's JSON is larger than {@code taskgate.dispatch.max-payload-bytes}. */
+  @Provider
+  public static class TaskTooLarge implements ExceptionMapper<TaskTooLargeException> {
+    @Override
+    public Response toResponse(TaskTooLargeException e) {
+      Map<String, Object> ext = new LinkedHashMap<>();
+      ext.put("parameter", "body");
+      ext.put("taskType", e.taskType());
+      ext.put("maxBytes", e.maxBytes());
+      return new ApiProblem(
+              413, ApiProblem.PAYLOAD_TOO_LARGE, "Payload too large", e.getMessage(), ext)
+          .toResponse();
+    }
+  }
+
+  /**
+   * 400: a dispatch option the engine refused, naming it ({@link TasksResource} names the query
+   * parameter with the text sent instead, where it can).
+   */
+  @Provider
+  public static class InvalidDispatchOption
+      implements ExceptionMapper<InvalidDispatchOptionException> {
+    @Override
+    public Response toResponse(InvalidDispatchOptionException e) {
+      return ApiProblem.invalidParameter(e.option(), e.value(), e.getMessage()).toResponse();
     }
   }
 

@@ -1,6 +1,7 @@
 package io.taskgate.web.api;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.core.task.TaskStatus;
 import io.taskgate.engine.view.RateLimitQuery;
 import io.taskgate.engine.view.RateLimitSort;
@@ -22,26 +23,50 @@ final class Params {
 
   private Params() {}
 
-  /** The dispatch options from {@code delay}, {@code at}, {@code queue} and {@code taskKey}. */
+  /**
+   * The dispatch options from {@code delay}, {@code at}, {@code queue} and {@code taskKey}, checked
+   * as {@link DispatchOptions} checks them (except how far {@code at} lies from now, which the
+   * dispatcher checks: {@link #invalidOption}).
+   */
   static DispatchOptions dispatchOptions(String delay, String at, String queue, String taskKey) {
     if (present(delay) && present(at)) {
       throw ApiProblem.invalidParameter(
           "at", at, "Give either delay or at, not both (delay was '" + delay + "')");
     }
-    DispatchOptions options = DispatchOptions.now();
-    if (present(delay)) {
-      options = options.after(duration("delay", delay));
+    try {
+      DispatchOptions options = DispatchOptions.now();
+      if (present(delay)) {
+        options = options.after(duration("delay", delay));
+      }
+      if (present(at)) {
+        options = options.at(instant("at", at));
+      }
+      if (queue != null) {
+        options = options.onQueue(text("queue", queue));
+      }
+      if (taskKey != null) {
+        options = options.withTaskKey(text("taskKey", taskKey));
+      }
+      return options;
+    } catch (InvalidDispatchOptionException e) {
+      throw invalidOption(e, delay, at, queue, taskKey);
     }
-    if (present(at)) {
-      options = options.at(instant("at", at));
-    }
-    if (queue != null) {
-      options = options.onQueue(text("queue", queue));
-    }
-    if (taskKey != null) {
-      options = options.withTaskKey(text("taskKey", taskKey));
-    }
-    return options;
+  }
+
+  /**
+   * A dispatch option the engine refused, as a 400 naming the parameter and echoing what was sent.
+   */
+  static ApiProblem invalidOption(
+      InvalidDispatchOptionException e, String delay, String at, String queue, String taskKey) {
+    String sent =
+        switch (e.option()) {
+          case "delay" -> delay;
+          case "at" -> at;
+          case "queue" -> queue;
+          case "taskKey" -> taskKey;
+          default -> e.value();
+        };
+    return ApiProblem.invalidParameter(e.option(), sent, e.getMessage());
   }
 
   static Duration duration(String name, String value) {
@@ -50,7 +75,11 @@ final class Params {
       d = Duration.parse(value.trim());
     } catch (DateTimeParseException e) {
       throw ApiProblem.invalidParameter(
-          name, value, name + " must be an ISO-8601 duration such as PT30S or PT5M");
+          name,
+          value,
+          name
+              + " must be an ISO-8601 duration such as PT30S or PT5M, at most "
+              + DispatchOptions.MAX_DELAY);
     }
     if (d.isNegative()) {
       throw ApiProblem.invalidParameter(name, value, name + " must not be negative");
@@ -90,6 +119,28 @@ final class Params {
 
   static Optional<String> optionalText(String value) {
     return present(value) ? Optional.of(value.trim()) : Optional.empty();
+  }
+
+  /**
+   * An optional filter on a stored name ({@code type}, {@code queue}), trimmed: no stored name has
+   * a control character, and PostgreSQL refuses a NUL in a query, so one left inside is a 400.
+   */
+  static Optional<String> filter(String name, String value) {
+    Optional<String> text = optionalText(value);
+    text.ifPresent(
+        t ->
+            t.chars()
+                .filter(Character::isISOControl)
+                .findFirst()
+                .ifPresent(
+                    c -> {
+                      throw ApiProblem.invalidParameter(
+                          name,
+                          value,
+                          String.format(
+                              "%s must not contain control characters, found U+%04X", name, c));
+                    }));
+    return text;
   }
 
   static int page(String value) {

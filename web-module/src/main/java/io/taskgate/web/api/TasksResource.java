@@ -1,5 +1,7 @@
 package io.taskgate.web.api;
 
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.engine.TaskAdmin;
 import io.taskgate.engine.TaskView;
@@ -8,15 +10,18 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -37,7 +42,11 @@ public class TasksResource {
   @Inject InstantSource clock;
   @Context UriInfo uriInfo;
 
-  /** Dispatches the body as a task of {@code type} (full class name or unique simple name). */
+  /**
+   * Dispatches the body as a task of {@code type} (full class name or unique simple name). The body
+   * must be JSON ({@link JsonBody}: 415, 413); the parameters and the task are checked before
+   * anything is stored (400).
+   */
   @POST
   @Path("{type}")
   public Response dispatch(
@@ -46,9 +55,17 @@ public class TasksResource {
       @QueryParam("at") String at,
       @QueryParam("queue") String queue,
       @QueryParam("taskKey") String taskKey,
-      String body) {
-    TaskReceipt receipt =
-        admin.dispatchJson(type, body, Params.dispatchOptions(delay, at, queue, taskKey));
+      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+      @HeaderParam(HttpHeaders.CONTENT_LENGTH) String contentLength,
+      InputStream body) {
+    DispatchOptions options = Params.dispatchOptions(delay, at, queue, taskKey);
+    String json = JsonBody.read(contentType, contentLength, body, admin.maxPayloadBytes());
+    TaskReceipt receipt;
+    try {
+      receipt = admin.dispatchJson(type, json, options);
+    } catch (InvalidDispatchOptionException e) {
+      throw Params.invalidOption(e, delay, at, queue, taskKey);
+    }
     URI location =
         uriInfo
             .getBaseUriBuilder()
@@ -81,8 +98,8 @@ public class TasksResource {
       @QueryParam("size") String size) {
     return admin.list(
         Params.status(status),
-        Params.optionalText(type),
-        Params.optionalText(queue),
+        Params.filter("type", type),
+        Params.filter("queue", queue),
         Params.page(page),
         Params.size(size));
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.core.task.TaskStatus;
 import io.taskgate.engine.view.RateLimitQuery;
 import io.taskgate.engine.view.RateLimitSort;
@@ -61,6 +62,105 @@ class ParamsTest {
               assertThat(body.getString("parameter")).isEqualTo(parameter);
               assertThat(body.getString("detail")).contains(message);
             });
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "PT9999999999999H|||delay|delay must be at most PT876000H (100 years), was"
+            + " PT9999999999999H",
+        "P1000000D|||delay|delay must be at most PT876000H (100 years), was PT24000000H",
+        "P106752D|||delay|delay must be at most PT876000H (100 years), was PT2562048H",
+        "PT99999999999999999999H|||delay|delay must be an ISO-8601 duration such as PT30S or"
+            + " PT5M, at most PT876000H",
+      })
+  void aDelayBeyondOneHundredYearsIsRefusedEchoingWhatWasSent(
+      String delay, String at, String queue, String parameter, String detail) {
+    assertThatThrownBy(() -> Params.dispatchOptions(delay, at, queue, null))
+        .isInstanceOfSatisfying(
+            ApiProblem.class,
+            p -> {
+              assertThat(p.status()).isEqualTo(400);
+              JsonObject body = body(p);
+              assertThat(body.getString("parameter")).isEqualTo(parameter);
+              assertThat(body.getString("value")).isEqualTo(delay);
+            })
+        .hasMessage(detail);
+  }
+
+  @Test
+  void aKeyOrQueueThatCannotBeStoredIsRefusedEchoingWhatWasSent() {
+    String tooLong = "k".repeat(DispatchOptions.MAX_NAME_LENGTH + 1);
+    assertThat(Params.dispatchOptions(null, null, null, tooLong.substring(1)).taskKey())
+        .contains(tooLong.substring(1));
+    for (String[] c :
+        new String[][] {
+          {"taskKey", tooLong, "taskKey must be at most 255 characters, was 256"},
+          {"taskKey", "a\0b", "taskKey must not contain control characters, found U+0000"},
+          {"queue", "q".repeat(300), "queue must be at most 255 characters, was 300"},
+          {"queue", "q\tq", "queue must not contain control characters, found U+0009"},
+        }) {
+      String value = c[1];
+      String queue = c[0].equals("queue") ? value : null;
+      String key = c[0].equals("taskKey") ? value : null;
+      assertThatThrownBy(() -> Params.dispatchOptions(null, null, queue, key))
+          .as(c[0] + " " + c[2])
+          .isInstanceOfSatisfying(
+              ApiProblem.class,
+              p -> {
+                assertThat(body(p).getString("parameter")).isEqualTo(c[0]);
+                assertThat(body(p).getString("value")).isEqualTo(value);
+              })
+          .hasMessageStartingWith(c[2]);
+    }
+  }
+
+  @Test
+  void anInstantTheEngineRefusesIsNamedWithTheTextSent() {
+    InvalidDispatchOptionException refused =
+        new InvalidDispatchOptionException("at", "+99999-01-01T00:00:00Z", "at must be within …");
+
+    ApiProblem problem =
+        Params.invalidOption(refused, null, "+99999-01-01T00:00:00.000Z", null, null);
+
+    assertThat(problem.status()).isEqualTo(400);
+    assertThat(body(problem).getString("parameter")).isEqualTo("at");
+    assertThat(body(problem).getString("value")).isEqualTo("+99999-01-01T00:00:00.000Z");
+    assertThat(problem).hasMessage("at must be within …");
+    InvalidDispatchOptionException other =
+        new InvalidDispatchOptionException("recurrence", "every=PT1S", "first occurrence …");
+    assertThat(body(Params.invalidOption(other, null, null, null, null)).getString("value"))
+        .isEqualTo("every=PT1S");
+  }
+
+  @Test
+  void aFilterOnAStoredNameIsTrimmedAndRefusesControlCharacters() {
+    assertThat(Params.filter("queue", " mail ")).contains("mail");
+    assertThat(Params.filter("queue", null)).isEmpty();
+    assertThat(Params.filter("type", "")).isEmpty();
+    assertThatThrownBy(() -> Params.filter("type", "io.example\0.Report"))
+        .isInstanceOfSatisfying(
+            ApiProblem.class,
+            p -> {
+              assertThat(p.status()).isEqualTo(400);
+              assertThat(body(p).getString("parameter")).isEqualTo("type");
+              assertThat(body(p).getString("value")).isEqualTo("io.example\0.Report");
+            })
+        .hasMessage("type must not contain control characters, found U+0000");
+  }
+
+  @Test
+  void anUnexpectedFailureNamesItsIncidentAndNothingElse() {
+    JsonObject body = body(HttpProblemMappers.UnexpectedError.problem("4e1f"));
+
+    assertThat(body.getInt("status")).isEqualTo(500);
+    assertThat(body.getString("type")).isEqualTo("urn:taskgate:problem:internal-error");
+    assertThat(body.getString("incident")).isEqualTo("4e1f");
+    assertThat(body.getString("detail"))
+        .isEqualTo(
+            "The server could not handle the request; its log has the details under incident"
+                + " 4e1f");
   }
 
   @Test
