@@ -96,10 +96,14 @@ public class TaskScheduler {
 
   /**
    * The farthest ahead a task can wait on the timeline: its due time is kept as a {@link
-   * System#nanoTime} reading, which runs out about 292 years from its origin. A dispatch for a
-   * later time is refused, and a stored task due later is failed when the engine comes across it.
+   * System#nanoTime} reading, which runs out about 292 years from its origin. It allows the longest
+   * retry wait ({@link io.taskgate.core.task.RetryPolicy#MAX_DELAY} doubled by jitter, 200 years)
+   * and a day more; a dispatch is refused beyond {@link io.taskgate.api.DispatchOptions#MAX_DELAY}
+   * (100 years), and a stored task due later than this (stored by an earlier release) is failed
+   * when the engine comes across it.
    */
-  public static final Duration MAX_AHEAD = Duration.ofDays(100L * 365 + 25);
+  public static final Duration MAX_AHEAD =
+      io.taskgate.core.task.RetryPolicy.MAX_DELAY.multipliedBy(2).plusDays(1);
 
   /** What {@link #offer} did with a task. */
   public enum Offer {

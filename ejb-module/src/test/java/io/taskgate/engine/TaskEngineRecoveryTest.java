@@ -111,7 +111,7 @@ class TaskEngineRecoveryTest {
   @Test
   void aStoredTaskThatCannotBeScheduledFailsAloneWithItsReasonAndTheRestRun() throws Exception {
     Instant now = Instant.now();
-    StoredTask farAhead = task(now.plus(Duration.ofDays(200L * 365)));
+    StoredTask farAhead = task(now.plus(Duration.ofDays(250L * 365)));
     StoredTask unreadableRecurrence =
         StoredTask.queued(
             UUID.randomUUID(), TYPE, "{}", "default", null, now.minusSeconds(30), "every:??", now);
