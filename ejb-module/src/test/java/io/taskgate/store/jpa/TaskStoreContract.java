@@ -793,17 +793,7 @@ abstract class TaskStoreContract {
             .thenComparing(t -> t.id().toString()));
 
     List<UUID> seen = new ArrayList<>();
-    DueTask after = null;
-    List<Integer> pageSizes = new ArrayList<>();
-    for (int page = 0; page < 5; page++) {
-      List<DueTask> rows = store.findDue(T0, after, 3);
-      pageSizes.add(rows.size());
-      rows.forEach(row -> seen.add(row.id()));
-      if (rows.size() < 3) {
-        break;
-      }
-      after = rows.get(rows.size() - 1);
-    }
+    List<Integer> pageSizes = pageThrough(after -> store.findDue(T0, after, 3), 3, seen);
 
     assertThat(pageSizes).containsExactly(3, 3, 1);
     assertThat(seen).containsExactlyElementsOf(due.stream().map(StoredTask::id).toList());
@@ -861,17 +851,7 @@ abstract class TaskStoreContract {
             .thenComparing(t -> t.id().toString()));
 
     List<UUID> seen = new ArrayList<>();
-    DueTask after = null;
-    List<Integer> pageSizes = new ArrayList<>();
-    for (int page = 0; page < 5; page++) {
-      List<DueTask> rows = store.findQueued(after, 2);
-      pageSizes.add(rows.size());
-      rows.forEach(row -> seen.add(row.id()));
-      if (rows.size() < 2) {
-        break;
-      }
-      after = rows.get(rows.size() - 1);
-    }
+    List<Integer> pageSizes = pageThrough(after -> store.findQueued(after, 2), 2, seen);
 
     assertThat(pageSizes).containsExactly(2, 2, 1);
     assertThat(seen).containsExactlyElementsOf(queued.stream().map(StoredTask::id).toList());
@@ -879,6 +859,26 @@ abstract class TaskStoreContract {
     assertThatThrownBy(() -> store.findQueued(null, -1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("max must not be negative, was -1");
+  }
+
+  /**
+   * Reads pages of {@code size} until a short one (at most 5), each after the last row of the one
+   * before; adds the rows' ids to {@code seen} and returns the page sizes.
+   */
+  private static List<Integer> pageThrough(
+      java.util.function.Function<DueTask, List<DueTask>> read, int size, List<UUID> seen) {
+    DueTask after = null;
+    List<Integer> pageSizes = new ArrayList<>();
+    for (int page = 0; page < 5; page++) {
+      List<DueTask> rows = read.apply(after);
+      pageSizes.add(rows.size());
+      rows.forEach(row -> seen.add(row.id()));
+      if (rows.size() < size) {
+        break;
+      }
+      after = rows.get(rows.size() - 1);
+    }
+    return pageSizes;
   }
 
   @Test
