@@ -95,13 +95,6 @@ class EngineIT {
   private static final String ECHO = Echo.class.getName();
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(20);
 
-  /** The bad-input tests' own client: HTTP/1.1, as curl speaks it, never upgraded to HTTP/2. */
-  private static final HttpClient HTTP_1_1 =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
-          .build();
-
   @ArquillianResource URL baseUrl;
 
   @Inject TaskgateInfo taskgateInfo;
@@ -875,14 +868,15 @@ class EngineIT {
     assertThat(longUri.statusCode()).isEqualTo(400);
     assertThat(longUri.body()).isEmpty();
     HttpResponse<String> longHeader =
-        HTTP_1_1.send(
-            HttpRequest.newBuilder(api("tasks/Echo"))
-                .POST(ofString(echo("header")))
-                .header("Authorization", basic(ADMIN, ADMIN_PASSWORD))
-                .header("Content-Type", "application/json")
-                .header("X-Big", "h".repeat(9000))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+        http11()
+            .send(
+                HttpRequest.newBuilder(api("tasks/Echo"))
+                    .POST(ofString(echo("header")))
+                    .header("Authorization", basic(ADMIN, ADMIN_PASSWORD))
+                    .header("Content-Type", "application/json")
+                    .header("X-Big", "h".repeat(9000))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
     assertThat(longHeader.statusCode()).isEqualTo(400);
     assertThat(longHeader.body()).isEmpty();
     assertThat(taskCount()).isEqualTo(before);
@@ -1058,14 +1052,22 @@ class EngineIT {
     if (accept != null) {
       request.header("Accept", accept);
     }
-    return HTTP_1_1.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return http11().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /**
-   * {@code method} as admin over plain HTTP/1.1, with a JSON body if any. The bad-input tests send
-   * over a client of their own: a refused request can leave a connection in a state that fails the
-   * requests after it, which must not touch other tests.
+   * A client for one bad-input request: HTTP/1.1, as curl speaks it, never upgraded to HTTP/2, on a
+   * connection of its own (the server closes some connections after refusing a request, and a POST
+   * is not retried on a closed one).
    */
+  private static HttpClient http11() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
+  }
+
+  /** {@code method} as admin over plain HTTP/1.1 ({@link #http11()}), with a JSON body if any. */
   private HttpResponse<String> plain(String method, URI uri, String json) throws Exception {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
@@ -1080,7 +1082,7 @@ class EngineIT {
     if (json != null) {
       request.header("Content-Type", "application/json");
     }
-    return HTTP_1_1.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return http11().send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** An Echo task whose JSON body is exactly {@code bytes} bytes. */
