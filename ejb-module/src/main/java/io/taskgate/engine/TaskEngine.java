@@ -78,6 +78,9 @@ public class TaskEngine {
 
   @PostConstruct
   void start() {
+    // Produces the store here, in the EJB module whose persistence unit it uses: in an EAR the
+    // web module cannot resolve that unit, and it would otherwise be the first to use the store.
+    store.findQueued(null, 0);
     queues.onTask(runner::runAll);
     queues.onRoom(this::refillSoon);
     sweepEvery = Duration.parse(sweepInterval);
