@@ -44,6 +44,8 @@ import java.util.UUID;
  * Nothing stays managed in the persistence context after a call.
  */
 public final class JpaTaskStore implements TaskStore {
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(JpaTaskStore.class.getName());
 
   private static final Set<TaskStatus> LIVE = EnumSet.noneOf(TaskStatus.class);
 
@@ -98,7 +100,15 @@ public final class JpaTaskStore implements TaskStore {
     List<Optional<StoredTask>> results =
         tx.inTransaction(em -> JdbcWrites.apply(em.unwrap(java.sql.Connection.class), prepared));
     if (own) {
-      afterCommit.run();
+      try {
+        afterCommit.run();
+      } catch (RuntimeException e) {
+        // the writes are committed: reporting a failure would make callers repeat them
+        LOG.log(
+            java.util.logging.Level.WARNING,
+            "Taskgate could not flush a commit to the database file",
+            e);
+      }
     }
     return results;
   }
