@@ -157,4 +157,20 @@ class ArchitectureTest {
         .resideInAnyPackage("io.taskgate.engine..", "io.taskgate.store..", "io.taskgate.web..")
         .check(PRODUCTION);
   }
+
+  @Test
+  void theApiStandsAlone() {
+    noClasses()
+        .that()
+        .resideInAPackage("io.taskgate.api..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.taskgate.core..",
+            "io.taskgate.engine..",
+            "io.taskgate.store..",
+            "io.taskgate.web..")
+        .because("a handler author imports io.taskgate.api alone")
+        .check(PRODUCTION);
+  }
 }

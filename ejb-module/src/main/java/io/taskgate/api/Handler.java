@@ -1,6 +1,5 @@
 package io.taskgate.api;
 
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import java.time.Duration;
 
 /**

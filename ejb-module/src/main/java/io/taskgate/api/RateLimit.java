@@ -3,8 +3,6 @@ package io.taskgate.api;
 import static java.lang.annotation.ElementType.TYPE;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
-import io.taskgate.core.ratelimit.OverflowBehavior;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import java.lang.annotation.Documented;
 import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;

@@ -1,7 +1,5 @@
 package io.taskgate.api;
 
-import io.taskgate.core.ratelimit.RateLimitDecision;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -29,20 +27,7 @@ public class RateLimitRejectedException extends RuntimeException {
     /** The key's next free slot lies beyond the policy's reservation horizon. */
     BEYOND_HORIZON,
     /** The key had no budget and the policy discards on overflow. */
-    DISCARDED;
-
-    /**
-     * The reason of a rejecting decision.
-     *
-     * @throws IllegalArgumentException if {@code outcome} is not a rejection
-     */
-    public static Reason of(RateLimitDecision.Outcome outcome) {
-      return switch (outcome) {
-        case REJECTED_BEYOND_HORIZON -> BEYOND_HORIZON;
-        case REJECTED_DISCARD -> DISCARDED;
-        default -> throw new IllegalArgumentException(outcome + " is not a rejection");
-      };
-    }
+    DISCARDED
   }
 
   private final String taskType;

@@ -1,6 +1,5 @@
 package io.taskgate.api;
 
-import io.taskgate.core.task.Recurrence;
 import java.util.List;
 import java.util.UUID;
 

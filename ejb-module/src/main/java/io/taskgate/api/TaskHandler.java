@@ -3,7 +3,6 @@ package io.taskgate.api;
 import static java.lang.annotation.ElementType.TYPE;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
 
-import io.taskgate.core.task.Backoff;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Stereotype;
 import java.lang.annotation.Documented;

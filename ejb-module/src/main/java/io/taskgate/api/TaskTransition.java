@@ -1,6 +1,5 @@
 package io.taskgate.api;
 
-import io.taskgate.core.task.TaskStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;

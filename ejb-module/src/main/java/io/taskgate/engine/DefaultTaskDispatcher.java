@@ -1,15 +1,15 @@
 package io.taskgate.engine;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Recurrence;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.task.Occurrences;
-import io.taskgate.core.task.Recurrence;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;

@@ -2,9 +2,9 @@ package io.taskgate.engine;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
+import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskTooLargeException;
 import io.taskgate.core.task.Occurrences;
-import io.taskgate.core.task.Recurrence;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;

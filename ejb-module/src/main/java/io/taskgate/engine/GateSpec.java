@@ -1,6 +1,6 @@
 package io.taskgate.engine;
 
-import io.taskgate.core.ratelimit.RateLimitPolicy;
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import java.util.Objects;
 

@@ -1,10 +1,13 @@
 package io.taskgate.engine;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.InvalidTaskPayloadException;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskNotFoundException;
 import io.taskgate.api.TaskReceipt;
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
+import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQuery;

@@ -1,8 +1,8 @@
 package io.taskgate.engine;
 
+import io.taskgate.api.Recurrence;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.Occurrences;
-import io.taskgate.core.task.Recurrence;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;

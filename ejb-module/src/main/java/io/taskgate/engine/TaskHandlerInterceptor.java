@@ -3,6 +3,7 @@ package io.taskgate.engine;
 import io.taskgate.api.HandlerInterception;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
+import io.taskgate.api.TaskTimeoutException;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.inject.Inject;

@@ -1,18 +1,18 @@
 package io.taskgate.engine;
 
 import io.taskgate.api.Handler;
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.RateLimitRejectedException;
+import io.taskgate.api.Recurrence;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.ratelimit.StartSpacing;
 import io.taskgate.core.task.Occurrences;
-import io.taskgate.core.task.Recurrence;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoreWait;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
@@ -927,8 +927,7 @@ public class TaskRunner {
       String key,
       RateLimitDecision decision,
       Instant now) {
-    RateLimitRejectedException.Reason reason =
-        RateLimitRejectedException.Reason.of(decision.outcome());
+    RateLimitRejectedException.Reason reason = decision.outcome().rejectionReason();
     Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
     RateLimitRejectedException rejection =
         new RateLimitRejectedException(

@@ -1,5 +1,6 @@
 package io.taskgate.engine;
 
+import io.taskgate.api.QueueFullException;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;

@@ -1,7 +1,7 @@
 package io.taskgate.engine;
 
+import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskWriteListener;
 import jakarta.annotation.PostConstruct;

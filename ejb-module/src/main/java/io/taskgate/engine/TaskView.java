@@ -1,6 +1,6 @@
 package io.taskgate.engine;
 
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
 import java.time.Instant;
@@ -18,7 +18,7 @@ import java.util.UUID;
  * @param scheduledAt when it is (or was last) due
  * @param attempt attempts started for the current run
  * @param lastError the last failure, or null
- * @param recurrence the recurrence ({@link io.taskgate.core.task.Recurrence#encode()}), or null
+ * @param recurrence the recurrence ({@link io.taskgate.api.Recurrence#encode()}), or null
  * @param runs real executions so far (recurring tasks)
  * @param createdAt when it was stored
  * @param updatedAt when it last changed

@@ -2,10 +2,10 @@ package io.taskgate.engine;
 
 import io.taskgate.api.Handler;
 import io.taskgate.api.RateLimit;
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.task.RetryPolicy;
 import jakarta.enterprise.context.spi.CreationalContext;

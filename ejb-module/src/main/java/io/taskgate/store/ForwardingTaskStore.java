@@ -1,6 +1,6 @@
 package io.taskgate.store;
 
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.taskgate.store;
 
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
@@ -19,8 +19,8 @@ import java.util.UUID;
  *     occurrence for a recurring task, the next attempt's time for a retry
  * @param attempt attempts started so far for the current run (0 before the first)
  * @param lastError the last failure (class and message), or null
- * @param recurrence the recurrence in {@link io.taskgate.core.task.Recurrence#encode()} form, or
- *     null for a one-shot task
+ * @param recurrence the recurrence in {@link io.taskgate.api.Recurrence#encode()} form, or null for
+ *     a one-shot task
  * @param runs real executions so far (recurring tasks)
  * @param createdAt when it was first stored
  * @param updatedAt when it last changed

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.RateLimitRejectedException.Reason;
-import io.taskgate.core.ratelimit.OverflowBehavior;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -99,7 +97,7 @@ class RateLimitApiTest {
   @ParameterizedTest
   @CsvSource({"REJECTED_BEYOND_HORIZON, BEYOND_HORIZON", "REJECTED_DISCARD, DISCARDED"})
   void aRejectingOutcomeHasItsReason(Outcome outcome, Reason reason) {
-    assertThat(Reason.of(outcome)).isEqualTo(reason);
+    assertThat(outcome.rejectionReason()).isEqualTo(reason);
   }
 
   @ParameterizedTest
@@ -107,7 +105,7 @@ class RateLimitApiTest {
       value = Outcome.class,
       names = {"RUN_NOW", "DEFERRED", "UNTRACKED"})
   void otherOutcomesHaveNoReason(Outcome outcome) {
-    assertThatThrownBy(() -> Reason.of(outcome))
+    assertThatThrownBy(outcome::rejectionReason)
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(outcome + " is not a rejection");
   }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
+import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskTooLargeException;
-import io.taskgate.core.task.Recurrence;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.Handler;
+import io.taskgate.api.OverflowBehavior;
 import io.taskgate.api.RateLimit;
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.core.ratelimit.OverflowBehavior;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import io.taskgate.engine.GateSpec.KeySource;
 import io.taskgate.engine.GateSpec.PolicySource;
 import java.time.Duration;

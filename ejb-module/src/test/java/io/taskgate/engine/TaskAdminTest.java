@@ -3,7 +3,8 @@ package io.taskgate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
+import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
 import java.time.Instant;

@@ -2,8 +2,8 @@ package io.taskgate.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskWrite;
 import io.taskgate.store.jpa.JpaTaskStore;

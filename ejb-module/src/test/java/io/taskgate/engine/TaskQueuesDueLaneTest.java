@@ -3,6 +3,7 @@ package io.taskgate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.QueueFullException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -3,11 +3,11 @@ package io.taskgate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.Backoff;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.core.task.Backoff;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.Stream;

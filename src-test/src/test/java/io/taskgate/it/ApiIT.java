@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.TaskRunner;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.Probe;

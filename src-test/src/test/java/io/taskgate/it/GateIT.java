@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.QueueFullException;
 import io.taskgate.api.RateLimitDeferred;
+import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
-import io.taskgate.core.task.Recurrence;
-import io.taskgate.core.task.TaskStatus;
-import io.taskgate.engine.QueueFullException;
 import io.taskgate.engine.TaskAdmin;
 import io.taskgate.engine.TaskQueues;
 import io.taskgate.engine.TaskRunner;

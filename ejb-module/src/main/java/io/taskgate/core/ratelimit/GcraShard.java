@@ -1,5 +1,7 @@
 package io.taskgate.core.ratelimit;
 
+import io.taskgate.api.OverflowBehavior;
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import java.util.HashMap;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
 package io.taskgate.core.ratelimit;
 
+import io.taskgate.api.RateLimitRejectedException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -37,7 +38,20 @@ public record RateLimitDecision(Outcome outcome, long slotEpochNanos, long retry
     /** No budget and the policy discards on overflow: nothing was spent. */
     REJECTED_DISCARD,
     /** The limiter tracks as many keys as it may: it fails open and the task runs unthrottled. */
-    UNTRACKED
+    UNTRACKED;
+
+    /**
+     * Why a task so decided is rejected.
+     *
+     * @throws IllegalArgumentException if this is not a rejection
+     */
+    public RateLimitRejectedException.Reason rejectionReason() {
+      return switch (this) {
+        case REJECTED_BEYOND_HORIZON -> RateLimitRejectedException.Reason.BEYOND_HORIZON;
+        case REJECTED_DISCARD -> RateLimitRejectedException.Reason.DISCARDED;
+        default -> throw new IllegalArgumentException(this + " is not a rejection");
+      };
+    }
   }
 
   /** Checks that run-now answers have no slot and the others a slot not in the past. */

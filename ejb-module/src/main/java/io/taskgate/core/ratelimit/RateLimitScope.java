@@ -1,5 +1,6 @@
 package io.taskgate.core.ratelimit;
 
+import io.taskgate.api.RateLimitPolicy;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
 package io.taskgate.core.ratelimit;
 
+import io.taskgate.api.RateLimitPolicy;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,5 +1,7 @@
 package io.taskgate.core.task;
 
+import io.taskgate.api.TaskStatus;
+
 /** Which status changes of a task leave an audit row. */
 public enum AuditLevel {
   /** Every status change, the insert included. */

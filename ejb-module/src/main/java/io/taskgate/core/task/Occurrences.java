@@ -1,5 +1,7 @@
 package io.taskgate.core.task;
 
+import io.taskgate.api.CronExpression;
+import io.taskgate.api.Recurrence;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.taskgate.core.task;
 
+import io.taskgate.api.Backoff;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 

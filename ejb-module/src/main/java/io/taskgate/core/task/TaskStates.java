@@ -1,5 +1,6 @@
 package io.taskgate.core.task;
 
+import io.taskgate.api.TaskStatus;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;

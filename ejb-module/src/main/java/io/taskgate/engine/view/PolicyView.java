@@ -1,6 +1,6 @@
 package io.taskgate.engine.view;
 
-import io.taskgate.core.ratelimit.RateLimitPolicy;
+import io.taskgate.api.RateLimitPolicy;
 import java.time.Duration;
 
 /**

@@ -1,13 +1,13 @@
 package io.taskgate.engine.view;
 
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyQuery;
 import io.taskgate.core.ratelimit.KeySnapshot;
 import io.taskgate.core.ratelimit.KeyState;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitKeys;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.engine.GateSettings;
 import io.taskgate.engine.GateSpec;
 import io.taskgate.engine.HandlerInfo;
@@ -64,7 +64,7 @@ public class ThrottleViews {
   /**
    * A page of (task type, key) rows and the totals.
    *
-   * @throws io.taskgate.engine.UnknownTaskTypeException if the query's task type names none
+   * @throws io.taskgate.api.UnknownTaskTypeException if the query's task type names none
    */
   public RateLimitPage rateLimits(RateLimitQuery query) {
     Instant at = clock.instant();
@@ -233,7 +233,7 @@ public class ThrottleViews {
    *
    * @param taskType a task type's full class name, or a simple name no other type shares
    * @param key the key as listed by {@link #rateLimits} (a longer one is hashed as the gate does)
-   * @throws io.taskgate.engine.UnknownTaskTypeException if {@code taskType} names no task type
+   * @throws io.taskgate.api.UnknownTaskTypeException if {@code taskType} names no task type
    */
   public Optional<Pacing> pacing(String taskType, String key) {
     String type = admin.resolveTaskType(taskType);

@@ -1,10 +1,10 @@
 package io.taskgate.store.jpa;
 
-import static io.taskgate.core.task.TaskStatus.FAILED;
+import static io.taskgate.api.TaskStatus.FAILED;
 
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.core.task.TaskStates;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;

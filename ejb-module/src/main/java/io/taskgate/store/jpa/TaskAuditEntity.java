@@ -1,6 +1,6 @@
 package io.taskgate.store.jpa;
 
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.store.TaskAudit;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;

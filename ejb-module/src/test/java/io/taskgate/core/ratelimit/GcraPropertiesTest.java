@@ -2,6 +2,7 @@ package io.taskgate.core.ratelimit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;

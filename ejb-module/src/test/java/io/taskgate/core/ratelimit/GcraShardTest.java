@@ -7,6 +7,8 @@ import static io.taskgate.core.ratelimit.RateLimitDecision.Outcome.RUN_NOW;
 import static io.taskgate.core.ratelimit.RateLimitDecision.Outcome.UNTRACKED;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.OverflowBehavior;
+import io.taskgate.api.RateLimitPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.taskgate.core.ratelimit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.RateLimitPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,6 +2,8 @@ package io.taskgate.core.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.CronGenerators;
+import io.taskgate.api.Recurrence;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;

@@ -3,6 +3,7 @@ package io.taskgate.core.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.Recurrence;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;

@@ -2,6 +2,7 @@ package io.taskgate.core.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.Backoff;
 import java.time.Duration;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;

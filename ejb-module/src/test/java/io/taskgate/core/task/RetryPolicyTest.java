@@ -3,6 +3,7 @@ package io.taskgate.core.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.Backoff;
 import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.stream.Stream;

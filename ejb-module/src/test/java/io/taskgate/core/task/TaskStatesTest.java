@@ -1,14 +1,15 @@
 package io.taskgate.core.task;
 
-import static io.taskgate.core.task.TaskStatus.CANCELLED;
-import static io.taskgate.core.task.TaskStatus.COMPLETED;
-import static io.taskgate.core.task.TaskStatus.FAILED;
-import static io.taskgate.core.task.TaskStatus.IN_PROGRESS;
-import static io.taskgate.core.task.TaskStatus.QUEUED;
+import static io.taskgate.api.TaskStatus.CANCELLED;
+import static io.taskgate.api.TaskStatus.COMPLETED;
+import static io.taskgate.api.TaskStatus.FAILED;
+import static io.taskgate.api.TaskStatus.IN_PROGRESS;
+import static io.taskgate.api.TaskStatus.QUEUED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.TaskStatus;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;

@@ -2,10 +2,10 @@ package io.taskgate.engine.ratelimit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.GateSettings;
 import jakarta.ejb.ConcurrencyManagement;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.api.RateLimitDeferred;
 import io.taskgate.api.RateLimitFailOpen;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.TaskTransitions;
 import io.taskgate.store.StoredTask;

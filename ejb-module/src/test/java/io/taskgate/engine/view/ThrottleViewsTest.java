@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.taskgate.api.Handler;
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.core.ratelimit.EpochNanos;
-import io.taskgate.core.ratelimit.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.engine.GateSettings;

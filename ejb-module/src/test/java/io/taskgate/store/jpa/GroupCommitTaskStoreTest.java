@@ -1,9 +1,9 @@
 package io.taskgate.store.jpa;
 
-import static io.taskgate.core.task.TaskStatus.CANCELLED;
-import static io.taskgate.core.task.TaskStatus.COMPLETED;
-import static io.taskgate.core.task.TaskStatus.IN_PROGRESS;
-import static io.taskgate.core.task.TaskStatus.QUEUED;
+import static io.taskgate.api.TaskStatus.CANCELLED;
+import static io.taskgate.api.TaskStatus.COMPLETED;
+import static io.taskgate.api.TaskStatus.IN_PROGRESS;
+import static io.taskgate.api.TaskStatus.QUEUED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -2,9 +2,9 @@ package io.taskgate.store.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.task.AuditLevel;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.TaskTransitions;
 import io.taskgate.store.ListeningTaskStore;

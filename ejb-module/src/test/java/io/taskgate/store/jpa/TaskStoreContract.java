@@ -1,18 +1,18 @@
 package io.taskgate.store.jpa;
 
-import static io.taskgate.core.task.TaskStatus.CANCELLED;
-import static io.taskgate.core.task.TaskStatus.COMPLETED;
-import static io.taskgate.core.task.TaskStatus.FAILED;
-import static io.taskgate.core.task.TaskStatus.IN_PROGRESS;
-import static io.taskgate.core.task.TaskStatus.QUEUED;
+import static io.taskgate.api.TaskStatus.CANCELLED;
+import static io.taskgate.api.TaskStatus.COMPLETED;
+import static io.taskgate.api.TaskStatus.FAILED;
+import static io.taskgate.api.TaskStatus.IN_PROGRESS;
+import static io.taskgate.api.TaskStatus.QUEUED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Recurrence;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
-import io.taskgate.core.task.Recurrence;
 import io.taskgate.core.task.RetryPolicy;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;

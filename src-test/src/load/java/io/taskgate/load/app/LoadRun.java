@@ -1,8 +1,8 @@
 package io.taskgate.load.app;
 
+import io.taskgate.api.QueueFullException;
 import io.taskgate.api.TaskDispatcher;
-import io.taskgate.core.task.TaskStatus;
-import io.taskgate.engine.QueueFullException;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.annotation.Resource;

@@ -1,11 +1,11 @@
 package io.taskgate.it.engine;
 
+import io.taskgate.api.Backoff;
 import io.taskgate.api.Handler;
 import io.taskgate.api.RateLimit;
 import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.core.task.Backoff;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.taskgate.it.engine;
 
+import io.taskgate.api.Backoff;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.core.task.Backoff;
 import jakarta.inject.Inject;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;

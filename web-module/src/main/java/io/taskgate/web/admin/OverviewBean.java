@@ -1,6 +1,6 @@
 package io.taskgate.web.admin;
 
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.view.Overview;
 import io.taskgate.engine.view.RateLimitQuery;
 import io.taskgate.engine.view.RateLimitTotals;

@@ -1,6 +1,6 @@
 package io.taskgate.web.admin;
 
-import io.taskgate.engine.UnknownTaskTypeException;
+import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.engine.view.Pacing;
 import io.taskgate.engine.view.RateLimitPage;
 import io.taskgate.engine.view.RateLimitQuery;

@@ -1,7 +1,7 @@
 package io.taskgate.web.admin;
 
+import io.taskgate.api.TaskNotFoundException;
 import io.taskgate.engine.TaskAdmin;
-import io.taskgate.engine.TaskNotFoundException;
 import io.taskgate.engine.TaskView;
 import io.taskgate.web.security.Roles;
 import jakarta.faces.application.FacesMessage;

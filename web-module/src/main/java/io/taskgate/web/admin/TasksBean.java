@@ -1,9 +1,9 @@
 package io.taskgate.web.admin;
 
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
+import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.engine.TaskAdmin;
 import io.taskgate.engine.TaskViewPage;
-import io.taskgate.engine.UnknownTaskTypeException;
 import io.taskgate.engine.view.Overview;
 import io.taskgate.engine.view.ThrottleViews;
 import jakarta.faces.view.ViewScoped;

@@ -2,11 +2,11 @@ package io.taskgate.web.api;
 
 import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.api.InvalidTaskException;
+import io.taskgate.api.InvalidTaskPayloadException;
+import io.taskgate.api.QueueFullException;
+import io.taskgate.api.TaskNotFoundException;
 import io.taskgate.api.TaskTooLargeException;
-import io.taskgate.engine.InvalidTaskPayloadException;
-import io.taskgate.engine.QueueFullException;
-import io.taskgate.engine.TaskNotFoundException;
-import io.taskgate.engine.UnknownTaskTypeException;
+import io.taskgate.api.UnknownTaskTypeException;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.ws.rs.core.Response;

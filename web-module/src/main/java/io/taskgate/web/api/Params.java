@@ -2,7 +2,7 @@ package io.taskgate.web.api;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.view.RateLimitQuery;
 import io.taskgate.engine.view.RateLimitSort;
 import java.time.Duration;

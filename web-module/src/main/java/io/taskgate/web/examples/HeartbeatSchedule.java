@@ -1,8 +1,8 @@
 package io.taskgate.web.examples;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskDispatcher;
-import io.taskgate.core.task.Recurrence;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;

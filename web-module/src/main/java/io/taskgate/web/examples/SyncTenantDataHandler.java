@@ -1,10 +1,10 @@
 package io.taskgate.web.examples;
 
+import io.taskgate.api.Backoff;
 import io.taskgate.api.Handler;
 import io.taskgate.api.RateLimit;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.core.task.Backoff;
 import jakarta.inject.Inject;
 
 /**

@@ -1,9 +1,9 @@
 package io.taskgate.web.examples;
 
+import io.taskgate.api.Backoff;
 import io.taskgate.api.Handler;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.core.task.Backoff;
 
 /** Fails attempts 1 and 2, succeeds on the 3rd: three attempts, half a second apart. */
 @TaskHandler(maxAttempts = 3, backoff = Backoff.FIXED, retryDelay = "PT0.5S", jitter = 0)

@@ -2,9 +2,9 @@ package io.taskgate.web.monitor;
 
 import io.taskgate.api.RateLimitDeferred;
 import io.taskgate.api.RateLimitRejected;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
-import io.taskgate.core.task.TaskStatus;
 import io.taskgate.engine.OffTimer;
 import io.taskgate.engine.TaskQueues;
 import io.taskgate.engine.TaskRunner;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
-import io.taskgate.core.task.TaskStatus;
+import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.view.RateLimitQuery;
 import io.taskgate.engine.view.RateLimitSort;
 import jakarta.json.Json;

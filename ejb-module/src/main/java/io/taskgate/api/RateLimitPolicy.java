@@ -1,4 +1,4 @@
-package io.taskgate.core.ratelimit;
+package io.taskgate.api;
 
 import java.time.Duration;
 

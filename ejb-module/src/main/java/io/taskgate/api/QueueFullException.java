@@ -1,4 +1,4 @@
-package io.taskgate.engine;
+package io.taskgate.api;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -7,7 +7,7 @@ import java.util.UUID;
 public class QueueFullException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  QueueFullException(String queue, int depth, Duration waited, UUID taskId) {
+  public QueueFullException(String queue, int depth, Duration waited, UUID taskId) {
     super(
         "Taskgate queue '"
             + queue

@@ -1,13 +1,12 @@
-package io.taskgate.engine;
+package io.taskgate.api;
 
-import io.taskgate.api.TaskContext;
 import java.time.Duration;
 
 /** An attempt ran longer than its handler's {@code timeout}. */
 public class TaskTimeoutException extends Exception {
   private static final long serialVersionUID = 1L;
 
-  TaskTimeoutException(TaskContext context, Duration timeout) {
+  public TaskTimeoutException(TaskContext context, Duration timeout) {
     super(
         "Task "
             + context.taskId()

@@ -1,4 +1,4 @@
-package io.taskgate.core.task;
+package io.taskgate.api;
 
 /** How the delay between attempts grows. */
 public enum Backoff {

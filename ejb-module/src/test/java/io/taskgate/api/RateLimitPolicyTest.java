@@ -1,8 +1,9 @@
-package io.taskgate.core.ratelimit;
+package io.taskgate.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.core.ratelimit.RateLimitScope;
 import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.stream.Stream;

@@ -1,4 +1,4 @@
-package io.taskgate.engine;
+package io.taskgate.api;
 
 import java.util.UUID;
 
@@ -8,7 +8,7 @@ public class TaskNotFoundException extends RuntimeException {
 
   private final UUID taskId;
 
-  TaskNotFoundException(UUID taskId) {
+  public TaskNotFoundException(UUID taskId) {
     super("No task has id " + taskId);
     this.taskId = taskId;
   }

@@ -1,4 +1,4 @@
-package io.taskgate.engine;
+package io.taskgate.api;
 
 /** JSON that cannot be read as the task type it was sent for. */
 public class InvalidTaskPayloadException extends RuntimeException {
@@ -7,7 +7,7 @@ public class InvalidTaskPayloadException extends RuntimeException {
   private final String type;
   private final String reason;
 
-  InvalidTaskPayloadException(String type, String reason, Throwable cause) {
+  public InvalidTaskPayloadException(String type, String reason, Throwable cause) {
     super("The body cannot be read as task type " + type + ": " + reason, cause);
     this.type = type;
     this.reason = reason;

@@ -1,4 +1,4 @@
-package io.taskgate.core.task;
+package io.taskgate.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

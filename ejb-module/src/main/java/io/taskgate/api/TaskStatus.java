@@ -1,4 +1,4 @@
-package io.taskgate.core.task;
+package io.taskgate.api;
 
 /** Where a task is in its life. The allowed moves are in {@link TaskStates}. */
 public enum TaskStatus {

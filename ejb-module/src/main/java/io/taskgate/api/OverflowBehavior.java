@@ -1,4 +1,4 @@
-package io.taskgate.core.ratelimit;
+package io.taskgate.api;
 
 /** What happens to a task whose key has no budget left. */
 public enum OverflowBehavior {

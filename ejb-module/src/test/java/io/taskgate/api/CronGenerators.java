@@ -1,14 +1,14 @@
-package io.taskgate.core.task;
+package io.taskgate.api;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 
 /** Random cron expressions from a small grammar: every field form, names, 0 and 7 for Sunday. */
-final class CronGenerators {
+public final class CronGenerators {
   private CronGenerators() {}
 
-  static Arbitrary<String> expressions() {
+  public static Arbitrary<String> expressions() {
     return Combinators.combine(
             field(0, 59),
             Arbitraries.oneOf(field(0, 23), Arbitraries.of("1", "2", "1-3", "0,2", "2/1")),

@@ -1,4 +1,4 @@
-package io.taskgate.core.task;
+package io.taskgate.api;
 
 import java.time.Instant;
 import java.time.LocalDate;

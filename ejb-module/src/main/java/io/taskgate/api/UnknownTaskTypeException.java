@@ -1,4 +1,4 @@
-package io.taskgate.engine;
+package io.taskgate.api;
 
 import java.util.List;
 
@@ -10,7 +10,7 @@ public class UnknownTaskTypeException extends RuntimeException {
   private final List<String> candidates;
   private final List<String> known;
 
-  UnknownTaskTypeException(String type, List<String> candidates, List<String> known) {
+  public UnknownTaskTypeException(String type, List<String> candidates, List<String> known) {
     super(message(type, candidates, known));
     this.type = type;
     this.candidates = List.copyOf(candidates);
