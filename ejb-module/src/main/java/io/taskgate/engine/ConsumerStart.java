@@ -10,6 +10,7 @@ import jakarta.interceptor.Interceptor;
 import jakarta.servlet.ServletContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
@@ -20,9 +21,12 @@ import java.util.logging.Logger;
  *
  * <p>On Payara the web module's initialisation (the event whose payload is its {@code
  * ServletContext}) reaches only the observers of the web module's own classes, after the bean
- * archives in its libraries saw an earlier one. Taskgate's web module observes it after every
- * observer of the default priority and calls {@link #webInitialised}; an application without it
- * starts {@value #FALLBACK_SECONDS} s after the bean archives initialised.
+ * archives in its libraries saw an earlier one. Two things call {@link #webInitialised}: Taskgate's
+ * web module, which observes that event after every observer of the default priority, and {@link
+ * WebModuleStarted}, a servlet context listener in this jar that a WAR carrying the jar in {@code
+ * WEB-INF/lib} runs after the event's observers. An application with neither (an EAR whose web
+ * modules do not include Taskgate's) starts {@value #FALLBACK_SECONDS} s after the bean archives
+ * initialised.
  *
  * <p>The engine registers what to run ({@link #whenInitialised}); the signal may come before or
  * after that, and what is registered runs once, after both. The engine's singleton cannot be called
@@ -43,6 +47,7 @@ public class ConsumerStart {
   private final List<Runnable> waiting = new ArrayList<>();
   private boolean initialised; // guarded by this
   private boolean fallbackSet; // guarded by this
+  private String startedBy; // guarded by this
 
   void applicationInitialized(
       @Observes @Priority(PRIORITY) @Initialized(ApplicationScoped.class) Object event) {
@@ -58,7 +63,7 @@ public class ConsumerStart {
     }
     timers.schedule(
         () -> {
-          if (start()) {
+          if (start("fallback")) {
             LOG.warning(
                 "Taskgate started its workers "
                     + FALLBACK_SECONDS
@@ -72,7 +77,16 @@ public class ConsumerStart {
 
   /** The web module has initialised, its own observers included: the workers may start. */
   public void webInitialised() {
-    start();
+    start("web module");
+  }
+
+  /**
+   * What started the workers: {@code "web module"} (a web module said the application had
+   * initialised), {@code "fallback"} (none did within {@value #FALLBACK_SECONDS} s), or empty while
+   * they wait.
+   */
+  public synchronized Optional<String> startedBy() {
+    return Optional.ofNullable(startedBy);
   }
 
   /** Runs {@code start} once the application has initialised: now, if it has. */
@@ -86,13 +100,14 @@ public class ConsumerStart {
     start.run();
   }
 
-  private boolean start() {
+  private boolean start(String by) {
     List<Runnable> run;
     synchronized (this) {
       if (initialised) {
         return false;
       }
       initialised = true;
+      startedBy = by;
       run = List.copyOf(waiting);
       waiting.clear();
     }
