@@ -118,26 +118,31 @@ class GateIT {
     for (int i = 0; i < 5; i++) {
       dispatcher.dispatch(new Paced(key, key + "-burst-" + i));
     }
-    TaskReceipt sixth = dispatcher.dispatch(new Paced(key, key + "-sixth"));
+    for (int i = 0; i < 4; i++) {
+      dispatcher.dispatch(new Paced(key, key + "-paced-" + i));
+    }
+    // the tenth: five slots away, so that it is still parked (not yet claimed ahead of its slot)
+    // when the test reads the store, however slow the machine
+    TaskReceipt tenth = dispatcher.dispatch(new Paced(key, key + "-tenth"));
 
-    awaitParked(sixth.taskId());
-    TaskRunner.Parked parked = runner.parked().get(sixth.taskId());
+    awaitParked(tenth.taskId());
+    TaskRunner.Parked parked = runner.parked().get(tenth.taskId());
     assertThat(parked.key()).isEqualTo(key);
     assertThat(parked.slot()).isAfter(Instant.now().minusMillis(1));
     // the idle key's reservations count from when its burst will really start: at least the
-    // gate's 20 ms start lead after the decision, plus the spacing's 5 ms margin, then one slot
-    assertThat(parked.slot()).isAfterOrEqualTo(before.plusMillis(20 + 5 + 200));
-    StoredTask queued = store.find(sixth.taskId()).orElseThrow();
+    // gate's 20 ms start lead after the decision, plus the spacing's 5 ms margin, then five slots
+    assertThat(parked.slot()).isAfterOrEqualTo(before.plusMillis(20 + 5 + 5 * 200));
+    StoredTask queued = store.find(tenth.taskId()).orElseThrow();
     assertThat(queued.status()).isEqualTo(TaskStatus.QUEUED);
     assertThat(queued.version()).isZero(); // nothing written for the deferral
-    assertThat(store.history(sixth.taskId()))
+    assertThat(store.history(tenth.taskId()))
         .extracting(TaskAudit::to)
         .containsExactly(TaskStatus.QUEUED);
 
-    await(sixth.taskId(), TaskStatus.COMPLETED);
-    assertThat(runner.parked()).doesNotContainKey(sixth.taskId());
+    await(tenth.taskId(), TaskStatus.COMPLETED);
+    assertThat(runner.parked()).doesNotContainKey(tenth.taskId());
     // the handler learns the slot it waited for, and it did not start before it
-    Instant[] throttled = GatedTasks.THROTTLED.get(key + "-sixth");
+    Instant[] throttled = GatedTasks.THROTTLED.get(key + "-tenth");
     assertThat(throttled[0]).isEqualTo(parked.slot());
     assertThat(throttled[1]).isAfterOrEqualTo(parked.slot());
     assertThat(GatedTasks.THROTTLED).doesNotContainKey(key + "-burst-0");
