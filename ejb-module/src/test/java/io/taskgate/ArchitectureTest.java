@@ -1,8 +1,10 @@
 package io.taskgate;
 
 import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaAccess;
@@ -76,18 +78,16 @@ class ArchitectureTest {
             .because("the core uses atomics, not monitors"));
   }
 
+  /**
+   * {@link #readsASystemClock()}, or any use of an {@code InstantSource}: the core takes instants.
+   */
   private static com.tngtech.archunit.base.DescribedPredicate<JavaAccess<?>> readsAClock() {
     return describe(
-        "reads a clock (System.currentTimeMillis/nanoTime, java.time now(), Clock.system…)",
-        access -> {
-          String owner = access.getTargetOwner().getName();
-          String name = access.getName();
-          return (owner.equals("java.lang.System")
-                  && (name.equals("currentTimeMillis") || name.equals("nanoTime")))
-              || (owner.startsWith("java.time.") && name.equals("now"))
-              || (owner.equals("java.time.Clock") && name.startsWith("system"))
-              || owner.equals("java.time.InstantSource");
-        });
+        "reads a clock (System.currentTimeMillis/nanoTime, java.time now(), Clock.system…,"
+            + " any InstantSource)",
+        access ->
+            readsASystemClock().test(access)
+                || access.getTargetOwner().getName().equals("java.time.InstantSource"));
   }
 
   static List<ArchRule> coreRules() {
@@ -108,39 +108,48 @@ class ArchitectureTest {
     }
   }
 
-  @Test
-  void onlyTheClockProducerReadsTheWallClock() {
-    noClasses()
+  /** No class but engine.time reads a system clock: time is injected, so that tests can move it. */
+  static ArchRule clocksRule() {
+    return noClasses()
         .that()
-        .resideInAPackage("io.taskgate..")
-        .and()
-        .doNotHaveFullyQualifiedName("io.taskgate.engine.ClockProducer")
+        .resideOutsideOfPackage("io.taskgate.engine.time..")
         .should()
-        .accessTargetWhere(readsTheWallClock())
-        .because("the engine has one clock, an injected InstantSource, so that tests can move it")
-        .check(PRODUCTION);
+        .accessTargetWhere(readsASystemClock())
+        .because(
+            "the engine's clocks are injected (InstantSource and Ticker, produced by"
+                + " engine.time.Clocks), so that tests can move them");
   }
 
   @Test
-  void theWallClockRuleCatchesTheClassThatBreaksIt() {
+  void onlyEngineTimeReadsTheClocks() {
+    clocksRule().check(PRODUCTION);
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      classes = {
+        io.taskgate.archfixture.ImpureLimiter.class,
+        io.taskgate.archfixture.ClockByReference.class
+      })
+  void theClockRuleCatchesACallAndAMethodReference(Class<?> breaksIt) {
     assertThat(
-            noClasses()
-                .should()
-                .accessTargetWhere(readsTheWallClock())
-                .evaluate(FIXTURE)
-                .hasViolation())
+            clocksRule().evaluate(new ClassFileImporter().importClasses(breaksIt)).hasViolation())
         .isTrue();
   }
 
-  /** Like {@link #readsAClock()} but allows {@code System.nanoTime}, which measures intervals. */
-  private static com.tngtech.archunit.base.DescribedPredicate<JavaAccess<?>> readsTheWallClock() {
+  /**
+   * Reads a system clock: System.currentTimeMillis or nanoTime (called or referenced), java.time
+   * now(), Clock.system…, InstantSource.system.
+   */
+  private static com.tngtech.archunit.base.DescribedPredicate<JavaAccess<?>> readsASystemClock() {
     return describe(
-        "reads the wall clock (System.currentTimeMillis, java.time now(), Clock.system…,"
-            + " InstantSource.system)",
+        "reads a system clock (System.currentTimeMillis/nanoTime, java.time now(),"
+            + " Clock.system…, InstantSource.system)",
         access -> {
           String owner = access.getTargetOwner().getName();
           String name = access.getName();
-          return (owner.equals("java.lang.System") && name.equals("currentTimeMillis"))
+          return (owner.equals("java.lang.System")
+                  && (name.equals("currentTimeMillis") || name.equals("nanoTime")))
               || (owner.startsWith("java.time.") && name.equals("now"))
               || (owner.equals("java.time.Clock") && name.startsWith("system"))
               || (owner.equals("java.time.InstantSource") && name.equals("system"));
@@ -172,5 +181,78 @@ class ArchitectureTest {
             "io.taskgate.web..")
         .because("a handler author imports io.taskgate.api alone")
         .check(PRODUCTION);
+  }
+
+  static ArchRule noCycles(String slicePattern) {
+    return slices().matching(slicePattern).should().beFreeOfCycles();
+  }
+
+  @Test
+  void noCyclesBetweenTheTopLevelPackages() {
+    noCycles("io.taskgate.(*)..").check(PRODUCTION);
+  }
+
+  @Test
+  void noCyclesBetweenTheEnginesPackages() {
+    noCycles("io.taskgate.engine.(**)").check(PRODUCTION);
+  }
+
+  @Test
+  void theCycleRuleCatchesTwoPackagesThatUseEachOther() {
+    assertThat(noCycles("io.taskgate.archfixture.cycle.(**)").evaluate(FIXTURE).hasViolation())
+        .isTrue();
+  }
+
+  static ArchRule storeAndApiDoNotSeeTheEngine() {
+    return noClasses()
+        .that()
+        .resideInAnyPackage("io.taskgate.store..", "io.taskgate.api..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.taskgate.engine..")
+        .because("storage and the API never call back into the engine");
+  }
+
+  @Test
+  void theStoreAndTheApiDoNotDependOnTheEngine() {
+    storeAndApiDoNotSeeTheEngine().check(PRODUCTION);
+  }
+
+  @Test
+  void theStoreRuleCatchesAStoreClassThatCallsTheEngine() {
+    assertThat(
+            storeAndApiDoNotSeeTheEngine()
+                .evaluate(new ClassFileImporter().importPackages("io.taskgate.store.archfixture"))
+                .hasViolation())
+        .isTrue();
+  }
+
+  /** CDI refuses a normal-scoped bean with a public field (WELD-000075) at deployment. */
+  static ArchRule noPublicFieldsInNormalScopedBeans() {
+    return fields()
+        .that()
+        .areDeclaredInClassesThat()
+        .areAnnotatedWith(jakarta.enterprise.context.ApplicationScoped.class)
+        .and()
+        .areNotStatic()
+        .should()
+        .notBePublic()
+        .because("the container refuses a normal-scoped bean with a public field");
+  }
+
+  @Test
+  void noNormalScopedBeanHasAPublicField() {
+    noPublicFieldsInNormalScopedBeans().check(PRODUCTION);
+  }
+
+  @Test
+  void thePublicFieldRuleCatchesABeanWithOne() {
+    assertThat(
+            noPublicFieldsInNormalScopedBeans()
+                .evaluate(
+                    new ClassFileImporter()
+                        .importClasses(io.taskgate.archfixture.BeanWithAPublicField.class))
+                .hasViolation())
+        .isTrue();
   }
 }

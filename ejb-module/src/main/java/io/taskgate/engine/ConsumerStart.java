@@ -51,8 +51,8 @@ public class ConsumerStart {
 
   void applicationInitialized(
       @Observes @Priority(PRIORITY) @Initialized(ApplicationScoped.class) Object event) {
-    if (event instanceof ServletContext) {
-      webInitialised();
+    if (event instanceof ServletContext context) {
+      webInitialised(context.getContextPath());
       return;
     }
     synchronized (this) {
@@ -75,15 +75,21 @@ public class ConsumerStart {
         TimeUnit.SECONDS);
   }
 
-  /** The web module has initialised, its own observers included: the workers may start. */
-  public void webInitialised() {
-    start("web module");
+  /**
+   * The web module at {@code contextPath} has initialised, its own observers included: the workers
+   * may start.
+   */
+  public void webInitialised(String contextPath) {
+    String by = "web module " + (contextPath.isEmpty() ? "/" : contextPath);
+    if (start(by)) {
+      LOG.info(() -> "Taskgate's workers start: the " + by + " has initialised");
+    }
   }
 
   /**
-   * What started the workers: {@code "web module"} (a web module said the application had
-   * initialised), {@code "fallback"} (none did within {@value #FALLBACK_SECONDS} s), or empty while
-   * they wait.
+   * What started the workers: {@code "web module <context path>"} (that web module said the
+   * application had initialised), {@code "fallback"} (none did within {@value #FALLBACK_SECONDS}
+   * s), or empty while they wait.
    */
   public synchronized Optional<String> startedBy() {
     return Optional.ofNullable(startedBy);

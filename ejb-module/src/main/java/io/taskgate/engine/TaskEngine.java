@@ -3,8 +3,14 @@ package io.taskgate.engine;
 import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.Occurrences;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.run.AttemptRunner;
+import io.taskgate.engine.schedule.OffTimer;
+import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.schedule.UnschedulableTaskException;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -54,8 +60,9 @@ public class TaskEngine {
   private static final int INTERRUPTED_PAGE = 200;
 
   @Inject TaskStore store;
+  @Inject TaskQueries queries;
   @Inject TaskQueues queues;
-  @Inject TaskRunner runner;
+  @Inject AttemptRunner runner;
   @Inject TaskScheduler scheduler;
   @Inject InstantSource clock;
   @Inject ConsumerStart consumerStart;
@@ -70,6 +77,7 @@ public class TaskEngine {
   private ScheduledFuture<?> sweeper;
   private volatile Instant started;
   private volatile Instant recovered;
+  volatile boolean recoveryEnded; // recovery finished or stopped early: the sweep may read
   private volatile Instant lastSweep;
   private volatile Duration sweepEvery;
   private final AtomicBoolean opened = new AtomicBoolean();
@@ -78,9 +86,10 @@ public class TaskEngine {
 
   @PostConstruct
   void start() {
-    // Produces the store here, in the EJB module whose persistence unit it uses: in an EAR the
-    // web module cannot resolve that unit, and it would otherwise be the first to use the store.
-    store.findQueued(null, 0);
+    // Produces the store and the read model here, in the EJB module whose persistence unit they
+    // use: in an EAR the web module, which cannot resolve that unit, would otherwise be first.
+    store.findDue(clock.instant(), null, 0);
+    queries.findQueued(null, 0);
     queues.onTask(runner::runAll);
     queues.onRoom(this::refillSoon);
     sweepEvery = Duration.parse(sweepInterval);
@@ -114,6 +123,8 @@ public class TaskEngine {
                 Level.SEVERE,
                 "Taskgate recovery stopped early; the sweep picks up the due tasks it left",
                 e);
+          } finally {
+            recoveryEnded = true;
           }
         });
   }
@@ -157,7 +168,7 @@ public class TaskEngine {
     Set<String> full = new HashSet<>();
     DueTask after = null;
     while (true) {
-      List<DueTask> page = store.findQueued(after, BATCH);
+      List<DueTask> page = queries.findQueued(after, BATCH);
       for (DueTask task : page) {
         if (handOver(task, now, full, true)) {
           handed++;
@@ -180,7 +191,7 @@ public class TaskEngine {
     while (true) {
       boolean fresh = false;
       for (StoredTask task :
-          store.findByStatus(EnumSet.of(TaskStatus.IN_PROGRESS), INTERRUPTED_PAGE)) {
+          queries.findByStatus(EnumSet.of(TaskStatus.IN_PROGRESS), INTERRUPTED_PAGE)) {
         if (!seen.add(task.id())) {
           continue;
         }
@@ -300,7 +311,14 @@ public class TaskEngine {
    * that nothing signals is a task another application instance stored and lost, which is picked up
    * within a minute.
    */
+  /**
+   * One sweep, unless recovery has not ended yet: before it, a sweep would hand over the recurring
+   * tasks that missed occurrences while the application was down without moving them on.
+   */
   void sweep() {
+    if (!recoveryEnded) {
+      return;
+    }
     synchronized (sweepLock) {
       sweepTick();
     }

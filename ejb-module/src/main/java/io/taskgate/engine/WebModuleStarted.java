@@ -18,6 +18,6 @@ public class WebModuleStarted implements ServletContextListener {
 
   @Override
   public void contextInitialized(ServletContextEvent event) {
-    consumers.webInitialised();
+    consumers.webInitialised(event.getServletContext().getContextPath());
   }
 }

@@ -1,13 +1,10 @@
 package io.taskgate.store;
 
-import io.taskgate.api.TaskStatus;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -35,11 +32,6 @@ public abstract class ForwardingTaskStore implements TaskStore {
   }
 
   @Override
-  public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
-    return delegate.findByStatus(statuses, max);
-  }
-
-  @Override
   public List<StoredTask> findAll(Collection<UUID> ids) {
     return delegate.findAll(ids);
   }
@@ -47,25 +39,5 @@ public abstract class ForwardingTaskStore implements TaskStore {
   @Override
   public List<DueTask> findDue(Instant now, DueTask after, int max) {
     return delegate.findDue(now, after, max);
-  }
-
-  @Override
-  public List<DueTask> findQueued(DueTask after, int max) {
-    return delegate.findQueued(after, max);
-  }
-
-  @Override
-  public TaskPage query(TaskQuery query) {
-    return delegate.query(query);
-  }
-
-  @Override
-  public List<TaskAudit> history(UUID id) {
-    return delegate.history(id);
-  }
-
-  @Override
-  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
-    return delegate.countByQueueAndStatus();
   }
 }

@@ -34,7 +34,7 @@ import java.util.logging.Logger;
  * </ul>
  *
  * Reads always go straight to the delegate. A caller that named work it may do while it waits
- * ({@link StoreWait#helping}) does it while its writes are committed.
+ * ({@link CommitWait}) does it while its writes are committed.
  */
 public final class GroupCommitTaskStore extends ForwardingTaskStore implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(GroupCommitTaskStore.class.getName());
@@ -98,8 +98,14 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
    */
   @Override
   public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes) {
+    return writeAll(writes, CommitWait.PLAIN);
+  }
+
+  /** {@link #writeAll(List)}, the caller waiting for the commit as {@code wait} says. */
+  @Override
+  public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes, CommitWait wait) {
     List<TaskWrite> copy = List.copyOf(writes);
-    return copy.isEmpty() ? List.of() : submit(copy);
+    return copy.isEmpty() ? List.of() : submit(copy, wait);
   }
 
   /** Transactions committed by the writers so far. */
@@ -130,10 +136,10 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
   }
 
   private Optional<StoredTask> write(TaskWrite write) {
-    return submit(List.of(write)).get(0);
+    return submit(List.of(write), CommitWait.PLAIN).get(0);
   }
 
-  private List<Optional<StoredTask>> submit(List<TaskWrite> writes) {
+  private List<Optional<StoredTask>> submit(List<TaskWrite> writes, CommitWait wait) {
     if (closed || callerInTransaction.getAsBoolean()) {
       return delegate.writeAll(writes);
     }
@@ -143,7 +149,7 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
       // closed while we queued, and no writer took it: apply it here
       return delegate.writeAll(writes);
     }
-    return StoreWait.await(pending.result()); // the caller may start a due task meanwhile
+    return wait.await(pending.result()); // the caller may start a due task meanwhile
   }
 
   private void writeLoop() {

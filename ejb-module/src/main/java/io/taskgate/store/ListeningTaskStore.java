@@ -45,7 +45,17 @@ public final class ListeningTaskStore extends ForwardingTaskStore implements Aut
 
   @Override
   public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes) {
-    List<Optional<StoredTask>> results = delegate.writeAll(writes);
+    return told(writes, delegate.writeAll(writes));
+  }
+
+  @Override
+  public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes, CommitWait wait) {
+    return told(writes, delegate.writeAll(writes, wait));
+  }
+
+  /** Tells the listener what {@code writes} stored, on the caller's thread; returns the results. */
+  private List<Optional<StoredTask>> told(
+      List<TaskWrite> writes, List<Optional<StoredTask>> results) {
     if (listener.listening()) {
       for (int i = 0; i < results.size(); i++) {
         StoredTask stored = results.get(i).orElse(null);

@@ -1,13 +1,10 @@
 package io.taskgate.store;
 
-import io.taskgate.api.TaskStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -40,6 +37,14 @@ public interface TaskStore {
    */
   List<Optional<StoredTask>> writeAll(List<TaskWrite> writes);
 
+  /**
+   * {@link #writeAll(List)}, the caller waiting for the commit as {@code wait} says (doing other
+   * work meanwhile, for instance). The default writes and returns, with nothing to wait for.
+   */
+  default List<Optional<StoredTask>> writeAll(List<TaskWrite> writes, CommitWait wait) {
+    return writeAll(writes);
+  }
+
   /** The task with this id. */
   Optional<StoredTask> find(UUID id);
 
@@ -66,31 +71,10 @@ public interface TaskStore {
    */
   Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now);
 
-  /** Up to {@code max} tasks in any of {@code statuses}, oldest scheduledAt first. */
-  List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max);
-
   /**
    * Up to {@code max} QUEUED tasks due at {@code now} (scheduledAt not after it), in (scheduledAt,
    * id) order, starting after {@code after} in that order (null: from the first): page by passing
    * the last one of the previous page.
    */
   List<DueTask> findDue(Instant now, DueTask after, int max);
-
-  /**
-   * Up to {@code max} QUEUED tasks, due or not, in (scheduledAt, id) order, starting after {@code
-   * after} (null: from the first): what recovery streams into the engine a page at a time.
-   */
-  List<DueTask> findQueued(DueTask after, int max);
-
-  /** A page of tasks matching the query, newest first, and how many match in all. */
-  TaskPage query(TaskQuery query);
-
-  /** The audit rows of a task, oldest first. */
-  List<TaskAudit> history(UUID id);
-
-  /**
-   * How many tasks each queue has in each status, in one read; queues and statuses without tasks
-   * are absent.
-   */
-  Map<String, Map<TaskStatus, Long>> countByQueueAndStatus();
 }

@@ -1,5 +1,7 @@
 package io.taskgate.engine;
 
+import io.taskgate.engine.queue.QueueWiring;
+import io.taskgate.engine.queue.TaskQueues;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import java.lang.reflect.Proxy;
@@ -18,23 +20,23 @@ import org.eclipse.microprofile.config.Config;
  * Engine parts outside a container, for unit tests: a {@link TaskQueues} on plain executors, with
  * settings from a map.
  */
-final class EngineParts {
+public final class EngineParts {
   private EngineParts() {}
 
   /** Queues whose workers run on {@code threads} and hand their batches to {@code runner}. */
-  static TaskQueues queues(
+  public static TaskQueues queues(
       Map<String, String> settings, ExecutorService threads, Consumer<List<UUID>> runner) {
     return queues(settings, threads, (batch, starts) -> runner.accept(batch));
   }
 
   /** Queues whose workers hand their batches, with the queue's start lane, to {@code runner}. */
-  static TaskQueues queues(
+  public static TaskQueues queues(
       Map<String, String> settings, ExecutorService threads, TaskQueues.Worker runner) {
-    QueueSettings queueSettings = new QueueSettings();
-    queueSettings.config = config(settings);
-    TaskQueues queues = new TaskQueues();
-    queues.settings = queueSettings;
-    queues.executor = managed(ManagedExecutorService.class, threads, new AtomicInteger());
+    TaskQueues queues =
+        QueueWiring.queues(
+            config(settings),
+            managed(ManagedExecutorService.class, threads, new AtomicInteger()),
+            System::nanoTime);
     queues.open();
     queues.onTask(runner);
     queues.startConsuming();
@@ -45,7 +47,7 @@ final class EngineParts {
    * {@code threads} as a managed executor of type {@code type}; {@code submissions} counts the
    * tasks handed to it ({@code execute}, {@code schedule} and {@code scheduleAtFixedRate}).
    */
-  static <T> T managed(Class<T> type, ExecutorService threads, AtomicInteger submissions) {
+  public static <T> T managed(Class<T> type, ExecutorService threads, AtomicInteger submissions) {
     return type.cast(
         Proxy.newProxyInstance(
             type.getClassLoader(),
@@ -77,13 +79,13 @@ final class EngineParts {
   }
 
   /** A scheduled executor as {@link ManagedScheduledExecutorService}, counting its schedules. */
-  static ManagedScheduledExecutorService timers(
+  public static ManagedScheduledExecutorService timers(
       ScheduledExecutorService threads, AtomicInteger schedules) {
     return managed(ManagedScheduledExecutorService.class, threads, schedules);
   }
 
   /** MicroProfile Config answering {@code getOptionalValue} from {@code settings}. */
-  static Config config(Map<String, String> settings) {
+  public static Config config(Map<String, String> settings) {
     return (Config)
         Proxy.newProxyInstance(
             Config.class.getClassLoader(),

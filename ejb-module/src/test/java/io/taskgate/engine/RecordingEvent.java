@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /** A CDI {@link Event} that records what is fired synchronously; nothing else is used. */
-final class RecordingEvent<T> implements Event<T> {
-  final List<T> fired = new ArrayList<>();
-  RuntimeException observerFailure;
+public final class RecordingEvent<T> implements Event<T> {
+  public final List<T> fired = new ArrayList<>();
+  public RuntimeException observerFailure;
 
   @Override
   public void fire(T event) {

@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.schedule.SchedulerWiring;
+import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskWrite;
+import io.taskgate.store.jpa.H2TestDatabase;
+import io.taskgate.store.jpa.JpaTaskQueries;
 import io.taskgate.store.jpa.JpaTaskStore;
 import io.taskgate.store.jpa.ResourceLocalTransactor;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -40,22 +44,14 @@ class TaskEngineRecoveryTest {
   private final Map<UUID, AtomicInteger> runs = new ConcurrentHashMap<>();
   private EntityManagerFactory factory;
   private JpaTaskStore store;
+  private JpaTaskQueries queries;
 
   @BeforeEach
   void open() {
-    factory =
-        Persistence.createEntityManagerFactory(
-            "taskgate-test",
-            Map.of(
-                "eclipselink.persistencexml", "META-INF/taskgate-test-persistence.xml",
-                "jakarta.persistence.jdbc.driver", "org.h2.Driver",
-                "jakarta.persistence.jdbc.url",
-                    "jdbc:h2:mem:recovery_"
-                        + UUID.randomUUID().toString().replace("-", "")
-                        + ";DB_CLOSE_DELAY=-1",
-                "jakarta.persistence.jdbc.user", "sa",
-                "jakarta.persistence.jdbc.password", ""));
-    store = new JpaTaskStore(new ResourceLocalTransactor(factory), AuditLevel.MINIMAL);
+    factory = H2TestDatabase.inMemory("recovery");
+    ResourceLocalTransactor tx = new ResourceLocalTransactor(factory);
+    store = new JpaTaskStore(tx, AuditLevel.MINIMAL);
+    queries = new JpaTaskQueries(tx);
   }
 
   @AfterEach
@@ -139,10 +135,8 @@ class TaskEngineRecoveryTest {
     all.putIfAbsent("taskgate.queue.default.capacity", "100");
     all.putIfAbsent("taskgate.queue.default.parallelism", "2");
     TaskEngine engine = new TaskEngine();
-    TaskScheduler scheduler = new TaskScheduler();
-    scheduler.clock = InstantSource.system();
-    scheduler.timers = EngineParts.timers(threads, new AtomicInteger());
-    scheduler.queues =
+    TaskScheduler[] scheduler = new TaskScheduler[1];
+    TaskQueues queues =
         EngineParts.queues(
             all,
             threads,
@@ -158,12 +152,19 @@ class TaskEngineRecoveryTest {
               for (UUID id : claimed) {
                 runs.computeIfAbsent(id, x -> new AtomicInteger()).incrementAndGet();
               }
-              ids.forEach(scheduler::release);
+              ids.forEach(id -> scheduler[0].release(id));
             });
+    scheduler[0] =
+        SchedulerWiring.scheduler(
+            queues,
+            EngineParts.timers(threads, new AtomicInteger()),
+            InstantSource.system(),
+            System::nanoTime);
     engine.clock = InstantSource.system();
     engine.store = store;
-    engine.scheduler = scheduler;
-    engine.queues = scheduler.queues;
+    engine.queries = queries;
+    engine.scheduler = scheduler[0];
+    engine.queues = queues;
     engine.executor =
         EngineParts.managed(ManagedExecutorService.class, threads, new AtomicInteger());
     engine.queues.onRoom(engine::refillSoon);

@@ -2,6 +2,8 @@ package io.taskgate.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.schedule.SchedulerWiring;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.TaskStore;
 import java.lang.reflect.Proxy;
@@ -91,11 +93,10 @@ class TaskEngineSweepTest {
                   }
                   throw new AssertionError("not expected here: " + method);
                 });
-    TaskScheduler scheduler = new TaskScheduler();
-    scheduler.clock = InstantSource.system();
-    scheduler.queues = EngineParts.queues(Map.of(), threads, ran::addAll);
-    engine.scheduler = scheduler;
-    engine.queues = scheduler.queues;
+    TaskQueues queues = EngineParts.queues(Map.of(), threads, ran::addAll);
+    engine.scheduler =
+        SchedulerWiring.scheduler(queues, null, InstantSource.system(), System::nanoTime);
+    engine.queues = queues;
     return engine;
   }
 

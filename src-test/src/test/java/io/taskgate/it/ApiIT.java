@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
-import io.taskgate.engine.TaskRunner;
+import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.Probe;
 import io.taskgate.it.engine.TestConfigSource;
@@ -64,7 +64,7 @@ class ApiIT {
   @ArquillianResource URL baseUrl;
 
   @Inject TaskDispatcher dispatcher;
-  @Inject TaskRunner runner;
+  @Inject ParkingLot parkingLot;
   @Inject TaskStore store;
   @Inject Probe probe;
 
@@ -95,7 +95,7 @@ class ApiIT {
     // two workers may park them in either order: the later slot is +20 minutes
     Instant lastParked =
         Stream.of(receipts.get(1), receipts.get(2))
-            .map(r -> runner.parkedTask(r.taskId()).orElseThrow().slot())
+            .map(r -> parkingLot.parkedTask(r.taskId()).orElseThrow().slot())
             .max(Instant::compareTo)
             .orElseThrow();
 
@@ -216,7 +216,7 @@ class ApiIT {
     List<TaskReceipt> receipts = watch(key, 2);
     awaitDone(receipts.get(0).taskId());
     awaitParked(receipts.get(1).taskId());
-    Instant slot = runner.parkedTask(receipts.get(1).taskId()).orElseThrow().slot();
+    Instant slot = parkingLot.parkedTask(receipts.get(1).taskId()).orElseThrow().slot();
 
     String path =
         "rate-limits/Watched/"
@@ -253,7 +253,7 @@ class ApiIT {
 
   @Test
   void overviewCountsThrottledTasksOnlyWhileSomeAre() throws Exception {
-    for (UUID parked : runner.parked().keySet()) {
+    for (UUID parked : parkingLot.parked().keySet()) {
       dispatcher.cancel(parked); // other tests' leftovers
     }
     JsonObject calm = getJson("overview", VIEWER);
@@ -292,7 +292,7 @@ class ApiIT {
     List<TaskReceipt> receipts = watch(key("task"), 2);
     UUID parkedId = receipts.get(1).taskId();
     awaitParked(parkedId);
-    Instant slot = runner.parkedTask(parkedId).orElseThrow().slot();
+    Instant slot = parkingLot.parkedTask(parkedId).orElseThrow().slot();
 
     JsonObject task = getJson("tasks/" + parkedId, VIEWER);
     assertThat(task.getString("status")).isEqualTo("QUEUED");
@@ -555,7 +555,7 @@ class ApiIT {
   private void awaitParked(UUID... taskIds) {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     for (UUID id : taskIds) {
-      while (runner.parkedTask(id).isEmpty()) {
+      while (parkingLot.parkedTask(id).isEmpty()) {
         if (System.nanoTime() > deadline) {
           throw new AssertionError("task " + id + " was not parked: " + store.find(id));
         }

@@ -18,7 +18,7 @@ import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTimeoutException;
 import io.taskgate.api.TaskTooLargeException;
 import io.taskgate.engine.TaskEngine;
-import io.taskgate.engine.TaskgateInfo;
+import io.taskgate.engine.admin.TaskgateInfo;
 import io.taskgate.it.engine.Probe;
 import io.taskgate.it.engine.Tasks;
 import io.taskgate.it.engine.Tasks.Blocker;
@@ -34,6 +34,7 @@ import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskPage;
+import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
@@ -100,6 +101,7 @@ class EngineIT {
   @Inject TaskgateInfo taskgateInfo;
   @Inject TaskDispatcher dispatcher;
   @Inject TaskStore store;
+  @Inject TaskQueries queries;
   @Inject TaskEngine engine;
   @Inject Probe probe;
 
@@ -166,7 +168,7 @@ class EngineIT {
     assertThat(probe.events(id)).containsExactly("started", "handle:hello", "completed");
     assertThat(done.attempt()).isEqualTo(1);
     assertThat(done.queue()).isEqualTo("default");
-    assertThat(store.history(receipt.taskId()))
+    assertThat(queries.history(receipt.taskId()))
         .extracting(TaskAudit::to)
         .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
   }
@@ -188,7 +190,7 @@ class EngineIT {
       probe.await(id + "-" + i, "completed", 1, TASK_TIMEOUT);
       assertThat(probe.events(id + "-" + i))
           .containsExactly("started", "handle:batch", "completed");
-      assertThat(store.history(receipts.get(i).taskId()))
+      assertThat(queries.history(receipts.get(i).taskId()))
           .extracting(TaskAudit::to)
           .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
     }
@@ -198,7 +200,7 @@ class EngineIT {
   void dispatchAllRefusesATaskKeyAndAnUnknownTypeStoringNothing() {
     String id = testId();
     long before =
-        store
+        queries
             .query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 1))
             .total();
 
@@ -213,7 +215,7 @@ class EngineIT {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(Unhandled.class.getName());
     assertThat(
-            store
+            queries
                 .query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 1))
                 .total())
         .isEqualTo(before);
@@ -229,11 +231,12 @@ class EngineIT {
             new Echo(id, "later"), DispatchOptions.now().after(Duration.ofMillis(800)));
 
     assertThat(receipt.scheduledAt()).isAfterOrEqualTo(dispatched.plusMillis(800));
+    // real time passing is what is tested: 300 ms into its 800 ms delay it has not run
     Thread.sleep(300);
     assertThat(store.find(receipt.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
     awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
     Instant started =
-        store.history(receipt.taskId()).stream()
+        queries.history(receipt.taskId()).stream()
             .filter(a -> a.to() == TaskStatus.IN_PROGRESS)
             .findFirst()
             .orElseThrow()
@@ -263,6 +266,7 @@ class EngineIT {
     assertThat(dispatcher.cancel(receipt.taskId())).isTrue();
 
     assertThat(store.find(receipt.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.CANCELLED);
+    // real time passing is what is tested: past its due time, a cancelled task still has not run
     Thread.sleep(1_200);
     assertThat(probe.events(id)).isEmpty();
     assertThat(dispatcher.cancel(receipt.taskId())).isFalse();
@@ -284,6 +288,7 @@ class EngineIT {
     assertThat(second.replaced()).isTrue();
     assertThat(second.taskId()).isEqualTo(first.taskId());
     awaitStatus(first.taskId(), TaskStatus.COMPLETED);
+    // real time passing is what is tested: nothing more runs after the completion
     Thread.sleep(300);
     probe.await(id, "completed", 1, TASK_TIMEOUT);
     assertThat(probe.events(id)).containsExactly("started", "handle:second", "completed");
@@ -315,6 +320,7 @@ class EngineIT {
     TaskReceipt receipt = dispatcher.dispatch(new Doomed(id));
 
     StoredTask failed = awaitStatus(receipt.taskId(), TaskStatus.FAILED);
+    // real time passing is what is tested: no third attempt comes after the failure
     Thread.sleep(200);
     assertThat(probe.events(id)).containsExactly("attempt:1", "attempt:2", "error:doomed " + id);
     assertThat(failed.attempt()).isEqualTo(2);
@@ -348,6 +354,7 @@ class EngineIT {
 
     StoredTask done = awaitStatus(receipt.taskId(), TaskStatus.COMPLETED);
     assertThat(done.runs()).isEqualTo(3);
+    // real time passing is what is tested: no fourth run comes after the last
     Thread.sleep(500);
     assertThat(probe.count(id, "tick")).isEqualTo(3);
     assertThat(probe.events(id)).contains("runs-before:0", "runs-before:1", "runs-before:2");
@@ -461,7 +468,7 @@ class EngineIT {
         .isGreaterThanOrEqualTo(Duration.ofMillis(200));
 
     TaskPage queued =
-        store.query(
+        queries.query(
             new TaskQuery(
                 Optional.of(TaskStatus.QUEUED),
                 Optional.of(Blocker.class.getName()),
@@ -478,11 +485,11 @@ class EngineIT {
         new TaskQuery(
             Optional.empty(), Optional.of(Blocker.class.getName()), Optional.empty(), 0, 10);
     long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    while (store.query(all).tasks().stream().anyMatch(t -> t.status() != TaskStatus.COMPLETED)
+    while (queries.query(all).tasks().stream().anyMatch(t -> t.status() != TaskStatus.COMPLETED)
         && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
-    assertThat(store.query(all).tasks())
+    assertThat(queries.query(all).tasks())
         .hasSize(4)
         .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED));
     assertThat(probe.count(id, "handle")).isEqualTo(4);
@@ -887,7 +894,7 @@ class EngineIT {
     String id = testId();
     Instant far = Instant.parse("+99999-01-01T00:00:00Z");
     TaskQuery all = new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 1);
-    long before = store.query(all).total();
+    long before = queries.query(all).total();
 
     assertThatThrownBy(
             () -> dispatcher.dispatch(new Echo(id, "far"), DispatchOptions.now().at(far)))
@@ -933,7 +940,7 @@ class EngineIT {
               assertThat(e.bytes()).isGreaterThan(1_048_576);
             });
 
-    assertThat(store.query(all).total()).isEqualTo(before);
+    assertThat(queries.query(all).total()).isEqualTo(before);
     TaskReceipt fine = dispatcher.dispatch(new Checked(id, 10));
     awaitStatus(fine.taskId(), TaskStatus.COMPLETED);
   }

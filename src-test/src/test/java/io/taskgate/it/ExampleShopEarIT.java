@@ -3,6 +3,7 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -21,13 +22,27 @@ import org.junit.jupiter.api.Test;
 /**
  * The example application as the README's "Use Taskgate in your own application" builds it for
  * Payara Server: example/shop-ear, the shop's WAR at {@code /shop} beside Taskgate's engine (an EJB
- * module), on a Payara Server domain of its own (portbase {@code taskgate.shop.ports}, its own
- * embedded H2), the clerk's password set in the environment.
+ * module) and Taskgate's web module at {@code /taskgate}, on a Payara Server domain of its own
+ * (portbase {@code taskgate.shop.ports}, its own embedded H2). The environment sets the clerk's
+ * password and Taskgate's admin password, turns the viewer and the examples off.
  */
 class ExampleShopEarIT {
   private static final String DOMAIN = "taskgate-shop";
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final String CLERK_PASSWORD = "clerk-" + UUID.randomUUID();
+  private static final String ADMIN_PASSWORD = "admin-" + UUID.randomUUID();
+
+  /** What the README's section sets in the environment of the domain. */
+  private static final Map<String, String> ENVIRONMENT =
+      Map.of(
+          "SHOP_CLERK_PASSWORD",
+          CLERK_PASSWORD,
+          "TASKGATE_SECURITY_USER_ADMIN_PASSWORD",
+          ADMIN_PASSWORD,
+          "TASKGATE_SECURITY_USER_VIEWER_PASSWORD",
+          "",
+          "TASKGATE_EXAMPLES_ENABLED",
+          "false");
 
   private static Path domainDir;
   private static String ports;
@@ -52,7 +67,7 @@ class ExampleShopEarIT {
             DOMAIN));
     require(
         asadmin(
-            Map.of("SHOP_CLERK_PASSWORD", CLERK_PASSWORD),
+            ENVIRONMENT,
             "start-domain",
             "--prebootcommandfile",
             Path.of(ItConfig.required("taskgate.serverConfig"), "no-data-grid.asadmin").toString(),
@@ -61,6 +76,11 @@ class ExampleShopEarIT {
             DOMAIN));
     require(
         asadmin(Map.of(), "--port", ports + "48", "deploy", ItConfig.required("taskgate.shopEar")));
+    // Taskgate's API first: had it filled the application's IdentityStoreHandler with its own
+    // users, the shop's clerk would be refused from now on.
+    assertThat(
+            Http.send("GET", url("taskgate/api/tasks"), null, "admin", ADMIN_PASSWORD).statusCode())
+        .isEqualTo(200);
   }
 
   @AfterAll
@@ -76,20 +96,62 @@ class ExampleShopEarIT {
 
   @Test
   void theShopsHandlerInItsWarRunsOnTheEngineAtTheEarRoot() throws Exception {
-    HttpResponse<String> paid =
-        Http.send(
-            "POST", url("shop/api/orders"), "{\"customer\":\"acme\"}", "clerk", CLERK_PASSWORD);
+    JsonObject invoice = invoiceOf(order("acme"));
 
-    assertThat(paid.statusCode()).as(paid.body()).isEqualTo(202);
-    JsonObject invoice =
-        Http.awaitJson(
-            url("shop/api/orders/" + Http.json(paid).getString("orderId") + "/invoice"),
-            "clerk",
-            CLERK_PASSWORD,
-            body -> true,
-            TIMEOUT);
     assertThat(invoice.getString("customer")).isEqualTo("acme");
     assertThat(invoice.getBoolean("shopStarted")).isTrue();
+  }
+
+  @Test
+  void taskgatesApiBesideTheShopShowsTheShopsTask() throws Exception {
+    JsonObject order = order("globex");
+
+    JsonObject task =
+        Http.awaitJson(
+            url("taskgate/api/tasks/" + order.getString("taskId")),
+            "admin",
+            ADMIN_PASSWORD,
+            body -> body.getString("status").equals("COMPLETED"),
+            TIMEOUT);
+    assertThat(task.getString("type")).isEqualTo("com.example.shop.SendInvoice");
+    assertThat(task.getString("payload")).contains("\"customer\":\"globex\"");
+  }
+
+  @Test
+  void eachWarAuthenticatesItsOwnUsers() throws Exception {
+    URI tasks = url("taskgate/api/tasks");
+    URI orders = url("shop/api/orders");
+
+    assertThat(Http.send("GET", tasks, null, "admin", ADMIN_PASSWORD).statusCode()).isEqualTo(200);
+    HttpResponse<String> clerkAtTaskgate = Http.send("GET", tasks, null, "clerk", CLERK_PASSWORD);
+    assertThat(clerkAtTaskgate.statusCode()).isEqualTo(401);
+    assertThat(clerkAtTaskgate.headers().firstValue("WWW-Authenticate"))
+        .hasValue("Basic realm=\"taskgate\"");
+    HttpResponse<String> adminAtTheShop =
+        Http.send("POST", orders, "{\"customer\":\"a\"}", "admin", ADMIN_PASSWORD);
+    assertThat(adminAtTheShop.statusCode()).isEqualTo(401);
+    assertThat(adminAtTheShop.headers().firstValue("WWW-Authenticate"))
+        .hasValue("Basic realm=\"shop\"");
+  }
+
+  @Test
+  void theDemoUsersAndTheExamplesAreOff() throws Exception {
+    URI tasks = url("taskgate/api/tasks");
+
+    assertThat(Http.send("GET", tasks, null, "admin", "taskgate").statusCode()).isEqualTo(401);
+    assertThat(Http.send("GET", tasks, null, "viewer", "taskgate-viewer").statusCode())
+        .isEqualTo(401);
+    assertThat(Http.send("GET", tasks, null, "viewer", "").statusCode()).isEqualTo(401);
+    HttpResponse<String> example =
+        Http.send(
+            "POST",
+            url("taskgate/api/tasks/SyncTenantData"),
+            "{\"tenantId\":\"t1\"}",
+            "admin",
+            ADMIN_PASSWORD);
+    assertThat(example.statusCode()).as(example.body()).isEqualTo(400);
+    assertThat(Http.json(example).getJsonArray("knownTypes").getValuesAs(JsonString::getString))
+        .containsExactly("com.example.shop.SendInvoice");
   }
 
   @Test
@@ -106,22 +168,39 @@ class ExampleShopEarIT {
   }
 
   @Test
-  void theWorkersWereStartedByTheShopsWarNotByTheFallback() throws Exception {
+  void theWorkersWereStartedByTheShopsWarFirstNotByTaskgatesNorTheFallback() throws Exception {
     // once a task has run, the workers have started, and the fallback would have logged it
-    HttpResponse<String> paid =
-        Http.send("POST", url("shop/api/orders"), "{\"customer\":\"b\"}", "clerk", CLERK_PASSWORD);
-    Http.awaitJson(
-        url("shop/api/orders/" + Http.json(paid).getString("orderId") + "/invoice"),
-        "clerk",
-        CLERK_PASSWORD,
-        body -> true,
-        TIMEOUT);
+    invoiceOf(order("b"));
     Path log = domainDir.resolve(DOMAIN).resolve("logs/server.log");
 
     assertThat(Files.readString(log))
         .contains(
             "Taskgate set the H2 database's WRITE_DELAY") // the right log, with Taskgate in it
+        .contains("Taskgate's workers start: the web module /shop has initialised")
         .doesNotContain("Taskgate started its workers");
+  }
+
+  /** The clerk orders an invoice for {@code customer}: the shop's answer (orderId, taskId). */
+  private static JsonObject order(String customer) throws Exception {
+    HttpResponse<String> paid =
+        Http.send(
+            "POST",
+            url("shop/api/orders"),
+            "{\"customer\":\"" + customer + "\"}",
+            "clerk",
+            CLERK_PASSWORD);
+    assertThat(paid.statusCode()).as(paid.body()).isEqualTo(202);
+    return Http.json(paid);
+  }
+
+  /** The invoice of {@code order}, once the shop's handler has sent it. */
+  private static JsonObject invoiceOf(JsonObject order) throws Exception {
+    return Http.awaitJson(
+        url("shop/api/orders/" + order.getString("orderId") + "/invoice"),
+        "clerk",
+        CLERK_PASSWORD,
+        body -> true,
+        TIMEOUT);
   }
 
   /** Runs asadmin with the JDK running the tests; answers its exit code. */

@@ -91,6 +91,6 @@ class ExampleShopIT {
 
     assertThat(report.getBoolean("ranAfterStart")).as(report.toString()).isTrue();
     // the WAR's own listener said so, not the fallback timer
-    assertThat(report.getString("workersStartedBy")).isEqualTo("web module");
+    assertThat(report.getString("workersStartedBy")).isEqualTo("web module /shop");
   }
 }

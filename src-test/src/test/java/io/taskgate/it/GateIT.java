@@ -11,11 +11,13 @@ import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
-import io.taskgate.engine.TaskAdmin;
-import io.taskgate.engine.TaskQueues;
-import io.taskgate.engine.TaskRunner;
-import io.taskgate.engine.TaskScheduler;
-import io.taskgate.engine.TaskView;
+import io.taskgate.engine.admin.TaskAdmin;
+import io.taskgate.engine.admin.dto.TaskView;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.run.AttemptRunner;
+import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.gate.StartSpacingGuard;
 import io.taskgate.it.engine.GateEvents;
 import io.taskgate.it.engine.GatedTasks;
 import io.taskgate.it.engine.GatedTasks.Bounded;
@@ -36,6 +38,7 @@ import io.taskgate.it.engine.Probe;
 import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
@@ -71,7 +74,10 @@ class GateIT {
 
   @Inject TaskDispatcher dispatcher;
   @Inject TaskStore store;
-  @Inject TaskRunner runner;
+  @Inject TaskQueries queries;
+  @Inject AttemptRunner runner;
+  @Inject ParkingLot parkingLot;
+  @Inject StartSpacingGuard spacing;
   @Inject TaskScheduler scheduler;
   @Inject KeyedRateLimiter limiter;
   @Inject Probe probe;
@@ -126,7 +132,7 @@ class GateIT {
     TaskReceipt tenth = dispatcher.dispatch(new Paced(key, key + "-tenth"));
 
     awaitParked(tenth.taskId());
-    TaskRunner.Parked parked = runner.parked().get(tenth.taskId());
+    ParkingLot.Parked parked = parkingLot.parked().get(tenth.taskId());
     assertThat(parked.key()).isEqualTo(key);
     assertThat(parked.slot()).isAfter(Instant.now().minusMillis(1));
     // the idle key's reservations count from when its burst will really start: at least the
@@ -135,12 +141,12 @@ class GateIT {
     StoredTask queued = store.find(tenth.taskId()).orElseThrow();
     assertThat(queued.status()).isEqualTo(TaskStatus.QUEUED);
     assertThat(queued.version()).isZero(); // nothing written for the deferral
-    assertThat(store.history(tenth.taskId()))
+    assertThat(queries.history(tenth.taskId()))
         .extracting(TaskAudit::to)
         .containsExactly(TaskStatus.QUEUED);
 
     await(tenth.taskId(), TaskStatus.COMPLETED);
-    assertThat(runner.parked()).doesNotContainKey(tenth.taskId());
+    assertThat(parkingLot.parked()).doesNotContainKey(tenth.taskId());
     // the handler learns the slot it waited for, and it did not start before it
     Instant[] throttled = GatedTasks.THROTTLED.get(key + "-tenth");
     assertThat(throttled[0]).isEqualTo(parked.slot());
@@ -211,7 +217,7 @@ class GateIT {
     assertThat(waited).isLessThan(Duration.ofSeconds(3).toNanos());
     assertThat(store.find(second.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
     assertThat(store.find(third.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
-    assertThat(runner.parked()).containsKeys(second.taskId(), third.taskId());
+    assertThat(parkingLot.parked()).containsKeys(second.taskId(), third.taskId());
     dispatcher.cancel(second.taskId());
     dispatcher.cancel(third.taskId());
   }
@@ -279,7 +285,7 @@ class GateIT {
     assertThat(dispatcher.cancel(parked.taskId())).isTrue();
 
     assertThat(store.find(parked.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.CANCELLED);
-    assertThat(runner.parked()).doesNotContainKey(parked.taskId());
+    assertThat(parkingLot.parked()).doesNotContainKey(parked.taskId());
     assertThat(scheduler.holds(parked.taskId())).isFalse();
     assertThat(limiter.stats().pendingReservations()).isEqualTo(pendingBefore - 1);
     assertThat(probe.events(key + "-2")).isEmpty();
@@ -289,14 +295,14 @@ class GateIT {
   void aParkedTaskIsClaimedShortlyBeforeItsSlotAndStartsAtItNotBefore() throws Exception {
     String key = key();
     TaskReceipt second = parkedBehindAFirst(key);
-    Instant slot = runner.parked().get(second.taskId()).slot();
+    Instant slot = parkingLot.parked().get(second.taskId()).slot();
 
     await(second.taskId(), TaskStatus.COMPLETED);
 
     // the claim (QUEUED -> IN_PROGRESS) was stored within claim-ahead (100 ms) before the slot,
     // so the start did not wait for it; the handler started at the slot, never before
     TaskAudit claimed =
-        store.history(second.taskId()).stream()
+        queries.history(second.taskId()).stream()
             .filter(a -> a.to() == TaskStatus.IN_PROGRESS)
             .findFirst()
             .orElseThrow();
@@ -304,17 +310,17 @@ class GateIT {
     Instant[] throttled = GatedTasks.THROTTLED.get(key + "-2");
     assertThat(throttled[0]).isEqualTo(slot);
     assertThat(throttled[1]).isAfterOrEqualTo(slot);
-    assertThat(store.history(second.taskId()))
+    assertThat(queries.history(second.taskId()))
         .extracting(TaskAudit::to)
         .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
-    assertThat(runner.parked()).doesNotContainKey(second.taskId());
+    assertThat(parkingLot.parked()).doesNotContainKey(second.taskId());
   }
 
   @Test
   void aTaskClaimedAheadOfItsSlotCanStillBeCancelledAndNeverRuns() throws Exception {
     String key = key();
     TaskReceipt second = parkedBehindAFirst(key);
-    Instant slot = runner.parked().get(second.taskId()).slot();
+    Instant slot = parkingLot.parked().get(second.taskId()).slot();
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     while (store.find(second.taskId()).orElseThrow().status() != TaskStatus.IN_PROGRESS) {
       if (System.nanoTime() > deadline) {
@@ -329,8 +335,9 @@ class GateIT {
     StoredTask cancelled = store.find(second.taskId()).orElseThrow();
     assertThat(cancelled.status()).isEqualTo(TaskStatus.CANCELLED);
     assertThat(cancelled.attempt()).isZero(); // it never started
-    assertThat(runner.parked()).doesNotContainKey(second.taskId());
+    assertThat(parkingLot.parked()).doesNotContainKey(second.taskId());
     assertThat(scheduler.hasTimer(second.taskId())).isFalse();
+    // real time passing is what is tested: past its slot, the cancelled task still has not run
     Thread.sleep(Math.max(0, Duration.between(Instant.now(), slot).toMillis()) + 300);
     assertThat(probe.events(key + "-2")).isEmpty();
     assertThat(scheduler.holds(second.taskId())).isFalse();
@@ -350,7 +357,7 @@ class GateIT {
     for (TaskReceipt receipt : parkedOnes) {
       awaitParked(receipt.taskId());
     }
-    long spacedBefore = runner.spacedStarts();
+    long spacedBefore = spacing.spacedStarts();
     // the queue's one worker is busy past all three slots (200, 400 and 600 ms after the first)
     TaskReceipt busy = dispatcher.dispatch(new Busy(key + "-busy", 900));
 
@@ -371,9 +378,9 @@ class GateIT {
           .as("gap before task %d", i + 1)
           .isGreaterThanOrEqualTo(Duration.ofMillis(199));
     }
-    assertThat(runner.spacedStarts() - spacedBefore).isGreaterThanOrEqualTo(2);
+    assertThat(spacing.spacedStarts() - spacedBefore).isGreaterThanOrEqualTo(2);
     for (TaskReceipt receipt : parkedOnes) {
-      assertThat(store.history(receipt.taskId()))
+      assertThat(queries.history(receipt.taskId()))
           .extracting(TaskAudit::to)
           .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
     }
@@ -395,7 +402,7 @@ class GateIT {
         .isBeforeOrEqualTo(second.scheduledAt().plusSeconds(1).plusMillis(50));
     awaitParked(second.taskId());
     // the peek spent nothing: the task's own reservation is the slot the receipt announced
-    assertThat(runner.parked().get(second.taskId()).slot()).isEqualTo(second.estimatedStart());
+    assertThat(parkingLot.parked().get(second.taskId()).slot()).isEqualTo(second.estimatedStart());
     await(second.taskId(), TaskStatus.COMPLETED);
   }
 
@@ -408,7 +415,7 @@ class GateIT {
     DispatchOptions keyed = DispatchOptions.now().withTaskKey("report-" + key);
     TaskReceipt parked = dispatcher.dispatch(new Slotted(key, key + "-old"), keyed);
     awaitParked(parked.taskId());
-    Instant slot = runner.parked().get(parked.taskId()).slot();
+    Instant slot = parkingLot.parked().get(parked.taskId()).slot();
 
     TaskReceipt replaced = dispatcher.dispatch(new Slotted(key, key + "-new"), keyed);
 
@@ -498,7 +505,7 @@ class GateIT {
     assertThat(probe.events(key)).containsExactly("handle");
     assertThat(done.runs()).isEqualTo(1);
     assertThat(done.lastError()).contains("past the series' runUntil");
-    assertThat(runner.parked()).doesNotContainKey(series.taskId());
+    assertThat(parkingLot.parked()).doesNotContainKey(series.taskId());
   }
 
   @Test
@@ -509,20 +516,20 @@ class GateIT {
     try {
       TaskReceipt first = dispatcher.dispatch(new Hot(key, key + "-0"));
       await(first.taskId(), TaskStatus.COMPLETED);
-      int room = TestConfigSource.MAX_PARKED - runner.parked().size();
+      int room = TestConfigSource.MAX_PARKED - parkingLot.parked().size();
       for (int i = 1; i <= room; i++) {
         ids.add(dispatcher.dispatch(new Hot(key, key + "-" + i)).taskId());
       }
-      awaitCondition(() -> runner.parked().size() >= TestConfigSource.MAX_PARKED, "lot full");
+      awaitCondition(() -> parkingLot.parked().size() >= TestConfigSource.MAX_PARKED, "lot full");
 
       // the lot is full: the next rate-limited tasks wait on their queue instead of parking
       for (int i = 0; i < 5; i++) {
         ids.add(dispatcher.dispatch(new Hot(key, key + "-held-" + i)).taskId());
       }
       awaitCondition(() -> queues.held() >= 5, "five tasks held");
-      assertThat(runner.parked()).hasSizeLessThanOrEqualTo(TestConfigSource.MAX_PARKED + 1);
+      assertThat(parkingLot.parked()).hasSizeLessThanOrEqualTo(TestConfigSource.MAX_PARKED + 1);
       for (UUID id : ids.subList(ids.size() - 5, ids.size())) {
-        assertThat(runner.parked()).doesNotContainKey(id);
+        assertThat(parkingLot.parked()).doesNotContainKey(id);
         assertThat(store.find(id).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
       }
       // the task views say so: held, not parked; a parked one has its slot
@@ -533,7 +540,7 @@ class GateIT {
       assertThat(held.throttledUntil()).isNull();
       TaskView parkedView = admin.find(ids.get(0)).orElseThrow();
       assertThat(parkedView.held()).isFalse();
-      assertThat(parkedView.throttledUntil()).isEqualTo(runner.parked().get(ids.get(0)).slot());
+      assertThat(parkedView.throttledUntil()).isEqualTo(parkingLot.parked().get(ids.get(0)).slot());
       assertThat(
               admin
                   .list(
@@ -560,7 +567,7 @@ class GateIT {
           .isInstanceOf(QueueFullException.class);
     } finally {
       for (StoredTask task :
-          store
+          queries
               .query(
                   new TaskQuery(
                       Optional.of(TaskStatus.QUEUED),
@@ -622,11 +629,12 @@ class GateIT {
       Thread.sleep(20);
     }
     assertThat(scheduler.hasTimer(receipt.taskId())).isFalse();
+    // real time passing is what is tested: the re-parked delivery runs nothing more
     Thread.sleep(300);
     assertThat(probe.events(key)).containsExactly("handle");
     StoredTask done = store.find(receipt.taskId()).orElseThrow();
     assertThat(done.attempt()).isEqualTo(1);
-    assertThat(store.history(receipt.taskId()))
+    assertThat(queries.history(receipt.taskId()))
         .extracting(TaskAudit::to)
         .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
   }
@@ -689,7 +697,7 @@ class GateIT {
 
   private void awaitParked(UUID taskId) throws InterruptedException {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (!runner.parked().containsKey(taskId) || !scheduler.hasTimer(taskId)) {
+    while (!parkingLot.parked().containsKey(taskId) || !scheduler.hasTimer(taskId)) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("task " + taskId + " was not parked within " + TIMEOUT);
       }

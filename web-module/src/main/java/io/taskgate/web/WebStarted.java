@@ -1,6 +1,6 @@
 package io.taskgate.web;
 
-import io.taskgate.engine.ConsumerStart;
+import io.taskgate.engine.admin.EngineMonitor;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
@@ -14,11 +14,11 @@ import jakarta.servlet.ServletContext;
  */
 @ApplicationScoped
 public class WebStarted {
-  @Inject ConsumerStart consumers;
+  @Inject EngineMonitor engine;
 
   void initialized(
-      @Observes @Priority(ConsumerStart.PRIORITY) @Initialized(ApplicationScoped.class)
+      @Observes @Priority(EngineMonitor.START_SIGNAL_PRIORITY) @Initialized(ApplicationScoped.class)
           ServletContext context) {
-    consumers.webInitialised();
+    engine.webModuleStarted(context.getContextPath());
   }
 }

@@ -8,8 +8,6 @@ import io.taskgate.core.task.TaskStates;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
-import io.taskgate.store.TaskPage;
-import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManager;
@@ -18,14 +16,11 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -217,164 +212,9 @@ public final class JpaTaskStore implements TaskStore {
   }
 
   @Override
-  public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
-    Objects.requireNonNull(statuses, "statuses");
-    if (max < 0) {
-      throw new IllegalArgumentException("max must not be negative, was " + max);
-    }
-    if (statuses.isEmpty() || max == 0) {
-      return List.of();
-    }
-    Set<TaskStatus> wanted = EnumSet.copyOf(statuses);
-    return tx.inTransaction(
-        em ->
-            readAll(
-                em,
-                em.createQuery(
-                        "SELECT t FROM TaskEntity t WHERE t.status IN :statuses"
-                            + " ORDER BY t.scheduledAt, t.id",
-                        TaskEntity.class)
-                    .setParameter("statuses", wanted)
-                    .setMaxResults(max)));
-  }
-
-  @Override
   public List<DueTask> findDue(Instant now, DueTask after, int max) {
     Objects.requireNonNull(now, "now");
-    return pageQueued(now, after, max);
-  }
-
-  @Override
-  public List<DueTask> findQueued(DueTask after, int max) {
-    return pageQueued(null, after, max);
-  }
-
-  /** A page of QUEUED tasks in (scheduledAt, id) order after {@code after}, due by {@code now}. */
-  private List<DueTask> pageQueued(Instant now, DueTask after, int max) {
-    if (max < 0) {
-      throw new IllegalArgumentException("max must not be negative, was " + max);
-    }
-    if (max == 0) {
-      return List.of();
-    }
-    String due = now == null ? "" : " AND t.scheduledAt <= :now";
-    // Two index ranges of (status, scheduled_at, id) rather than one OR: the rest of the last
-    // page's instant, then later instants. Thousands of tasks released together share one
-    // scheduledAt, and the OR made every page filter and sort all of them again.
-    return tx.inTransaction(
-        em -> {
-          List<DueTask> page = new ArrayList<>();
-          if (after == null) {
-            readDue(em, now == null ? "1 = 1" : "t.scheduledAt <= :now", now, null, max, page);
-            return page;
-          }
-          if (now == null || !after.scheduledAt().isAfter(now)) {
-            readDue(em, "t.scheduledAt = :at AND t.id > :id", now, after, max, page);
-          }
-          if (page.size() < max) {
-            readDue(em, "t.scheduledAt > :at" + due, now, after, max, page);
-          }
-          return page;
-        });
-  }
-
-  private static void readDue(
-      EntityManager em, String where, Instant now, DueTask after, int max, List<DueTask> due) {
-    TypedQuery<Object[]> query =
-        em.createQuery(
-                "SELECT t.id, t.queue, t.scheduledAt, t.recurrence FROM TaskEntity t WHERE t.status = :queued AND "
-                    + where
-                    + " ORDER BY t.scheduledAt, t.id",
-                Object[].class)
-            .setParameter("queued", TaskStatus.QUEUED)
-            .setMaxResults(max - due.size());
-    if (where.contains(":now")) {
-      query.setParameter("now", TaskEntity.column(now));
-    }
-    if (where.contains(":at")) {
-      query.setParameter("at", TaskEntity.column(after.scheduledAt()));
-    }
-    if (where.contains(":id")) {
-      query.setParameter("id", after.id().toString());
-    }
-    for (Object[] row : query.getResultList()) {
-      due.add(
-          new DueTask(
-              UUID.fromString((String) row[0]),
-              (String) row[1],
-              ((java.time.OffsetDateTime) row[2]).toInstant(),
-              row[3] != null));
-    }
-  }
-
-  @Override
-  public TaskPage query(TaskQuery query) {
-    Objects.requireNonNull(query, "query");
-    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
-    query.status().ifPresent(s -> where.append(" AND t.status = :status"));
-    query.type().ifPresent(s -> where.append(" AND t.type = :type"));
-    query.queue().ifPresent(s -> where.append(" AND t.queue = :queue"));
-    long offset = (long) query.page() * query.size();
-    return tx.inTransaction(
-        em -> {
-          TypedQuery<Long> count =
-              em.createQuery("SELECT COUNT(t) FROM TaskEntity t" + where, Long.class);
-          TypedQuery<TaskEntity> page =
-              em.createQuery(
-                  "SELECT t FROM TaskEntity t" + where + " ORDER BY t.createdAt DESC, t.id DESC",
-                  TaskEntity.class);
-          for (TypedQuery<?> q : List.of(count, page)) {
-            query.status().ifPresent(s -> q.setParameter("status", s));
-            query.type().ifPresent(s -> q.setParameter("type", s));
-            query.queue().ifPresent(s -> q.setParameter("queue", s));
-          }
-          long total = count.getSingleResult();
-          List<StoredTask> tasks =
-              offset >= total
-                  ? List.of()
-                  : readAll(em, page.setFirstResult((int) offset).setMaxResults(query.size()));
-          return new TaskPage(tasks, total);
-        });
-  }
-
-  @Override
-  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
-    return tx.inTransaction(
-        em -> {
-          Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();
-          for (Object[] row :
-              em.createQuery(
-                      "SELECT t.queue, t.status, COUNT(t) FROM TaskEntity t"
-                          + " GROUP BY t.queue, t.status",
-                      Object[].class)
-                  .getResultList()) {
-            counts
-                .computeIfAbsent((String) row[0], q -> new EnumMap<>(TaskStatus.class))
-                .put((TaskStatus) row[1], ((Number) row[2]).longValue());
-          }
-          return counts;
-        });
-  }
-
-  @Override
-  public List<TaskAudit> history(UUID id) {
-    String key = Objects.requireNonNull(id, "id").toString();
-    return tx.inTransaction(
-        em -> {
-          List<TaskAuditEntity> rows =
-              em.createQuery(
-                      "SELECT a FROM TaskAuditEntity a WHERE a.taskId = :taskId"
-                          + " ORDER BY a.taskVersion, a.id",
-                      TaskAuditEntity.class)
-                  .setParameter("taskId", key)
-                  .getResultList();
-          List<TaskAudit> audits = new ArrayList<>(rows.size());
-          for (TaskAuditEntity row : rows) {
-            audits.add(row.toTaskAudit());
-            em.detach(row);
-          }
-          return List.copyOf(audits);
-        });
+    return QueuedPages.page(tx, now, after, max);
   }
 
   /** Refuses a move {@link TaskStates} does not allow, naming the task and both statuses. */
@@ -468,7 +308,7 @@ public final class JpaTaskStore implements TaskStore {
     }
   }
 
-  private static StoredTask read(EntityManager em, TaskEntity row) {
+  static StoredTask read(EntityManager em, TaskEntity row) {
     if (row == null) {
       return null;
     }
@@ -477,7 +317,7 @@ public final class JpaTaskStore implements TaskStore {
     return task;
   }
 
-  private static List<StoredTask> readAll(EntityManager em, TypedQuery<TaskEntity> query) {
+  static List<StoredTask> readAll(EntityManager em, TypedQuery<TaskEntity> query) {
     List<StoredTask> tasks = new ArrayList<>();
     for (TaskEntity row : query.getResultList()) {
       tasks.add(read(em, row));

@@ -3,6 +3,7 @@ package io.taskgate.store.jpa;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.store.GroupCommitTaskStore;
 import io.taskgate.store.ListeningTaskStore;
+import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWriteListener;
 import jakarta.annotation.Resource;
@@ -66,6 +67,13 @@ public class TaskStoreProducer {
   @Inject
   @ConfigProperty(name = AUDIT_LEVEL_KEY, defaultValue = "FULL")
   String auditLevel;
+
+  /** The read model, on the same transactions; reads need no group commit and no listeners. */
+  @Produces
+  @ApplicationScoped
+  TaskQueries taskQueries() {
+    return new JpaTaskQueries(transactor);
+  }
 
   @Produces
   @ApplicationScoped

@@ -7,7 +7,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import io.taskgate.core.ratelimit.RateLimitScope;
-import io.taskgate.engine.GateSettings;
+import io.taskgate.engine.throttle.gate.GateSettings;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Local;

@@ -13,12 +13,10 @@ import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,25 +35,17 @@ class GroupCommitTaskStoreTest {
 
   private EntityManagerFactory factory;
   private JpaTaskStore jpa;
+  private JpaTaskQueries queries;
   private Recording recording;
   private final ExecutorService callers = Executors.newFixedThreadPool(16);
   private final List<GroupCommitTaskStore> opened = new ArrayList<>();
 
   @BeforeEach
   void open() {
-    factory =
-        Persistence.createEntityManagerFactory(
-            TaskStoreContract.TEST_UNIT,
-            Map.of(
-                "eclipselink.persistencexml", TaskStoreContract.TEST_PERSISTENCE_XML,
-                "jakarta.persistence.jdbc.driver", "org.h2.Driver",
-                "jakarta.persistence.jdbc.url",
-                    "jdbc:h2:mem:group_"
-                        + UUID.randomUUID().toString().replace("-", "")
-                        + ";DB_CLOSE_DELAY=-1",
-                "jakarta.persistence.jdbc.user", "sa",
-                "jakarta.persistence.jdbc.password", ""));
-    jpa = new JpaTaskStore(new ResourceLocalTransactor(factory), AuditLevel.FULL);
+    factory = H2TestDatabase.inMemory("group");
+    ResourceLocalTransactor tx = new ResourceLocalTransactor(factory);
+    jpa = new JpaTaskStore(tx, AuditLevel.FULL);
+    queries = new JpaTaskQueries(tx);
     recording = new Recording(jpa);
   }
 
@@ -98,7 +88,7 @@ class GroupCommitTaskStoreTest {
     assertThat(recording.batchSizes).containsExactly(1, 10);
     assertThat(store.batches()).isEqualTo(2);
     assertThat(store.batchedWrites()).isEqualTo(11);
-    assertThat(jpa.findByStatus(EnumSet.of(QUEUED), 100)).hasSize(11);
+    assertThat(queries.findByStatus(EnumSet.of(QUEUED), 100)).hasSize(11);
   }
 
   @Test
@@ -122,7 +112,7 @@ class GroupCommitTaskStoreTest {
       assertThat(result.get(30, TimeUnit.SECONDS)).isTrue();
     }
 
-    assertThat(jpa.findByStatus(EnumSet.of(COMPLETED), 1000)).hasSize(400);
+    assertThat(queries.findByStatus(EnumSet.of(COMPLETED), 1000)).hasSize(400);
     assertThat(store.batchedWrites()).isEqualTo(1600);
   }
 

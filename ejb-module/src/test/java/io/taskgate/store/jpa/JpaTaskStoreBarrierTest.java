@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.store.StoredTask;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.time.Instant;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -15,18 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** The barrier after each commit runs once per own transaction and cannot undo a commit. */
 class JpaTaskStoreBarrierTest {
-  private final EntityManagerFactory factory =
-      Persistence.createEntityManagerFactory(
-          "taskgate-test",
-          Map.of(
-              "eclipselink.persistencexml", "META-INF/taskgate-test-persistence.xml",
-              "jakarta.persistence.jdbc.driver", "org.h2.Driver",
-              "jakarta.persistence.jdbc.url",
-                  "jdbc:h2:mem:barrier_"
-                      + UUID.randomUUID().toString().replace("-", "")
-                      + ";DB_CLOSE_DELAY=-1",
-              "jakarta.persistence.jdbc.user", "sa",
-              "jakarta.persistence.jdbc.password", ""));
+  private final EntityManagerFactory factory = H2TestDatabase.inMemory("barrier");
 
   @AfterEach
   void close() {

@@ -6,7 +6,7 @@ import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.engine.LogCapture;
-import io.taskgate.engine.TaskTransitions;
+import io.taskgate.engine.event.TaskTransitions;
 import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskWrite;

@@ -53,8 +53,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What every {@link JpaTaskStore} database must do, run once per database by a subclass that opens
- * it. Each test empties both tables first and seeds its own tasks; time is always passed in.
+ * What every {@link JpaTaskStore} database (and its {@link JpaTaskQueries}) must do, run once per
+ * database by a subclass that opens it. Each test empties both tables first and seeds its own
+ * tasks; time is always passed in.
  *
  * <p>Precision: instants are kept to the microsecond on every database (H2 and PostgreSQL both keep
  * {@code TIMESTAMP(6) WITH TIME ZONE}); the store cuts the nanoseconds off before writing.
@@ -70,6 +71,7 @@ abstract class TaskStoreContract {
   private EntityManagerFactory factory;
   private Transactor tx;
   private JpaTaskStore store;
+  private JpaTaskQueries queries;
 
   /** Opens the database (empty or not) and a factory on unit {@value #TEST_UNIT}. */
   abstract EntityManagerFactory openFactory() throws Exception;
@@ -88,6 +90,7 @@ abstract class TaskStoreContract {
     factory = openFactory();
     tx = new ResourceLocalTransactor(factory);
     store = new JpaTaskStore(tx, AuditLevel.FULL);
+    queries = new JpaTaskQueries(tx);
   }
 
   @AfterAll
@@ -277,7 +280,7 @@ abstract class TaskStoreContract {
         .endsWith("xxx")
         .startsWith("nul\uFFFDhere xxx")
         .doesNotContain("\0");
-    assertThat(store.history(task.id()).get(1).detail()).isEqualTo(read.lastError());
+    assertThat(queries.history(task.id()).get(1).detail()).isEqualTo(read.lastError());
 
     String exact = "y".repeat(TaskEntity.ERROR_LENGTH - 2) + rocket;
     StoredTask other = queued(null, T0, T0);
@@ -399,7 +402,7 @@ abstract class TaskStoreContract {
 
     assertThat(stale).isEmpty();
     assertThat(store.find(task.id())).contains(first);
-    assertThat(store.history(task.id()))
+    assertThat(queries.history(task.id()))
         .extracting(TaskAudit::to)
         .containsExactly(QUEUED, IN_PROGRESS);
     assertThat(store.update(first, first.withStatus(COMPLETED), T0.plusSeconds(2)))
@@ -412,7 +415,7 @@ abstract class TaskStoreContract {
     StoredTask neverStored = queued(null, T0, T0);
 
     assertThat(store.update(neverStored, neverStored.withStatus(IN_PROGRESS), T0)).isEmpty();
-    assertThat(store.history(neverStored.id())).isEmpty();
+    assertThat(queries.history(neverStored.id())).isEmpty();
   }
 
   @Test
@@ -519,7 +522,7 @@ abstract class TaskStoreContract {
         StoredTask winner = ra.orElseGet(rb::orElseThrow);
         assertThat(store.find(task.id())).contains(winner);
         assertThat(winner.version()).isEqualTo(1);
-        assertThat(store.history(task.id())).hasSize(2);
+        assertThat(queries.history(task.id())).hasSize(2);
       }
     } finally {
       pool.shutdownNow();
@@ -574,7 +577,7 @@ abstract class TaskStoreContract {
     assertThat(done.payload()).isEqualTo("{\"to\":\"b@example.com\"}");
     assertThat(store.find(b.id()).orElseThrow().status()).isEqualTo(QUEUED);
     assertThat(store.find(existing.id()).orElseThrow().status()).isEqualTo(CANCELLED);
-    assertThat(store.history(a.id()))
+    assertThat(queries.history(a.id()))
         .extracting(TaskAudit::to)
         .containsExactly(QUEUED, IN_PROGRESS, COMPLETED);
   }
@@ -597,7 +600,7 @@ abstract class TaskStoreContract {
     assertThat(results.get(1)).isPresent();
     assertThat(store.find(raced.id()).orElseThrow().status()).isEqualTo(IN_PROGRESS);
     assertThat(store.find(other.id()).orElseThrow().status()).isEqualTo(CANCELLED);
-    assertThat(store.history(raced.id()))
+    assertThat(queries.history(raced.id()))
         .extracting(TaskAudit::to)
         .containsExactly(QUEUED, IN_PROGRESS);
   }
@@ -633,7 +636,7 @@ abstract class TaskStoreContract {
         .isInstanceOf(jakarta.persistence.PersistenceException.class)
         .hasMessageContaining("2 task write(s) failed");
     assertThat(store.find(first.id())).isEmpty();
-    assertThat(store.history(first.id())).isEmpty();
+    assertThat(queries.history(first.id())).isEmpty();
   }
 
   @Test
@@ -654,8 +657,8 @@ abstract class TaskStoreContract {
     List<Optional<StoredTask>> results = store.writeAll(claims);
 
     assertThat(results).hasSize(300).allMatch(Optional::isPresent);
-    assertThat(store.findByStatus(EnumSet.of(IN_PROGRESS), 1000)).hasSize(300);
-    assertThat(store.history(tasks.get(299).id())).hasSize(2);
+    assertThat(queries.findByStatus(EnumSet.of(IN_PROGRESS), 1000)).hasSize(300);
+    assertThat(queries.history(tasks.get(299).id())).hasSize(2);
     assertThat(store.writeAll(List.of())).isEmpty();
   }
 
@@ -675,7 +678,7 @@ abstract class TaskStoreContract {
     full.update(v4, v4.withStatus(FAILED), T0.plusSeconds(1));
 
     Instant at = micros(T0);
-    assertThat(full.history(t.id()))
+    assertThat(queries.history(t.id()))
         .containsExactly(
             new TaskAudit(t.id(), null, QUEUED, at, 0, null),
             new TaskAudit(t.id(), QUEUED, IN_PROGRESS, at, 1, null),
@@ -695,7 +698,7 @@ abstract class TaskStoreContract {
     StoredTask v3 = minimal.update(v2, v2.withStatus(IN_PROGRESS), T0).orElseThrow();
     minimal.update(v3, v3.withStatus(COMPLETED), T0.plusSeconds(3));
 
-    assertThat(minimal.history(t.id()))
+    assertThat(queries.history(t.id()))
         .containsExactly(
             new TaskAudit(t.id(), IN_PROGRESS, COMPLETED, micros(T0.plusSeconds(3)), 0, null));
   }
@@ -708,7 +711,7 @@ abstract class TaskStoreContract {
     StoredTask v1 = none.update(t, t.withStatus(IN_PROGRESS), T0).orElseThrow();
     none.update(v1, v1.withStatus(FAILED).withLastError("boom"), T0);
 
-    assertThat(none.history(t.id())).isEmpty();
+    assertThat(queries.history(t.id())).isEmpty();
     assertThat(none.find(t.id()).orElseThrow().status()).isEqualTo(FAILED);
   }
 
@@ -722,13 +725,15 @@ abstract class TaskStoreContract {
     store.update(b, b.withStatus(CANCELLED), T0.plusSeconds(1));
     store.update(a1, a1.withStatus(COMPLETED), T0.plusSeconds(30));
 
-    assertThat(store.history(a.id()))
+    assertThat(queries.history(a.id()))
         .extracting(TaskAudit::to, TaskAudit::at)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(QUEUED, micros(T0.plusSeconds(10))),
             org.assertj.core.groups.Tuple.tuple(IN_PROGRESS, micros(T0.plusSeconds(20))),
             org.assertj.core.groups.Tuple.tuple(COMPLETED, micros(T0.plusSeconds(30))));
-    assertThat(store.history(b.id())).extracting(TaskAudit::to).containsExactly(QUEUED, CANCELLED);
+    assertThat(queries.history(b.id()))
+        .extracting(TaskAudit::to)
+        .containsExactly(QUEUED, CANCELLED);
   }
 
   // ---- findByStatus and query
@@ -746,16 +751,16 @@ abstract class TaskStoreContract {
     store.update(running, running.withStatus(IN_PROGRESS), T0);
     store.insert(inStatus(COMPLETED, T0.minusSeconds(7200)));
 
-    assertThat(store.findByStatus(Set.of(QUEUED), 4))
+    assertThat(queries.findByStatus(Set.of(QUEUED), 4))
         .extracting(StoredTask::id)
         .containsExactly(due.get(5).id(), due.get(4).id(), due.get(3).id(), due.get(2).id());
-    assertThat(store.findByStatus(EnumSet.of(QUEUED, IN_PROGRESS), 2))
+    assertThat(queries.findByStatus(EnumSet.of(QUEUED, IN_PROGRESS), 2))
         .extracting(StoredTask::id)
         .containsExactly(running.id(), due.get(5).id());
-    assertThat(store.findByStatus(Set.of(CANCELLED), 10)).isEmpty();
-    assertThat(store.findByStatus(Set.of(), 10)).isEmpty();
-    assertThat(store.findByStatus(Set.of(QUEUED), 0)).isEmpty();
-    assertThatThrownBy(() -> store.findByStatus(Set.of(QUEUED), -1))
+    assertThat(queries.findByStatus(Set.of(CANCELLED), 10)).isEmpty();
+    assertThat(queries.findByStatus(Set.of(), 10)).isEmpty();
+    assertThat(queries.findByStatus(Set.of(QUEUED), 0)).isEmpty();
+    assertThatThrownBy(() -> queries.findByStatus(Set.of(QUEUED), -1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("max must not be negative, was -1");
   }
@@ -851,12 +856,12 @@ abstract class TaskStoreContract {
             .thenComparing(t -> t.id().toString()));
 
     List<UUID> seen = new ArrayList<>();
-    List<Integer> pageSizes = pageThrough(after -> store.findQueued(after, 2), 2, seen);
+    List<Integer> pageSizes = pageThrough(after -> queries.findQueued(after, 2), 2, seen);
 
     assertThat(pageSizes).containsExactly(2, 2, 1);
     assertThat(seen).containsExactlyElementsOf(queued.stream().map(StoredTask::id).toList());
-    assertThat(store.findQueued(null, 0)).isEmpty();
-    assertThatThrownBy(() -> store.findQueued(null, -1))
+    assertThat(queries.findQueued(null, 0)).isEmpty();
+    assertThatThrownBy(() -> queries.findQueued(null, -1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("max must not be negative, was -1");
   }
@@ -893,7 +898,7 @@ abstract class TaskStoreContract {
         StoredTask.queued(
             UUID.randomUUID(), "com.example.Report", "{}", "reports", null, T0, null, T0));
 
-    assertThat(store.countByQueueAndStatus())
+    assertThat(queries.countByQueueAndStatus())
         .isEqualTo(
             Map.of(
                 "default", Map.of(QUEUED, 3L, CANCELLED, 1L),
@@ -902,7 +907,7 @@ abstract class TaskStoreContract {
 
   @Test
   void anEmptyStoreCountsNothing() {
-    assertThat(store.countByQueueAndStatus()).isEmpty();
+    assertThat(queries.countByQueueAndStatus()).isEmpty();
   }
 
   @Test
@@ -928,7 +933,7 @@ abstract class TaskStoreContract {
     store.update(cancelled, cancelled.withStatus(CANCELLED), T0);
 
     TaskPage all =
-        store.query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 3));
+        queries.query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 0, 3));
     assertThat(all.total()).isEqualTo(8);
     assertThat(all.tasks())
         .extracting(StoredTask::id)
@@ -936,14 +941,14 @@ abstract class TaskStoreContract {
 
     TaskQuery queuedMail =
         new TaskQuery(Optional.of(QUEUED), Optional.of(TYPE), Optional.of("default"), 1, 4);
-    TaskPage second = store.query(queuedMail);
+    TaskPage second = queries.query(queuedMail);
     assertThat(second.total()).isEqualTo(6);
     assertThat(second.tasks())
         .extracting(StoredTask::id)
         .containsExactly(mail.get(1).id(), mail.get(0).id());
 
     assertThat(
-            store
+            queries
                 .query(
                     new TaskQuery(
                         Optional.of(CANCELLED), Optional.empty(), Optional.empty(), 0, 10))
@@ -951,18 +956,19 @@ abstract class TaskStoreContract {
         .extracting(StoredTask::id)
         .containsExactly(cancelled.id());
     assertThat(
-            store
+            queries
                 .query(
                     new TaskQuery(
                         Optional.empty(), Optional.empty(), Optional.of("reports"), 0, 10))
                 .tasks())
         .containsExactly(store.find(report.id()).orElseThrow());
     TaskPage beyond =
-        store.query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 5, 500));
+        queries.query(new TaskQuery(Optional.empty(), Optional.empty(), Optional.empty(), 5, 500));
     assertThat(beyond.tasks()).isEmpty();
     assertThat(beyond.total()).isEqualTo(8);
     TaskPage none =
-        store.query(new TaskQuery(Optional.of(FAILED), Optional.empty(), Optional.empty(), 0, 10));
+        queries.query(
+            new TaskQuery(Optional.of(FAILED), Optional.empty(), Optional.empty(), 0, 10));
     assertThat(none).isEqualTo(new TaskPage(List.of(), 0));
   }
 }

@@ -3,6 +3,7 @@ package io.taskgate.load.app;
 import io.taskgate.api.QueueFullException;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskStore;
 import jakarta.annotation.Resource;
@@ -29,6 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public class LoadRun {
   @Inject TaskDispatcher dispatcher;
   @Inject TaskStore store;
+  @Inject TaskQueries queries;
 
   @Resource ManagedThreadFactory threadFactory;
 
@@ -162,7 +164,7 @@ public class LoadRun {
   }
 
   private long storedCompleted() {
-    return store
+    return queries
         .query(
             new TaskQuery(
                 Optional.of(TaskStatus.COMPLETED),

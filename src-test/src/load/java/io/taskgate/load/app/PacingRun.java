@@ -2,7 +2,9 @@ package io.taskgate.load.app;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.TaskDispatcher;
-import io.taskgate.engine.TaskRunner;
+import io.taskgate.engine.run.RunningTasks;
+import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.gate.StartSpacingGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.lang.management.GarbageCollectorMXBean;
@@ -37,7 +39,9 @@ import java.util.concurrent.locks.LockSupport;
 @ApplicationScoped
 public class PacingRun {
   @Inject TaskDispatcher dispatcher;
-  @Inject TaskRunner runner;
+  @Inject ParkingLot parkingLot;
+  @Inject StartSpacingGuard spacing;
+  @Inject RunningTasks running;
 
   private final AtomicInteger runIds = new AtomicInteger(1000);
 
@@ -102,8 +106,8 @@ public class PacingRun {
     DispatchOptions when =
         releaseMillis > 0 ? DispatchOptions.now().at(release) : DispatchOptions.now();
     long[] gcBefore = gc();
-    long spacedBefore = runner.spacedStarts();
-    long helpedBefore = runner.startsWhileWaiting();
+    long spacedBefore = spacing.spacedStarts();
+    long helpedBefore = running.startsWhileWaiting();
     for (int seq = 0; seq < parked; seq++) {
       batch.add(new PacedTask(run, seq, hotKey));
       if (batch.size() == 500 || seq == parked - 1) {
@@ -122,7 +126,7 @@ public class PacingRun {
     long sampleFrom = epochNanos(release) - 50_000_000L;
     int gated = 0;
     while (System.nanoTime() < deadline) {
-      int parkedNow = runner.parkedTasks().size();
+      int parkedNow = parkingLot.parkedTasks().size();
       int startedNow = hotStarted.get();
       gated = parkedNow + startedNow;
       if (gated >= parked) {
@@ -140,10 +144,10 @@ public class PacingRun {
       }
     }
     writeGatingCsv(hot.key(), progress, samples, gated);
-    int parkedBefore = runner.parkedTasks().size();
+    int parkedBefore = parkingLot.parkedTasks().size();
     long allParked = epochNanos(Instant.now());
     Latency withHot = others(run, "with-hot", others, gapMicros);
-    int parkedAfter = runner.parkedTasks().size();
+    int parkedAfter = parkingLot.parkedTasks().size();
 
     long slotsNanos =
         TimeUnit.SECONDS.toNanos(1) / PacedHandler.PERMITS * (long) parked
@@ -154,8 +158,8 @@ public class PacingRun {
     }
     int hotDone = hotStarted.get();
     long[] gcAfter = gc();
-    long spaced = runner.spacedStarts() - spacedBefore;
-    long helped = runner.startsWhileWaiting() - helpedBefore;
+    long spaced = spacing.spacedStarts() - spacedBefore;
+    long helped = running.startsWhileWaiting() - helpedBefore;
 
     List<Long> lateness = new ArrayList<>();
     List<Long> latenessOnceParked = new ArrayList<>();

@@ -1,6 +1,6 @@
 package io.taskgate.web.admin;
 
-import io.taskgate.engine.view.PolicyView;
+import io.taskgate.engine.admin.dto.PolicyView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;

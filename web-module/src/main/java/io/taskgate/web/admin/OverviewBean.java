@@ -1,10 +1,10 @@
 package io.taskgate.web.admin;
 
 import io.taskgate.api.TaskStatus;
-import io.taskgate.engine.view.Overview;
-import io.taskgate.engine.view.RateLimitQuery;
-import io.taskgate.engine.view.RateLimitTotals;
-import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.engine.admin.ThrottleViews;
+import io.taskgate.engine.admin.dto.Overview;
+import io.taskgate.engine.admin.dto.RateLimitQuery;
+import io.taskgate.engine.admin.dto.RateLimitTotals;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -31,7 +31,7 @@ public class OverviewBean {
                     Optional.empty(),
                     Optional.empty(),
                     true,
-                    io.taskgate.engine.view.RateLimitSort.KEY,
+                    io.taskgate.engine.admin.dto.RateLimitSort.KEY,
                     false,
                     0,
                     1))

@@ -1,11 +1,11 @@
 package io.taskgate.web.admin;
 
 import io.taskgate.api.UnknownTaskTypeException;
-import io.taskgate.engine.view.Pacing;
-import io.taskgate.engine.view.RateLimitPage;
-import io.taskgate.engine.view.RateLimitQuery;
-import io.taskgate.engine.view.RateLimitSort;
-import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.engine.admin.ThrottleViews;
+import io.taskgate.engine.admin.dto.Pacing;
+import io.taskgate.engine.admin.dto.RateLimitPage;
+import io.taskgate.engine.admin.dto.RateLimitQuery;
+import io.taskgate.engine.admin.dto.RateLimitSort;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;

@@ -1,8 +1,8 @@
 package io.taskgate.web.admin;
 
 import io.taskgate.api.TaskNotFoundException;
-import io.taskgate.engine.TaskAdmin;
-import io.taskgate.engine.TaskView;
+import io.taskgate.engine.admin.TaskAdmin;
+import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.web.security.Roles;
 import jakarta.faces.application.FacesMessage;
 import jakarta.faces.context.FacesContext;

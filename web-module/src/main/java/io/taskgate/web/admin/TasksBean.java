@@ -2,10 +2,10 @@ package io.taskgate.web.admin;
 
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.UnknownTaskTypeException;
-import io.taskgate.engine.TaskAdmin;
-import io.taskgate.engine.TaskViewPage;
-import io.taskgate.engine.view.Overview;
-import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.engine.admin.TaskAdmin;
+import io.taskgate.engine.admin.ThrottleViews;
+import io.taskgate.engine.admin.dto.Overview;
+import io.taskgate.engine.admin.dto.TaskViewPage;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;

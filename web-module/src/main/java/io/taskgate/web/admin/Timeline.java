@@ -1,6 +1,6 @@
 package io.taskgate.web.admin;
 
-import io.taskgate.engine.view.Pacing;
+import io.taskgate.engine.admin.dto.Pacing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

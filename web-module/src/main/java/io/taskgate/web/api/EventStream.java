@@ -1,7 +1,8 @@
 package io.taskgate.web.api;
 
-import io.taskgate.engine.view.MonitorEvent;
-import io.taskgate.engine.view.MonitorFeed;
+import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.admin.MonitorFeed;
+import io.taskgate.engine.admin.dto.MonitorEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -38,6 +39,7 @@ public class EventStream {
   static final long KEEP_ALIVE_SECONDS = 15;
 
   @Inject MonitorFeed feed;
+  @Inject Ticker ticker;
   @Resource ManagedExecutorService executor;
 
   private final BlockingQueue<MonitorEvent> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
@@ -84,7 +86,7 @@ public class EventStream {
   }
 
   private void drain() {
-    long lastSent = System.nanoTime();
+    long lastSent = ticker.nanos();
     try {
       while (true) {
         MonitorEvent event = queue.poll(1, TimeUnit.SECONDS);
@@ -94,12 +96,12 @@ public class EventStream {
         }
         if (event != null) {
           send(event);
-          lastSent = System.nanoTime();
-        } else if (System.nanoTime() - lastSent > TimeUnit.SECONDS.toNanos(KEEP_ALIVE_SECONDS)) {
+          lastSent = ticker.nanos();
+        } else if (ticker.nanos() - lastSent > TimeUnit.SECONDS.toNanos(KEEP_ALIVE_SECONDS)) {
           for (Client client : clients) {
             client.sink().send(client.sse().newEventBuilder().comment("keep-alive").build());
           }
-          lastSent = System.nanoTime();
+          lastSent = ticker.nanos();
         }
       }
     } catch (InterruptedException e) {

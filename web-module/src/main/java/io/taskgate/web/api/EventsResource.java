@@ -1,6 +1,6 @@
 package io.taskgate.web.api;
 
-import io.taskgate.engine.view.MonitorEvent;
+import io.taskgate.engine.admin.dto.MonitorEvent;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

@@ -1,6 +1,6 @@
 package io.taskgate.web.api;
 
-import io.taskgate.engine.TaskgateInfo;
+import io.taskgate.engine.admin.TaskgateInfo;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

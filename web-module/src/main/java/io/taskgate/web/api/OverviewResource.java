@@ -1,7 +1,7 @@
 package io.taskgate.web.api;
 
-import io.taskgate.engine.view.Overview;
-import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.engine.admin.ThrottleViews;
+import io.taskgate.engine.admin.dto.Overview;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

@@ -1,9 +1,9 @@
 package io.taskgate.web.api;
 
-import io.taskgate.engine.view.Pacing;
-import io.taskgate.engine.view.RateLimitPage;
-import io.taskgate.engine.view.RateLimitQuery;
-import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.engine.admin.ThrottleViews;
+import io.taskgate.engine.admin.dto.Pacing;
+import io.taskgate.engine.admin.dto.RateLimitPage;
+import io.taskgate.engine.admin.dto.RateLimitQuery;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

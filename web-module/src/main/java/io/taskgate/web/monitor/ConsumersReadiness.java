@@ -1,14 +1,12 @@
 package io.taskgate.web.monitor;
 
-import io.taskgate.engine.QueueSettings;
-import io.taskgate.engine.TaskEngine;
-import io.taskgate.engine.TaskQueues;
+import io.taskgate.engine.admin.EngineMonitor;
+import io.taskgate.engine.admin.dto.EngineStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.Map;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -24,40 +22,35 @@ import org.eclipse.microprofile.health.Readiness;
 public class ConsumersReadiness implements HealthCheck {
   static final String NAME = "taskgate-consumers";
 
-  @Inject TaskEngine engine;
-  @Inject TaskQueues queues;
-  @Inject QueueSettings settings;
+  @Inject EngineMonitor engine;
   @Inject InstantSource clock;
 
   @Override
   public HealthCheckResponse call() {
     HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME);
     Instant now = clock.instant();
-    Instant started = engine.started().orElse(null);
+    EngineStatus status = engine.status();
+    Instant started = status.started();
     boolean up = started != null;
     response.withData("started", String.valueOf(started));
     if (up) {
-      Duration allowed = engine.sweepEvery().multipliedBy(3);
-      Instant lastSweep = engine.lastSweep().orElse(started);
+      Duration allowed = status.sweepInterval().multipliedBy(3);
+      Instant lastSweep = status.lastSweep() == null ? started : status.lastSweep();
       up = Duration.between(lastSweep, now).compareTo(allowed.plusSeconds(1)) <= 0;
-      response.withData("lastSweep", String.valueOf(engine.lastSweep().orElse(null)));
+      response.withData("lastSweep", String.valueOf(status.lastSweep()));
     }
-    Map<String, Integer> depths = queues.depths();
-    Map<String, Integer> workers = queues.workers();
-    settings
-        .queues()
-        .forEach(
-            (name, sizes) ->
-                response.withData(
-                    "queue." + name,
-                    depths.getOrDefault(name, 0)
-                        + "/"
-                        + sizes.capacity()
-                        + " waiting, "
-                        + workers.getOrDefault(name, 0)
-                        + "/"
-                        + sizes.parallelism()
-                        + " workers"));
+    for (EngineStatus.QueueStatus queue : status.queues()) {
+      response.withData(
+          "queue." + queue.name(),
+          queue.waiting()
+              + "/"
+              + queue.capacity()
+              + " waiting, "
+              + queue.workers()
+              + "/"
+              + queue.parallelism()
+              + " workers");
+    }
     return response.status(up).build();
   }
 }

@@ -5,23 +5,17 @@ import io.taskgate.api.RateLimitRejected;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
-import io.taskgate.engine.OffTimer;
-import io.taskgate.engine.TaskQueues;
-import io.taskgate.engine.TaskRunner;
-import io.taskgate.engine.TaskTransitions;
+import io.taskgate.engine.admin.EngineMonitor;
 import io.taskgate.web.api.EventStream;
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -76,13 +70,8 @@ public class TaskgateMetrics {
   @Inject MetricRegistry registry;
   @Inject Config config;
   @Inject KeyedRateLimiter limiter;
-  @Inject TaskRunner runner;
-  @Inject TaskQueues queues;
-  @Inject TaskTransitions transitions;
+  @Inject EngineMonitor engine;
   @Inject EventStream events;
-
-  @Resource ManagedScheduledExecutorService timers;
-  @Resource ManagedExecutorService executor;
 
   /** A tagged metric: its name and tag values (status may be null), cheap to build and hash. */
   private record Series(String name, String type, String queue, String status) {
@@ -109,13 +98,13 @@ public class TaskgateMetrics {
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
     registry.gauge(
         meta(PARKED, "Tasks parked until their rate-limit slot", MetricUnits.NONE),
-        runner::parkedCount);
+        engine::parkedTasks);
     registry.gauge(
         meta(
             HELD,
             "Rate-limited tasks held on their queues: the parking lot is full",
             MetricUnits.NONE),
-        queues::held);
+        engine::heldTasks);
     registry.gauge(
         meta(TRACKED_KEYS, "Keys the rate limiter tracks", MetricUnits.NONE),
         () -> limiter.stats().trackedKeys());
@@ -143,13 +132,13 @@ public class TaskgateMetrics {
             MetricUnits.NONE),
         droppedTransitions::get);
     if (config.getOptionalValue(TASKS_KEY, Boolean.class).orElse(false)) {
-      subscription = transitions.subscribe(this::onTransition);
+      subscription = engine.onTransition(this::onTransition);
       recorder =
-          timers.scheduleWithFixedDelay(
-              new OffTimer("task metrics", executor, this::recordPending),
-              RECORD_EVERY_MILLIS,
-              RECORD_EVERY_MILLIS,
-              TimeUnit.MILLISECONDS);
+          engine.every(
+              "task metrics",
+              Duration.ofMillis(RECORD_EVERY_MILLIS),
+              Duration.ofMillis(RECORD_EVERY_MILLIS),
+              this::recordPending);
     }
   }
 

@@ -1,15 +1,12 @@
 package io.taskgate.web.monitor;
 
-import io.taskgate.engine.OffTimer;
-import io.taskgate.engine.view.RateLimitPage;
-import io.taskgate.engine.view.RateLimitQuery;
-import io.taskgate.engine.view.RateLimitRow;
-import io.taskgate.engine.view.RateLimitSort;
-import io.taskgate.engine.view.ThrottleViews;
+import io.taskgate.engine.admin.EngineMonitor;
+import io.taskgate.engine.admin.ThrottleViews;
+import io.taskgate.engine.admin.dto.RateLimitPage;
+import io.taskgate.engine.admin.dto.RateLimitQuery;
+import io.taskgate.engine.admin.dto.RateLimitRow;
+import io.taskgate.engine.admin.dto.RateLimitSort;
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -26,7 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -68,8 +64,7 @@ public class TopKeyMetrics {
   @Inject ThrottleViews views;
   @Inject InstantSource clock;
 
-  @Resource ManagedScheduledExecutorService timers;
-  @Resource ManagedExecutorService executor;
+  @Inject EngineMonitor engine;
 
   private final Map<MetricID, AtomicLong> keyValues = new ConcurrentHashMap<>();
   private ScheduledFuture<?> refresher;
@@ -102,12 +97,7 @@ public class TopKeyMetrics {
     }
     if (topKeys > 0) {
       refresher =
-          timers.scheduleWithFixedDelay(
-              // off the timer threads that fire parked tasks at their slots
-              new OffTimer("top-key metrics refresh", executor, this::refreshTopKeys),
-              0,
-              refresh.toMillis(),
-              TimeUnit.MILLISECONDS);
+          engine.every("top-key metrics refresh", Duration.ZERO, refresh, this::refreshTopKeys);
     }
   }
 

@@ -9,7 +9,6 @@ import jakarta.security.enterprise.authentication.mechanism.http.HttpMessageCont
 import jakarta.security.enterprise.credential.Credential;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
-import jakarta.security.enterprise.identitystore.IdentityStoreHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
@@ -18,13 +17,16 @@ import java.util.Base64;
 import java.util.Optional;
 
 /**
- * The one authentication mechanism of the application. Under {@code /api}: HTTP Basic on every
- * request, stateless; missing or wrong credentials on a protected resource answer 401 with {@code
- * WWW-Authenticate: Basic realm="taskgate"}, never a redirect. Everywhere else: form login, kept in
- * the HTTP session; an anonymous request for a protected page is redirected to the login page,
- * which authenticates through {@link jakarta.security.enterprise.SecurityContext#authenticate} with
- * a {@link UsernamePasswordCredential}. Credentials are checked by the application's identity
- * stores ({@link ConfigIdentityStore}).
+ * Taskgate's authentication mechanism. Under {@code /api}: HTTP Basic on every request, stateless;
+ * missing or wrong credentials on a protected resource answer 401 with {@code WWW-Authenticate:
+ * Basic realm="taskgate"}, never a redirect. Everywhere else: form login, kept in the HTTP session;
+ * an anonymous request for a protected page is redirected to the login page, which authenticates
+ * through {@link jakarta.security.enterprise.SecurityContext#authenticate} with a {@link
+ * UsernamePasswordCredential}. Credentials are checked by the identity stores of this web module
+ * ({@link TaskgateIdentityStores}: {@link ConfigIdentityStore}, unless a deployment adds others),
+ * never by the application's {@code IdentityStoreHandler}, which in an EAR belongs to the
+ * application's own WARs as well. In an EAR each WAR has its own mechanism: this one serves only
+ * Taskgate's web module.
  */
 @ApplicationScoped
 public class TaskgateAuthenticationMechanism implements HttpAuthenticationMechanism {
@@ -37,7 +39,7 @@ public class TaskgateAuthenticationMechanism implements HttpAuthenticationMechan
   /** The session attribute holding the page to return to after login (context-relative). */
   static final String RETURN_TO = TaskgateAuthenticationMechanism.class.getName() + ".returnTo";
 
-  @Inject IdentityStoreHandler identityStores;
+  @Inject TaskgateIdentityStores identityStores;
 
   @Override
   public AuthenticationStatus validateRequest(

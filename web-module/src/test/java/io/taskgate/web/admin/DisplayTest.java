@@ -2,7 +2,7 @@ package io.taskgate.web.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskgate.engine.view.PolicyView;
+import io.taskgate.engine.admin.dto.PolicyView;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.taskgate.web.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskgate.engine.view.Pacing;
-import io.taskgate.engine.view.PolicyView;
+import io.taskgate.engine.admin.dto.Pacing;
+import io.taskgate.engine.admin.dto.PolicyView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.InvalidTaskException;
 import io.taskgate.api.InvalidTaskException.Violation;
-import io.taskgate.engine.TaskValidation;
+import io.taskgate.engine.dispatch.TaskValidation;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
 import java.util.UUID;

@@ -1,0 +1,187 @@
+package io.taskgate.engine.admin;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.InvalidTaskPayloadException;
+import io.taskgate.api.Task;
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskNotFoundException;
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.api.TaskStatus;
+import io.taskgate.api.UnknownTaskTypeException;
+import io.taskgate.engine.admin.dto.TaskView;
+import io.taskgate.engine.admin.dto.TaskViewPage;
+import io.taskgate.engine.dispatch.DispatchLimits;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.handler.Payloads;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskPage;
+import io.taskgate.store.TaskQueries;
+import io.taskgate.store.TaskQuery;
+import io.taskgate.store.TaskStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/**
+ * The facade the web module uses for tasks: dispatch from JSON, look up, list and cancel. It speaks
+ * in task type names and JSON and hands out {@link TaskView} values, never stored entities.
+ */
+@ApplicationScoped
+public class TaskAdmin {
+  @Inject HandlerRegistry registry;
+  @Inject Payloads payloads;
+  @Inject TaskDispatcher dispatcher;
+  @Inject TaskStore store;
+  @Inject TaskQueries queries;
+  @Inject ParkingLot parkingLot;
+  @Inject TaskQueues queues;
+  @Inject DispatchLimits limits;
+
+  /** The full class names of every task type a handler runs, sorted. */
+  public List<String> taskTypes() {
+    return registry.all().stream().map(HandlerInfo::typeName).sorted().toList();
+  }
+
+  /** The largest task, in bytes of its JSON form ({@code taskgate.dispatch.max-payload-bytes}). */
+  public int maxPayloadBytes() {
+    return limits.maxPayloadBytes();
+  }
+
+  /**
+   * Reads {@code json} as the task type named {@code type} and dispatches it.
+   *
+   * @param type the task type's full class name, or its simple name if no other task type shares it
+   * @throws UnknownTaskTypeException if no handler runs such a type, or the simple name is shared
+   * @throws InvalidTaskPayloadException if {@code json} is not JSON of that task's shape
+   * @throws io.taskgate.api.InvalidTaskException if the task breaks its type's constraints
+   * @throws io.taskgate.api.TaskTooLargeException if the task's JSON is over the size limit
+   * @throws io.taskgate.api.InvalidDispatchOptionException if {@code options} are refused
+   */
+  public TaskReceipt dispatchJson(String type, String json, DispatchOptions options) {
+    HandlerInfo handler = registry.find(resolveType(type, taskTypes())).orElseThrow();
+    Task task;
+    try {
+      task = payloads.read(json == null ? "" : json, handler.taskType());
+    } catch (RuntimeException e) {
+      throw new InvalidTaskPayloadException(handler.typeName(), describe(e), e);
+    }
+    if (task == null) {
+      throw new InvalidTaskPayloadException(
+          handler.typeName(), "the body is JSON null, not an object", null);
+    }
+    return dispatcher.dispatch(task, options);
+  }
+
+  /** The task with this id, its history, and whether it is parked (until when) or held. */
+  public Optional<TaskView> find(UUID id) {
+    return store.find(id).map(task -> view(task, queries.history(id), queues::isHeld));
+  }
+
+  private TaskView view(
+      StoredTask task, List<io.taskgate.store.TaskAudit> history, Predicate<UUID> held) {
+    if (task.status() != TaskStatus.QUEUED) {
+      return TaskView.of(task, history);
+    }
+    Instant until = parkingLot.parkedTask(task.id()).map(ParkingLot.Parked::slot).orElse(null);
+    return TaskView.of(task, history, until, until == null && held.test(task.id()));
+  }
+
+  /**
+   * A page of tasks, newest first.
+   *
+   * @param type a task type's full class name (also of a type no handler runs any more), or the
+   *     simple name of a registered one
+   * @throws UnknownTaskTypeException if {@code type} is a simple name no handler's type has, or
+   *     more than one
+   */
+  public TaskViewPage list(
+      Optional<TaskStatus> status,
+      Optional<String> type,
+      Optional<String> queue,
+      int page,
+      int size) {
+    Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
+    TaskPage found = queries.query(new TaskQuery(status, typeName, queue, page, size));
+    Set<UUID> held = queues.heldIds(); // once per page, not once per task
+    List<TaskView> items = found.tasks().stream().map(t -> view(t, null, held::contains)).toList();
+    return new TaskViewPage(items, page, size, found.total());
+  }
+
+  /**
+   * Cancels a task that has not started.
+   *
+   * @return true if it is cancelled now; false if it has already started or finished
+   * @throws TaskNotFoundException if no task has this id
+   */
+  public boolean cancel(UUID id) {
+    StoredTask task = store.find(id).orElseThrow(() -> new TaskNotFoundException(id));
+    if (task.status() != TaskStatus.QUEUED) {
+      return false;
+    }
+    return dispatcher.cancel(id);
+  }
+
+  /**
+   * The full class name of the task type {@code requested} names: itself, or the registered type
+   * whose simple name it is.
+   *
+   * @throws UnknownTaskTypeException if no handler's type matches, or more than one
+   */
+  public String resolveTaskType(String requested) {
+    return resolveType(requested, taskTypes());
+  }
+
+  /**
+   * The full name among {@code known} that {@code requested} names: itself, or the one whose simple
+   * name (after the last '.' or '$') it is.
+   *
+   * @throws UnknownTaskTypeException if none or more than one matches
+   */
+  static String resolveType(String requested, Collection<String> known) {
+    List<String> sorted = known.stream().sorted().toList();
+    if (requested != null && sorted.contains(requested)) {
+      return requested;
+    }
+    List<String> matches =
+        sorted.stream()
+            .filter(name -> requested != null && !requested.isEmpty())
+            .filter(name -> simpleName(name).equals(requested) || canonical(name).equals(requested))
+            .toList();
+    if (matches.size() == 1) {
+      return matches.get(0);
+    }
+    throw new UnknownTaskTypeException(
+        String.valueOf(requested), matches.size() > 1 ? matches : List.of(), sorted);
+  }
+
+  static String simpleName(String className) {
+    int cut = Math.max(className.lastIndexOf('.'), className.lastIndexOf('$'));
+    return className.substring(cut + 1);
+  }
+
+  private static String canonical(String className) {
+    return className.replace('$', '.');
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder reason = new StringBuilder(String.valueOf(e.getMessage()));
+    Throwable cause = e.getCause();
+    for (int depth = 0; cause != null && cause != e && depth < 3; depth++) {
+      if (cause.getMessage() != null && !reason.toString().contains(cause.getMessage())) {
+        reason.append(": ").append(cause.getMessage());
+      }
+      e = cause;
+      cause = cause.getCause();
+    }
+    return reason.toString();
+  }
+}

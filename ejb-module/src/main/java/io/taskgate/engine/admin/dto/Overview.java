@@ -1,0 +1,46 @@
+package io.taskgate.engine.admin.dto;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Tasks at a glance.
+ *
+ * @param at when the view was taken
+ * @param tasks tasks per status (every status, by name)
+ * @param queues each queue, the configured ones first
+ * @param throttledTasks tasks waiting for budget (parked until their slot, or held because the
+ *     parking lot is full); null, and left out of JSON, while none is
+ * @param parkedTasks tasks parked until their slot
+ * @param heldTasks tasks held on their queues because the parking lot is full
+ */
+public record Overview(
+    Instant at,
+    Map<String, Long> tasks,
+    List<QueueOverview> queues,
+    Integer throttledTasks,
+    int parkedTasks,
+    int heldTasks) {
+
+  /**
+   * One queue.
+   *
+   * @param name its name
+   * @param configured whether it is configured ({@code default} or in {@code taskgate.queues});
+   *     tasks stored for another name run on {@code default}
+   * @param capacity task ids its channel holds (0 when not configured)
+   * @param parallelism tasks it runs at once (0 when not configured)
+   * @param depth task ids in its channel now, held ones included
+   * @param tasks its tasks per status (every status, by name)
+   * @param throttledCount its tasks waiting for budget; null, and left out of JSON, while none is
+   */
+  public record QueueOverview(
+      String name,
+      boolean configured,
+      int capacity,
+      int parallelism,
+      int depth,
+      Map<String, Long> tasks,
+      Integer throttledCount) {}
+}

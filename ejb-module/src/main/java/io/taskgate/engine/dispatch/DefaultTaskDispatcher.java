@@ -1,0 +1,268 @@
+package io.taskgate.engine.dispatch;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Recurrence;
+import io.taskgate.api.Task;
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.api.TaskStatus;
+import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.task.Occurrences;
+import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.handler.Payloads;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.run.RunningTasks;
+import io.taskgate.engine.run.TaskClaimer;
+import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.gate.RateLimitKeySelector;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskStore;
+import io.taskgate.store.TaskWrite;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Logger;
+
+/**
+ * The {@link TaskDispatcher}: checks the task and its options ({@link TaskValidation}, {@link
+ * DispatchLimits}), stores it, then hands it to the scheduler. A task or option it refuses stores
+ * nothing.
+ */
+@ApplicationScoped
+public class DefaultTaskDispatcher implements TaskDispatcher {
+  private static final int REPLACE_TRIES = 5;
+  private static final Logger LOG = Logger.getLogger(DefaultTaskDispatcher.class.getName());
+
+  private final Set<String> fastRecurrenceWarned = ConcurrentHashMap.newKeySet();
+
+  @Inject TaskStore store;
+  @Inject HandlerRegistry registry;
+  @Inject Payloads payloads;
+  @Inject TaskQueues queues;
+  @Inject TaskScheduler scheduler;
+  @Inject TaskClaimer claimer;
+  @Inject ParkingLot parkingLot;
+  @Inject RunningTasks running;
+  @Inject RateLimitKeySelector keys;
+  @Inject InstantSource clock;
+  @Inject KeyedRateLimiter limiter;
+  @Inject TaskValidation validation;
+  @Inject DispatchLimits limits;
+
+  @Override
+  public TaskReceipt dispatch(Task task, DispatchOptions options) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(options, "options");
+    Instant now = clock.instant();
+    Instant due = options.dueAt(now);
+    return store(task, options, due, null, now);
+  }
+
+  @Override
+  public List<TaskReceipt> dispatchAll(List<? extends Task> tasks, DispatchOptions options) {
+    Objects.requireNonNull(tasks, "tasks");
+    Objects.requireNonNull(options, "options");
+    if (options.taskKey().isPresent()) {
+      throw new IllegalArgumentException(
+          "dispatchAll cannot take a taskKey ("
+              + options.taskKey().get()
+              + "): a task key"
+              + " identifies one task; dispatch keyed tasks one by one");
+    }
+    Instant now = clock.instant();
+    Instant due = options.dueAt(now);
+    List<StoredTask> queued = new ArrayList<>(tasks.size());
+    List<Instant> estimates = new ArrayList<>(tasks.size());
+    List<TaskWrite> inserts = new ArrayList<>(tasks.size());
+    for (int i = 0; i < tasks.size(); i++) {
+      Task task = Objects.requireNonNull(tasks.get(i), "tasks[" + i + "]");
+      HandlerInfo handler = registry.require(task.getClass());
+      validation.check(task, "tasks[" + i + "]");
+      String payload = payloads.write(task);
+      limits.checkPayload(handler.typeName(), payload);
+      String queue = queues.resolve(options.queue().orElse(handler.queue()));
+      StoredTask stored =
+          StoredTask.queued(
+              UUID.randomUUID(), handler.typeName(), payload, queue, null, due, null, now);
+      queued.add(stored);
+      estimates.add(estimatedStart(handler, task, due, now));
+      inserts.add(new TaskWrite.Insert(stored));
+    }
+    store.writeAll(inserts);
+    List<TaskReceipt> receipts = new ArrayList<>(queued.size());
+    RuntimeException firstFailure = null;
+    for (int i = 0; i < queued.size(); i++) {
+      StoredTask stored = queued.get(i);
+      try {
+        handOver(stored, due, now);
+      } catch (RuntimeException e) {
+        // stored all the same: the sweep brings it to its queue; the others go on
+        if (firstFailure == null) {
+          firstFailure = e;
+        }
+      }
+      receipts.add(new TaskReceipt(stored.id(), due, false, estimates.get(i)));
+    }
+    if (firstFailure != null) {
+      throw firstFailure;
+    }
+    return List.copyOf(receipts);
+  }
+
+  @Override
+  public TaskReceipt schedule(Task task, Recurrence recurrence, DispatchOptions options) {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(recurrence, "recurrence");
+    Objects.requireNonNull(options, "options");
+    if (options.delay().isPresent() || options.at().isPresent()) {
+      throw new IllegalArgumentException(
+          "A recurring task takes its times from its recurrence: give the first time with"
+              + " Recurrence.withStartAt instead of a delay or an instant");
+    }
+    Instant now = clock.instant();
+    Instant first = DispatchLimits.firstOccurrence(recurrence, now);
+    warnIfFasterThanItsRate(registry.require(task.getClass()), recurrence, first);
+    return store(task, options, first, recurrence.encode(), now);
+  }
+
+  @Override
+  public boolean cancel(UUID taskId) {
+    for (int i = 0; i < REPLACE_TRIES; i++) {
+      StoredTask task = store.find(taskId).orElse(null);
+      if (task != null && task.status() == TaskStatus.IN_PROGRESS) {
+        // claimed shortly before its rate-limit slot, perhaps, and not started yet
+        return claimer.cancelClaimed(taskId);
+      }
+      if (task == null || task.status() != TaskStatus.QUEUED) {
+        return false;
+      }
+      if (store.update(task, task.withStatus(TaskStatus.CANCELLED), clock.instant()).isPresent()) {
+        scheduler.cancelTimer(taskId);
+        parkingLot.unpark(taskId);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private TaskReceipt store(
+      Task task, DispatchOptions options, Instant due, String recurrence, Instant now) {
+    HandlerInfo handler = registry.require(task.getClass());
+    validation.check(task, null);
+    String payload = payloads.write(task);
+    limits.checkPayload(handler.typeName(), payload);
+    String queue = queues.resolve(options.queue().orElse(handler.queue()));
+    Optional<String> taskKey = options.taskKey();
+    if (taskKey.isPresent()) {
+      Optional<TaskReceipt> replaced = replaceLive(handler.typeName(), taskKey.get(), payload, now);
+      if (replaced.isPresent()) {
+        return replaced.get();
+      }
+    }
+    UUID id = UUID.randomUUID();
+    StoredTask queued =
+        StoredTask.queued(
+            id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now);
+    Instant estimate = estimatedStart(handler, task, due, now); // before a worker can take it
+    store.insert(queued);
+    handOver(queued, due, now);
+    return new TaskReceipt(id, due, false, estimate);
+  }
+
+  /**
+   * When a task due at {@code due} should start: later than that only when its key has no budget
+   * (the limiter's peek at the next free slot; nothing is spent or reserved).
+   */
+  private Instant estimatedStart(HandlerInfo handler, Task task, Instant due, Instant now) {
+    GateSpec gate = handler.gate().orElse(null);
+    if (gate == null) {
+      return due;
+    }
+    try {
+      String key = keys.keyOf(handler, task).orElse(null);
+      if (key == null) {
+        return due;
+      }
+      RateLimitDecision peek = limiter.peek(gate.scope(), key, EpochNanos.of(now));
+      if (peek.slotEpochNanos() == RateLimitDecision.NO_SLOT) {
+        return due;
+      }
+      Instant slot = EpochNanos.toInstant(peek.slotEpochNanos());
+      return slot.isAfter(due) ? slot : due;
+    } catch (RuntimeException e) {
+      return due; // an estimate only: the gate decides when the task runs
+    }
+  }
+
+  /**
+   * Warns, once per task type, when a recurrence comes round faster than its rate limit refills:
+   * its occurrences would pile up behind the limiter.
+   */
+  private void warnIfFasterThanItsRate(HandlerInfo handler, Recurrence recurrence, Instant first) {
+    GateSpec gate = handler.gate().orElse(null);
+    if (gate == null) {
+      return;
+    }
+    Duration gap = Occurrences.shortestGap(recurrence, first).orElse(null);
+    Duration refill = Duration.ofNanos(gate.policy().emissionIntervalNanos());
+    if (gap != null && gap.compareTo(refill) < 0 && fastRecurrenceWarned.add(handler.typeName())) {
+      LOG.warning(
+          "Recurring task type "
+              + handler.typeName()
+              + " comes round every "
+              + gap
+              + " but its rate limit refills one execution per "
+              + refill
+              + " per key: occurrences of a key will wait behind the limiter or be skipped");
+    }
+  }
+
+  /** Hands a task just stored to the scheduler. */
+  private void handOver(StoredTask queued, Instant due, Instant now) {
+    boolean dueNow = !due.isAfter(now);
+    if (dueNow) {
+      running.justStored(queued); // its first attempt claims it without reading it back
+    }
+    try {
+      if (!scheduler.submit(queued.queue(), queued.id(), due) && dueNow) {
+        running.forget(queued.id());
+      }
+    } catch (RuntimeException e) {
+      running.forget(queued.id());
+      throw e;
+    }
+  }
+
+  /** Gives a queued task with the same key the new payload; empty when there is none queued. */
+  private Optional<TaskReceipt> replaceLive(
+      String type, String taskKey, String payload, Instant now) {
+    for (int i = 0; i < REPLACE_TRIES; i++) {
+      StoredTask live = store.findLive(type, taskKey).orElse(null);
+      if (live == null || live.status() != TaskStatus.QUEUED) {
+        return Optional.empty();
+      }
+      Optional<StoredTask> updated = store.update(live, live.withPayload(payload), now);
+      if (updated.isPresent()) {
+        Instant slot = parkingLot.replaced(updated.get());
+        return Optional.of(
+            new TaskReceipt(
+                live.id(), live.scheduledAt(), true, slot != null ? slot : live.scheduledAt()));
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,92 @@
+package io.taskgate.engine.dispatch;
+
+import io.taskgate.api.InvalidTaskException;
+import io.taskgate.api.InvalidTaskException.Violation;
+import io.taskgate.api.Task;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.MessageInterpolator;
+import jakarta.validation.Validator;
+import jakarta.validation.ValidatorFactory;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Checks a task against its type's Bean Validation constraints (annotations on the record's
+ * components, such as {@code @NotNull}) before it is stored. Messages are in English, whatever the
+ * server's locale, like every other message of the API.
+ */
+@ApplicationScoped
+public class TaskValidation {
+  static final int MAX_VALUE_LENGTH = 200;
+
+  @Inject ValidatorFactory factory;
+
+  private Validator validator;
+
+  /** For CDI. */
+  public TaskValidation() {}
+
+  /**
+   * Validation with the validators of {@code factory}, for code and tests outside the container.
+   */
+  public static TaskValidation of(ValidatorFactory factory) {
+    TaskValidation validation = new TaskValidation();
+    validation.factory = factory;
+    validation.init();
+    return validation;
+  }
+
+  @PostConstruct
+  void init() {
+    MessageInterpolator interpolator = factory.getMessageInterpolator();
+    validator =
+        factory
+            .usingContext()
+            .messageInterpolator(
+                new MessageInterpolator() {
+                  @Override
+                  public String interpolate(String template, Context context) {
+                    return interpolator.interpolate(template, context, Locale.ROOT);
+                  }
+
+                  @Override
+                  public String interpolate(String template, Context context, Locale locale) {
+                    return interpolator.interpolate(template, context, Locale.ROOT);
+                  }
+                })
+            .getValidator();
+  }
+
+  /**
+   * Checks {@code task}.
+   *
+   * @param where which task of a batch ({@code tasks[3]}), or null for a single task
+   * @throws InvalidTaskException naming the task type, every field that breaks a constraint, the
+   *     constraint and the value
+   */
+  public void check(Task task, String where) {
+    Set<ConstraintViolation<Task>> found = validator.validate(task);
+    if (found.isEmpty()) {
+      return;
+    }
+    List<Violation> violations =
+        found.stream()
+            .map(
+                v ->
+                    new Violation(
+                        v.getPropertyPath().toString(), v.getMessage(), text(v.getInvalidValue())))
+            .sorted(Comparator.comparing(Violation::field).thenComparing(Violation::message))
+            .toList();
+    throw new InvalidTaskException(task.getClass().getName(), where, violations);
+  }
+
+  private static String text(Object value) {
+    String text = String.valueOf(value);
+    return text.length() <= MAX_VALUE_LENGTH ? text : text.substring(0, MAX_VALUE_LENGTH) + "…";
+  }
+}

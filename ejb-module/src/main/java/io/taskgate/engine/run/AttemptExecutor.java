@@ -1,0 +1,217 @@
+package io.taskgate.engine.run;
+
+import io.taskgate.api.Handler;
+import io.taskgate.api.Recurrence;
+import io.taskgate.api.Task;
+import io.taskgate.api.TaskContext;
+import io.taskgate.api.TaskTimeoutException;
+import io.taskgate.core.task.AttemptOutcomes;
+import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.handler.HandlerEntry;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.HandlerInvoker;
+import io.taskgate.engine.handler.TaskHandlerInterceptor;
+import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.gate.PacingLog;
+import io.taskgate.engine.throttle.gate.StartSpacingGuard;
+import io.taskgate.store.StoredTask;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs one attempt of a claimed task: its start is checked against its key's spacing at the last
+ * moment ({@link StartSpacingGuard}), its handler is called with {@code onStarted} before and
+ * {@code onCompleted}, {@code onRetry} or {@code onError} after, and what follows is decided by
+ * {@link AttemptOutcomes}: COMPLETED, the next occurrence of a recurring task, a retry after the
+ * policy's backoff, or FAILED.
+ */
+@ApplicationScoped
+public class AttemptExecutor {
+  private static final Logger LOG = Logger.getLogger(AttemptExecutor.class.getName());
+
+  @Inject InstantSource clock;
+  @Inject StartSpacingGuard spacing;
+  @Inject HandlerInvoker invoker;
+  @Inject PacingLog pacing;
+  @Inject TaskClaimer claimer;
+  @Inject Ticker ticker;
+
+  private final SplittableRandom random = new SplittableRandom();
+
+  /**
+   * Runs the attempt of a claimed task now; null if, at the last moment, its key's spacing holds it
+   * back ({@link StartSpacingGuard}: it then waits on the timeline). {@code held}: it was held
+   * before.
+   */
+  AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
+    HandlerInfo handlerInfo = claim.handler();
+    Task task = claim.task();
+    TaskContext context = HandlerInvoker.context(claimed, handlerInfo, claim.throttledUntil());
+    try (HandlerInvoker.Instance instance = invoker.instance(handlerInfo)) {
+      Handler<Task> handler;
+      try {
+        handler = instance.handler();
+      } catch (RuntimeException e) {
+        // No instance, so no callbacks: the attempt fails like any other and follows the policy.
+        return failed(
+            claimed,
+            claim,
+            HandlerInvoker.NO_CALLBACKS,
+            task,
+            context,
+            new IllegalStateException(
+                "handler "
+                    + handlerInfo.beanClass().getName()
+                    + " could not be created: "
+                    + HandlerInvoker.describe(HandlerInvoker.rootCause(e)),
+                e),
+            clock.instant());
+      }
+      if (!started(claimed, claim, held, handler, task, context)) {
+        return null; // the handler instance is let go; a new one runs it later
+      }
+      Throwable failure = null;
+      long handling = ticker.nanos();
+      try {
+        handler.handle(task, context);
+      } catch (VirtualMachineError e) {
+        throw e;
+      } catch (Throwable e) {
+        failure = HandlerInvoker.unwrap(e);
+      } finally {
+        HandlerEntry.enter(); // not intercepted: the window opens only now
+      }
+      invoker.timed(handlerInfo, ticker.nanos() - handling);
+      Instant end = clock.instant();
+      if (failure == null) {
+        claimer.released(claim.permits().release(AttemptEnd.COMPLETED));
+        return Outcomes.afterRun(
+            claimed,
+            AttemptOutcomes.completed(
+                recurrence(claimed), claimed.scheduledAt(), end, claimed.runs() + 1),
+            null,
+            end,
+            () ->
+                invoker.callback(claimed, "onCompleted", () -> handler.onCompleted(task, context)));
+      }
+      return failed(claimed, claim, handler, task, context, failure, end);
+    }
+  }
+
+  /**
+   * The start of a claimed task, checked as late as can be: false if its key's spacing holds it
+   * back (it then waits on the timeline). For a gated task, its key's other starts are kept out
+   * until the handler is entered: the start window stays shut until {@link TaskHandlerInterceptor}
+   * runs its {@link HandlerEntry} hook, where the start is counted again, so that a worker stalled
+   * on the way there holds the key's other starts.
+   */
+  private boolean started(
+      StoredTask claimed,
+      Claim claim,
+      boolean held,
+      Handler<Task> handler,
+      Task task,
+      TaskContext context) {
+    ReentrantLock window =
+        claim.key() == null ? null : spacing.startWindow(claim.scope(), claim.key());
+    if (window != null) {
+      window.lock();
+    }
+    boolean entering = false;
+    try {
+      if (claim.key() != null) {
+        Instant now = clock.instant();
+        Instant holdUntil =
+            spacing.holdUntil(claim.scope(), claim.key(), claim.policy(), now, held);
+        if (holdUntil != null) {
+          LOG.fine(
+              () ->
+                  "Task "
+                      + claimed.id()
+                      + " of key "
+                      + claim.key()
+                      + " waits until "
+                      + holdUntil
+                      + " so that its start keeps the policy's spacing after a late start");
+          claimer.waitOnTimeline(claimed, claim, holdUntil, true);
+          return false;
+        }
+        pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
+      }
+      invoker.callback(claimed, "onStarted", () -> handler.onStarted(task, context));
+      if (claim.key() != null) {
+        spacing.startedNow(claim.scope(), claim.key(), claim.policy(), clock.instant());
+      }
+      entering = window != null;
+    } finally {
+      if (window != null && !entering) {
+        window.unlock();
+      }
+    }
+    if (entering) {
+      HandlerEntry.onEnter(
+          () -> {
+            try {
+              spacing.startedNow(claim.scope(), claim.key(), claim.policy(), clock.instant());
+            } finally {
+              window.unlock();
+            }
+          });
+    }
+    return true;
+  }
+
+  private AttemptOutcome failed(
+      StoredTask claimed,
+      Claim claim,
+      Handler<Task> handler,
+      Task task,
+      TaskContext context,
+      Throwable failure,
+      Instant end) {
+    HandlerInfo handlerInfo = claim.handler();
+    String error = HandlerInvoker.describe(failure);
+    int attempt = claimed.attempt();
+    AttemptOutcomes.Next next =
+        AttemptOutcomes.failed(
+            handlerInfo.retry(),
+            attempt,
+            nextRandom(),
+            recurrence(claimed),
+            claimed.scheduledAt(),
+            end,
+            claimed.runs() + 1);
+    AttemptEnd ended =
+        failure instanceof TaskTimeoutException
+            ? AttemptEnd.TIMED_OUT
+            : next instanceof AttemptOutcomes.Retry ? AttemptEnd.RETRIED : AttemptEnd.FAILED;
+    claimer.released(claim.permits().release(ended));
+    if (next instanceof AttemptOutcomes.Retry retry) {
+      invoker.callback(
+          claimed,
+          "onRetry",
+          () -> handler.onRetry(task, context, attempt, retry.delay(), failure));
+    } else {
+      LOG.log(
+          Level.WARNING,
+          "Task " + claimed.id() + " (" + claimed.type() + ") failed after attempt " + attempt,
+          failure);
+      invoker.callback(claimed, "onError", () -> handler.onError(task, context, failure));
+    }
+    return Outcomes.afterRun(claimed, next, error, end, null);
+  }
+
+  private static Recurrence recurrence(StoredTask task) {
+    return task.recurrence() == null ? null : Recurrence.decode(task.recurrence());
+  }
+
+  private synchronized double nextRandom() {
+    return random.nextDouble();
+  }
+}

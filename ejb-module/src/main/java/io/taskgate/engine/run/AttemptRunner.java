@@ -1,0 +1,183 @@
+package io.taskgate.engine.run;
+
+import io.taskgate.core.task.AttemptOutcomes;
+import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.handler.HandlerInvoker;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.gate.RateLimitGate;
+import io.taskgate.store.StoredTask;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Logger;
+
+/**
+ * Runs attempts of stored tasks on the calling worker: prepares each (reads it, finds its handler
+ * and payload, passes it through the {@link RateLimitGate}), claims the batch (QUEUED →
+ * IN_PROGRESS, a compare-and-set, so a task never runs twice at once), calls each handler and has
+ * the {@link OutcomeRecorder} store what each attempt ended in, deciding by {@link
+ * AttemptOutcomes}: COMPLETED, the next occurrence of a recurring task, a retry after the policy's
+ * backoff, or FAILED. A task whose handler or payload cannot be found fails alone.
+ */
+@ApplicationScoped
+public class AttemptRunner {
+  private static final Logger LOG = Logger.getLogger(AttemptRunner.class.getName());
+
+  /** Outcomes of attempts that end within this many ms of each other are stored together. */
+  static final long OUTCOME_BATCH_MILLIS = 20;
+
+  private static final long OUTCOME_BATCH_NANOS = OUTCOME_BATCH_MILLIS * 1_000_000;
+
+  @Inject TaskScheduler scheduler;
+  @Inject InstantSource clock;
+  @Inject RateLimitGate gate;
+  @Inject ParkingLot parkingLot;
+  @Inject RunningTasks running;
+  @Inject TaskClaimer claimer;
+  @Inject AttemptExecutor executor;
+  @Inject OutcomeRecorder recorder;
+  @Inject HandlerInvoker invoker;
+  @Inject Ticker ticker;
+
+  /** Runs the task's attempt, then hands it back to the scheduler if it has more to do. */
+  public void run(UUID taskId) {
+    runAll(List.of(taskId));
+  }
+
+  /**
+   * Runs one attempt of each task, one after the other on the calling worker, then hands each back
+   * to the scheduler if it has more to do. The claims of the tasks are committed together, and so
+   * are the outcomes of attempts that end within {@value #OUTCOME_BATCH_MILLIS} ms of each other,
+   * so a batch of short tasks costs two commits instead of two per task. An outcome is always
+   * stored before its {@code onCompleted} callback runs.
+   */
+  public void runAll(List<UUID> taskIds) {
+    runAll(taskIds, null);
+  }
+
+  /**
+   * {@link #runAll(List)} for a worker of a queue: while it waits for the store to commit its
+   * claims or outcomes, it starts the tasks that come to the queue's start lane meanwhile ({@link
+   * CommitTimeStarts}), so that a commit held up by the database holds up no start.
+   */
+  public void runAll(List<UUID> taskIds, TaskQueues.StartLane starts) {
+    CommitTimeStarts helping =
+        starts == null
+            ? null
+            : new CommitTimeStarts(
+                starts, running, invoker, recorder, scheduler, this::startClaimedAhead);
+    List<AttemptOutcome> outcomes = new ArrayList<>(taskIds.size());
+    Set<UUID> open = new HashSet<>(taskIds);
+    Set<UUID> waiting = new HashSet<>(0); // claimed ahead of their slot here: not done executing
+    try {
+      long oldest = ticker.nanos(); // of the outcomes not stored yet
+      // tasks claimed ahead whose slot has come start first, before anything waits for the store
+      List<UUID> toClaim = new ArrayList<>(taskIds.size());
+      for (UUID id : taskIds) {
+        RunningTasks.Ready ready = running.takeClaimedAhead(id);
+        if (ready == null) {
+          toClaim.add(id);
+          continue;
+        }
+        running.executing(id);
+        parkingLot.left(id);
+        oldest = finishIfOld(outcomes, open, oldest, helping);
+        ran(
+            executor.execute(ready.running(), ready.claim(), ready.held()),
+            id,
+            outcomes,
+            open,
+            waiting);
+      }
+      List<Claim> claims = new ArrayList<>(toClaim.size());
+      Map<UUID, StoredTask> read = claimer.readUnknown(toClaim);
+      Instant now = clock.instant();
+      long gatedAt = ticker.nanos();
+      for (UUID id : toClaim) {
+        Claim claim = claimer.prepare(id, now, outcomes, read);
+        if (claim != null) {
+          claims.add(claim);
+        }
+      }
+      if (!claims.isEmpty() && !outcomes.isEmpty()) {
+        // park (hand their timers over) and store what the ready tasks did before the claims
+        recorder.finish(outcomes, open, helping);
+      }
+      CountDownLatch settled = running.claimingForSlots(claims);
+      List<StoredTask> claimed;
+      try {
+        claimed = recorder.claim(claims, outcomes, helping);
+        if (claims.stream().anyMatch(c -> c.key() != null && c.startAt() == null)) {
+          gate.claimedAfter(ticker.nanos() - gatedAt);
+        }
+        claimer.placeClaimed(claims, claimed, waiting);
+        open.removeAll(waiting);
+      } finally {
+        running.settled(claims, settled);
+      }
+      oldest = ticker.nanos();
+      for (int i = 0; i < claims.size(); i++) {
+        StoredTask claimedTask = claimed.get(i);
+        if (claimedTask != null) {
+          oldest = finishIfOld(outcomes, open, oldest, helping);
+          AttemptOutcome outcome = executor.execute(claimedTask, claims.get(i), false);
+          ran(outcome, claimedTask.id(), outcomes, open, waiting);
+        }
+      }
+    } finally {
+      recorder.finish(outcomes, open, helping);
+      if (helping != null) {
+        helping.finishAll();
+      }
+      open.forEach(scheduler::letGo); // left without an outcome: the sweep finds them
+      for (UUID id : taskIds) {
+        if (!waiting.contains(id)) {
+          running.doneExecuting(id);
+        }
+      }
+    }
+  }
+
+  /** Adds an attempt's outcome; a null outcome (held for spacing) waits on the timeline. */
+  private static void ran(
+      AttemptOutcome outcome,
+      UUID id,
+      List<AttemptOutcome> outcomes,
+      Set<UUID> open,
+      Set<UUID> waiting) {
+    if (outcome == null) {
+      waiting.add(id);
+      open.remove(id);
+    } else {
+      outcomes.add(outcome);
+    }
+  }
+
+  /** A task claimed ahead whose slot has come starts on a worker waiting for a commit. */
+  private AttemptOutcome startClaimedAhead(RunningTasks.Ready ready) {
+    UUID id = ready.running().id();
+    running.executing(id);
+    parkingLot.left(id);
+    return executor.execute(ready.running(), ready.claim(), ready.held());
+  }
+
+  /** Stores the outcomes gathered so far if the oldest is {@value #OUTCOME_BATCH_MILLIS} ms old. */
+  private long finishIfOld(
+      List<AttemptOutcome> outcomes, Set<UUID> open, long oldest, CommitTimeStarts helping) {
+    if (ticker.nanos() - oldest < OUTCOME_BATCH_NANOS) {
+      return oldest;
+    }
+    recorder.finish(outcomes, open, helping);
+    return ticker.nanos();
+  }
+}

@@ -1,0 +1,76 @@
+package io.taskgate.engine.throttle;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The permits an admitted attempt holds, given back together exactly once: the first {@link
+ * #release} calls each throttle's {@link Throttle#release} once, in the reverse of the order they
+ * were acquired; any later call does nothing. A throttle whose release throws is logged and the
+ * others still get theirs back. Thread-safe.
+ */
+public final class Permits {
+  private static final Logger LOG = Logger.getLogger(Permits.class.getName());
+
+  /** No permits: an attempt of a task type without throttles. */
+  public static final Permits NONE = new Permits(List.of());
+
+  /** A permit and the throttle it goes back to. */
+  record Held(Throttle throttle, Permit permit) {}
+
+  private final List<Held> held;
+  private final AtomicBoolean released = new AtomicBoolean();
+
+  Permits(List<Held> held) {
+    this.held = List.copyOf(held);
+  }
+
+  /**
+   * Gives every permit back, the attempt having ended in {@code end}; returns the resources freed.
+   * Only the first call does anything.
+   */
+  public Set<String> release(AttemptEnd end) {
+    if (held.isEmpty() || !released.compareAndSet(false, true)) {
+      return Set.of();
+    }
+    Set<String> freed = Set.of(); // most releases free nothing: no set is made for them
+    for (int i = held.size() - 1; i >= 0; i--) {
+      Held h = held.get(i);
+      try {
+        Set<String> byThis = h.throttle().release(h.permit(), end);
+        if (!byThis.isEmpty()) {
+          if (freed.isEmpty()) {
+            freed = new LinkedHashSet<>();
+          }
+          freed.addAll(byThis);
+        }
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.WARNING,
+            "Throttle " + h.throttle().name() + " failed to take its permit back",
+            e);
+      }
+    }
+    return freed;
+  }
+
+  /** Whether {@link #release} has been called. */
+  public boolean released() {
+    return released.get();
+  }
+
+  /** The first permit of type {@code type}, if any. */
+  public <P extends Permit> Optional<P> find(Class<P> type) {
+    for (Held h : held) {
+      if (type.isInstance(h.permit())) {
+        return Optional.of(type.cast(h.permit()));
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,91 @@
+package io.taskgate.engine.throttle;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The tasks waiting for a throttle's resource to be released ({@link
+ * ThrottleDecision.WaitForRelease}), first come first served per resource. A release wakes the
+ * first waiter of each resource it freed; a task waits for one resource at a time. Thread-safe.
+ *
+ * <p>A release can come between a throttle's answer and the task's registration as a waiter; so
+ * that it is not missed, the caller reads {@link #releases} before it asks the throttles and hands
+ * that reading to {@link #waitFor}, which refuses (the caller tries again at once) when any release
+ * came in between.
+ */
+public final class ResourceWaiters {
+  /** A waiting task and the queue it goes back to when woken. */
+  public record Waiter(UUID taskId, String queue) {}
+
+  private final Map<String, Deque<Waiter>> byResource = new HashMap<>();
+  private final Map<UUID, String> waitingFor = new HashMap<>();
+  private volatile long releases; // written under this lock, read without it
+
+  /** How many releases have been reported so far ({@link #released}). */
+  public long releases() {
+    return releases;
+  }
+
+  /**
+   * {@code taskId} waits for {@code resource} (a task waiting already moves to the new one), unless
+   * a release was reported since {@code releasesSeen} ({@link #releases}, read before the throttles
+   * were asked): then it does not wait, and false says to try again now.
+   */
+  public synchronized boolean waitFor(
+      String resource, UUID taskId, String queue, long releasesSeen) {
+    if (releases != releasesSeen) {
+      return false;
+    }
+    forget(taskId);
+    byResource
+        .computeIfAbsent(resource, r -> new ArrayDeque<>())
+        .addLast(new Waiter(taskId, queue));
+    waitingFor.put(taskId, resource);
+    return true;
+  }
+
+  /** {@code resource} was released: counts it and wakes its first waiter, if any. */
+  public synchronized Optional<Waiter> released(String resource) {
+    releases++;
+    return wake(resource);
+  }
+
+  /** The first task waiting for {@code resource}, no longer waiting; empty if none waits. */
+  private Optional<Waiter> wake(String resource) {
+    Deque<Waiter> waiters = byResource.get(resource);
+    if (waiters == null) {
+      return Optional.empty();
+    }
+    Waiter first = waiters.pollFirst();
+    if (waiters.isEmpty()) {
+      byResource.remove(resource);
+    }
+    if (first != null) {
+      waitingFor.remove(first.taskId());
+    }
+    return Optional.ofNullable(first);
+  }
+
+  /** The task no longer waits (cancelled); returns whether it did. */
+  public synchronized boolean forget(UUID taskId) {
+    String resource = waitingFor.remove(taskId);
+    if (resource == null) {
+      return false;
+    }
+    Deque<Waiter> waiters = byResource.get(resource);
+    waiters.removeIf(w -> w.taskId().equals(taskId));
+    if (waiters.isEmpty()) {
+      byResource.remove(resource);
+    }
+    return true;
+  }
+
+  /** How many tasks wait, for any resource. */
+  public synchronized int size() {
+    return waitingFor.size();
+  }
+}

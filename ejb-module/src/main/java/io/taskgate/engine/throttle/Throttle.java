@@ -1,0 +1,56 @@
+package io.taskgate.engine.throttle;
+
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * Decides whether a claimed attempt may run now: the seam every throttle of the engine implements
+ * (the keyed rate-limit gate today; mutexes, semaphores, windows and concurrency limits plug in the
+ * same way).
+ *
+ * <p>Every implementation keeps these invariants, which {@code ThrottleContract} (a test suite any
+ * implementation runs) checks:
+ *
+ * <ul>
+ *   <li><b>Never blocks.</b> {@link #acquire} answers at once with a {@link ThrottleDecision}:
+ *       waiting is the engine's business, and a waiting task holds no worker.
+ *   <li><b>A permit for every run.</b> A {@link ThrottleDecision.Run} carries a {@link Permit},
+ *       {@link Permit#NOTHING} when nothing is to be given back; any other decision holds nothing.
+ *   <li><b>Released exactly once.</b> The engine releases every permit once, whatever the attempt
+ *       ends in ({@link AttemptEnd}), or when another throttle of the task says no ({@link
+ *       AttemptEnd#NOT_STARTED}); {@link ThrottleChain} makes a second release a no-op, so {@link
+ *       #release} is called once per permit.
+ *   <li><b>Wakes, not polled.</b> A throttle that answers {@link ThrottleDecision.WaitForRelease}
+ *       names the resource; {@link #release} returns the resources it freed, and the engine wakes
+ *       the tasks waiting for them, first come first served.
+ *   <li><b>Thread-safe.</b> Any worker may call any method at any time.
+ * </ul>
+ *
+ * <p>Several throttles on one task are acquired in a fixed global order, ascending {@link #order}
+ * then {@link #name}, all or nothing ({@link ThrottleChain}): throttles whose permits can be given
+ * back ({@link #RESOURCES}: mutexes, semaphores, concurrency) come before budgets spent by time
+ * ({@link #BUDGETS}: rate limits, windows), whose slot a refusal later in the chain could not give
+ * back. A fixed order means two tasks never hold what the other waits for: no deadlock.
+ */
+public interface Throttle {
+  /** The order of throttles whose permits can be given back (mutex, semaphore, concurrency). */
+  int RESOURCES = 100;
+
+  /** The order of budgets spent by time (rate limits, windows): acquired after the resources. */
+  int BUDGETS = 200;
+
+  /** A name unique among the throttles of a task, for the order and for messages. */
+  String name();
+
+  /** Where this throttle comes in the global order: {@link #RESOURCES} or {@link #BUDGETS}. */
+  int order();
+
+  /** Decides for {@code attempt} at {@code now}, without blocking. */
+  ThrottleDecision acquire(ThrottledAttempt attempt, Instant now);
+
+  /**
+   * Gives back what {@code permit} holds, the attempt having ended in {@code end}; returns the
+   * resources this freed (their waiters may try again), empty when none. Called once per permit.
+   */
+  Set<String> release(Permit permit, AttemptEnd end);
+}

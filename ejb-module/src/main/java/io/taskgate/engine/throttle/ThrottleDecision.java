@@ -1,0 +1,67 @@
+package io.taskgate.engine.throttle;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/** What a {@link Throttle} answers for an attempt. */
+public sealed interface ThrottleDecision {
+
+  /**
+   * The attempt may run, now ({@code startAt} null) or at {@code startAt}, a reserved slot close
+   * enough that the engine claims the task now and starts it then; {@code permit} is given back
+   * when the attempt ends.
+   */
+  record Run(Permit permit, Instant startAt) implements ThrottleDecision {
+    public Run {
+      Objects.requireNonNull(permit, "permit");
+    }
+
+    /** Run now, holding {@code permit}. */
+    public static Run now(Permit permit) {
+      return new Run(permit, null);
+    }
+  }
+
+  /** Not now: the task stays queued and comes back at {@code until} (its reserved slot). */
+  record ParkUntil(Instant until) implements ThrottleDecision {
+    public ParkUntil {
+      Objects.requireNonNull(until, "until");
+    }
+  }
+
+  /**
+   * Not until {@code resource} is released: the task stays queued, holds no worker, and is woken
+   * when a permit of the resource is given back.
+   */
+  record WaitForRelease(String resource) implements ThrottleDecision {
+    public WaitForRelease {
+      Objects.requireNonNull(resource, "resource");
+    }
+  }
+
+  /** Not now, and no room to park it: the task keeps its place on its queue and tries again. */
+  record HoldOnQueue(String reason) implements ThrottleDecision {}
+
+  /**
+   * Never: a one-shot task fails with {@code cause} (handed to its handler's {@code onError}), a
+   * recurring one skips this occurrence and goes on at its first one after {@code slot} (null:
+   * after now).
+   */
+  record Reject(String reason, Instant slot, RuntimeException cause) implements ThrottleDecision {
+    public Reject {
+      Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(cause, "cause");
+    }
+  }
+
+  /**
+   * A recurring task's occurrence does not run: the series goes on at its first occurrence after
+   * {@code notBefore} (or ends when it has none), {@code reason} recorded as its last error.
+   */
+  record SkipOccurrence(Instant notBefore, String reason) implements ThrottleDecision {
+    public SkipOccurrence {
+      Objects.requireNonNull(notBefore, "notBefore");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+}

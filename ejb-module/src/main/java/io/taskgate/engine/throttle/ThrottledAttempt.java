@@ -1,0 +1,21 @@
+package io.taskgate.engine.throttle;
+
+import io.taskgate.api.Task;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.store.StoredTask;
+import java.util.Objects;
+
+/**
+ * An attempt as its throttles see it: the task as stored, its handler and its payload.
+ *
+ * @param task the stored task, QUEUED
+ * @param handler its handler, with the throttling it declares
+ * @param payload the task read from its payload
+ */
+public record ThrottledAttempt(StoredTask task, HandlerInfo handler, Task payload) {
+  public ThrottledAttempt {
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(handler, "handler");
+    Objects.requireNonNull(payload, "payload");
+  }
+}

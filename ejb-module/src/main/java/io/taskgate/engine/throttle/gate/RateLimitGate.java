@@ -1,0 +1,200 @@
+package io.taskgate.engine.throttle.gate;
+
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.api.RateLimitRejectedException;
+import io.taskgate.api.Recurrence;
+import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.HandlerInvoker;
+import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.Permit;
+import io.taskgate.engine.throttle.Throttle;
+import io.taskgate.engine.throttle.ThrottleDecision;
+import io.taskgate.engine.throttle.ThrottledAttempt;
+import io.taskgate.store.StoredTask;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The keyed rate-limit gate, the {@link Throttle} of a rate-limited task type, passed before a task
+ * is claimed: it runs now (no key, budget left, its reserved slot has come, or the limiter failed
+ * open), is claimed now to start at its reserved slot when that is within {@code
+ * taskgate.rate-limit.claim-ahead}, is parked until its slot in the {@link ParkingLot} (nothing is
+ * written, it stays QUEUED), is held on its queue while the parking lot is full, or is rejected for
+ * good.
+ */
+@ApplicationScoped
+public class RateLimitGate implements Throttle {
+  private static final Logger LOG = Logger.getLogger(RateLimitGate.class.getName());
+
+  /**
+   * A slot this close beyond the claim-ahead lead still counts as within it: the timeline fires an
+   * early redemption by the monotonic clock, the gate reads the wall clock.
+   */
+  static final Duration CLAIM_AHEAD_SLACK = Duration.ofMillis(2);
+
+  @Inject KeyedRateLimiter limiter;
+  @Inject ParkingLot parkingLot;
+  @Inject StartSpacingGuard spacing;
+  @Inject RateLimitEvents events;
+  @Inject PacingLog pacing;
+  @Inject GateSettings gateSettings;
+  @Inject RateLimitKeySelector keys;
+
+  private final StartLead startLead = new StartLead();
+
+  /** The permit of a task the gate let through: its key's scope, key and policy. */
+  public record GatePermit(RateLimitScope scope, String key, RateLimitPolicy policy)
+      implements Permit {}
+
+  @Override
+  public String name() {
+    return "rate-limit";
+  }
+
+  @Override
+  public int order() {
+    return BUDGETS;
+  }
+
+  /**
+   * A budget spent by time gives nothing back: a slot, once reserved, stays spent ({@link
+   * KeyedRateLimiter#release}).
+   */
+  @Override
+  public Set<String> release(Permit permit, AttemptEnd end) {
+    return Set.of();
+  }
+
+  /**
+   * The gate's decision: run now (no policy for this attempt, no key, budget left, its reserved
+   * slot has come, or the limiter failed open); run at its reserved slot when that is within {@code
+   * taskgate.rate-limit.claim-ahead}; park until its slot; hold on its queue while the parking lot
+   * is full; skip a recurring task's occurrence whose slot is past its {@code runUntil}; or reject.
+   */
+  @Override
+  public ThrottleDecision acquire(ThrottledAttempt attempt, Instant now) {
+    StoredTask queued = attempt.task();
+    HandlerInfo handlerInfo = attempt.handler();
+    GateSpec gate = handlerInfo.gate().orElse(null);
+    if (gate == null || (queued.attempt() > 0 && !gate.policy().throttleRetries())) {
+      return ThrottleDecision.Run.now(Permit.NOTHING);
+    }
+    String key = keys.keyOf(handlerInfo, attempt.payload()).orElse(null);
+    if (key == null) {
+      return ThrottleDecision.Run.now(Permit.NOTHING);
+    }
+    GatePermit permit = new GatePermit(gate.scope(), key, gate.scope().policy());
+    RateLimitDecision decision;
+    try {
+      if (parkingLot.full(gate.scope(), key, queued.id(), now)) {
+        // held on its queue, taking its place there, until parked tasks make room
+        return new ThrottleDecision.HoldOnQueue("the parking lot is full");
+      }
+      // a task let through starts once its claim is committed, and its start is counted with the
+      // spacing's margin: the decision is for then (a parked task coming back for its slot is
+      // judged at its slot, so that it never starts before it)
+      Instant startsAt =
+          parkingLot.contains(queued.id())
+              ? now
+              : now.plusNanos(startLead.nanos() + spacing.marginNanos(gate.policy()));
+      decision = limiter.reserve(gate.scope(), key, queued.id(), startsAt);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Taskgate's rate limiter failed for task "
+              + queued.id()
+              + " (key "
+              + key
+              + "); it runs unthrottled",
+          e);
+      return ThrottleDecision.Run.now(permit);
+    }
+    switch (decision.outcome()) {
+      case RUN_NOW:
+        parkingLot.left(queued.id());
+        return ThrottleDecision.Run.now(permit);
+      case UNTRACKED:
+        parkingLot.left(queued.id());
+        events.failedOpen(queued.type(), key, limiter.stats().untrackedDecisions());
+        return ThrottleDecision.Run.now(permit);
+      case DEFERRED:
+        return deferred(queued, gate, permit, EpochNanos.toInstant(decision.slotEpochNanos()), now);
+      default:
+        parkingLot.left(queued.id());
+        return rejected(queued, handlerInfo, gate, key, decision);
+    }
+  }
+
+  private ThrottleDecision deferred(
+      StoredTask queued, GateSpec gate, GatePermit permit, Instant slot, Instant now) {
+    String key = permit.key();
+    Instant runUntil = runUntil(queued);
+    if (runUntil != null && slot.isAfter(runUntil)) {
+      // never fired late: the series ends here, and its reservation is given up
+      parkingLot.release(gate.scope(), key, queued.id());
+      parkingLot.left(queued.id());
+      return new ThrottleDecision.SkipOccurrence(
+          slot,
+          "rate-limit slot "
+              + slot
+              + " of key "
+              + key
+              + " is past the series' runUntil "
+              + runUntil);
+    }
+    if (parkingLot.park(queued.id(), new ParkingLot.Parked(gate.scope(), key, slot, queued))) {
+      // deferred now; a parked task seen again before its slot (claimed ahead, redelivered) is not
+      // deferred again
+      pacing.reserved(gate.scope().name(), key, now, slot);
+      events.deferred(queued.id(), queued.type(), key, slot);
+    }
+    Duration claimAhead = gateSettings.claimAhead();
+    if (!claimAhead.isZero()
+        && Duration.between(now, slot).compareTo(claimAhead.plus(CLAIM_AHEAD_SLACK)) <= 0) {
+      return new ThrottleDecision.Run(permit, slot);
+    }
+    return new ThrottleDecision.ParkUntil(slot);
+  }
+
+  /**
+   * A task the limiter rejected (its slot lies beyond the horizon, or the policy discards): a
+   * one-shot task FAILS with a {@link RateLimitRejectedException} handed to {@code onError}; a
+   * recurring one skips ahead to the key's next free slot rather than re-checking every occurrence
+   * before it, without counting it as a run.
+   */
+  private ThrottleDecision rejected(
+      StoredTask queued,
+      HandlerInfo handlerInfo,
+      GateSpec gate,
+      String key,
+      RateLimitDecision decision) {
+    RateLimitRejectedException.Reason reason = decision.outcome().rejectionReason();
+    Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
+    RateLimitRejectedException rejection =
+        new RateLimitRejectedException(
+            queued.type(), handlerInfo.beanClass().getName(), key, slot, gate.policy(), reason);
+    events.rejected(queued.id(), queued.type(), key, slot, reason);
+    return new ThrottleDecision.Reject(HandlerInvoker.describe(rejection), slot, rejection);
+  }
+
+  /** The claims of tasks this gate let through were committed {@code nanos} after its decision. */
+  public void claimedAfter(long nanos) {
+    startLead.claimedAfter(nanos);
+  }
+
+  private static Instant runUntil(StoredTask task) {
+    return task.recurrence() == null
+        ? null
+        : Recurrence.decode(task.recurrence()).runUntil().orElse(null);
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The clocks: {@link io.taskgate.engine.time.Clocks} produces the wall clock ({@code
+ * java.time.InstantSource}) and the monotonic {@link io.taskgate.core.time.Ticker}; no other class
+ * reads the system's clocks (ArchitectureTest holds this).
+ */
+package io.taskgate.engine.time;

@@ -1,0 +1,36 @@
+package io.taskgate.store;
+
+import io.taskgate.api.TaskStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The read model over the stored tasks: what the admin facade shows (pages of tasks, a task's audit
+ * rows, counts per queue and status) and what recovery streams back into the engine after a
+ * restart. Reads only; the engine's own reads and writes are {@link TaskStore}'s. Implementations
+ * are thread-safe.
+ */
+public interface TaskQueries {
+  /** Up to {@code max} tasks in any of {@code statuses}, oldest scheduledAt first. */
+  List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max);
+
+  /**
+   * Up to {@code max} QUEUED tasks, due or not, in (scheduledAt, id) order, starting after {@code
+   * after} (null: from the first): what recovery streams into the engine a page at a time.
+   */
+  List<DueTask> findQueued(DueTask after, int max);
+
+  /** A page of tasks matching the query, newest first, and how many match in all. */
+  TaskPage query(TaskQuery query);
+
+  /** The audit rows of a task, oldest first. */
+  List<TaskAudit> history(UUID id);
+
+  /**
+   * How many tasks each queue has in each status, in one read; queues and statuses without tasks
+   * are absent.
+   */
+  Map<String, Map<TaskStatus, Long>> countByQueueAndStatus();
+}

@@ -1,0 +1,129 @@
+package io.taskgate.store.jpa;
+
+import io.taskgate.api.TaskStatus;
+import io.taskgate.store.DueTask;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskPage;
+import io.taskgate.store.TaskQueries;
+import io.taskgate.store.TaskQuery;
+import jakarta.persistence.TypedQuery;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The read model ({@link TaskQueries}) over JPA, on the same transactions as {@link JpaTaskStore}:
+ * each call is one read transaction, and nothing stays managed afterwards.
+ */
+public final class JpaTaskQueries implements TaskQueries {
+  private final Transactor tx;
+
+  public JpaTaskQueries(Transactor tx) {
+    this.tx = Objects.requireNonNull(tx, "tx");
+  }
+
+  @Override
+  public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
+    Objects.requireNonNull(statuses, "statuses");
+    if (max < 0) {
+      throw new IllegalArgumentException("max must not be negative, was " + max);
+    }
+    if (statuses.isEmpty() || max == 0) {
+      return List.of();
+    }
+    Set<TaskStatus> wanted = EnumSet.copyOf(statuses);
+    return tx.inTransaction(
+        em ->
+            JpaTaskStore.readAll(
+                em,
+                em.createQuery(
+                        "SELECT t FROM TaskEntity t WHERE t.status IN :statuses"
+                            + " ORDER BY t.scheduledAt, t.id",
+                        TaskEntity.class)
+                    .setParameter("statuses", wanted)
+                    .setMaxResults(max)));
+  }
+
+  @Override
+  public List<DueTask> findQueued(DueTask after, int max) {
+    return QueuedPages.page(tx, null, after, max);
+  }
+
+  @Override
+  public TaskPage query(TaskQuery query) {
+    Objects.requireNonNull(query, "query");
+    StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+    query.status().ifPresent(s -> where.append(" AND t.status = :status"));
+    query.type().ifPresent(s -> where.append(" AND t.type = :type"));
+    query.queue().ifPresent(s -> where.append(" AND t.queue = :queue"));
+    long offset = (long) query.page() * query.size();
+    return tx.inTransaction(
+        em -> {
+          TypedQuery<Long> count =
+              em.createQuery("SELECT COUNT(t) FROM TaskEntity t" + where, Long.class);
+          TypedQuery<TaskEntity> page =
+              em.createQuery(
+                  "SELECT t FROM TaskEntity t" + where + " ORDER BY t.createdAt DESC, t.id DESC",
+                  TaskEntity.class);
+          for (TypedQuery<?> q : List.of(count, page)) {
+            query.status().ifPresent(s -> q.setParameter("status", s));
+            query.type().ifPresent(s -> q.setParameter("type", s));
+            query.queue().ifPresent(s -> q.setParameter("queue", s));
+          }
+          long total = count.getSingleResult();
+          List<StoredTask> tasks =
+              offset >= total
+                  ? List.of()
+                  : JpaTaskStore.readAll(
+                      em, page.setFirstResult((int) offset).setMaxResults(query.size()));
+          return new TaskPage(tasks, total);
+        });
+  }
+
+  @Override
+  public Map<String, Map<TaskStatus, Long>> countByQueueAndStatus() {
+    return tx.inTransaction(
+        em -> {
+          Map<String, Map<TaskStatus, Long>> counts = new TreeMap<>();
+          for (Object[] row :
+              em.createQuery(
+                      "SELECT t.queue, t.status, COUNT(t) FROM TaskEntity t"
+                          + " GROUP BY t.queue, t.status",
+                      Object[].class)
+                  .getResultList()) {
+            counts
+                .computeIfAbsent((String) row[0], q -> new EnumMap<>(TaskStatus.class))
+                .put((TaskStatus) row[1], ((Number) row[2]).longValue());
+          }
+          return counts;
+        });
+  }
+
+  @Override
+  public List<TaskAudit> history(UUID id) {
+    String key = Objects.requireNonNull(id, "id").toString();
+    return tx.inTransaction(
+        em -> {
+          List<TaskAuditEntity> rows =
+              em.createQuery(
+                      "SELECT a FROM TaskAuditEntity a WHERE a.taskId = :taskId"
+                          + " ORDER BY a.taskVersion, a.id",
+                      TaskAuditEntity.class)
+                  .setParameter("taskId", key)
+                  .getResultList();
+          List<TaskAudit> audits = new ArrayList<>(rows.size());
+          for (TaskAuditEntity row : rows) {
+            audits.add(row.toTaskAudit());
+            em.detach(row);
+          }
+          return List.copyOf(audits);
+        });
+  }
+}

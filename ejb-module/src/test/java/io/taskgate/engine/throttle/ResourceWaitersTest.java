@@ -1,0 +1,48 @@
+package io.taskgate.engine.throttle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.engine.throttle.ResourceWaiters.Waiter;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class ResourceWaitersTest {
+  final ResourceWaiters waiters = new ResourceWaiters();
+  final UUID first = new UUID(0, 1);
+  final UUID second = new UUID(0, 2);
+
+  @Test
+  void aReleaseWakesTheFirstWaiterOfThatResourceOnly() {
+    long seen = waiters.releases();
+    assertThat(waiters.waitFor("lock-a", first, "q1", seen)).isTrue();
+    assertThat(waiters.waitFor("lock-a", second, "q2", seen)).isTrue();
+
+    assertThat(waiters.released("lock-b")).isEmpty();
+    assertThat(waiters.released("lock-a")).contains(new Waiter(first, "q1"));
+    assertThat(waiters.released("lock-a")).contains(new Waiter(second, "q2"));
+    assertThat(waiters.released("lock-a")).isEmpty();
+    assertThat(waiters.size()).isZero();
+  }
+
+  @Test
+  void aReleaseBetweenTheDecisionAndTheWaitIsNotMissed() {
+    long seen = waiters.releases();
+    waiters.released("lock-a"); // the holder let go after the throttle said "wait"
+
+    assertThat(waiters.waitFor("lock-a", first, "q1", seen)).isFalse();
+    assertThat(waiters.size()).isZero();
+  }
+
+  @Test
+  void aCancelledWaiterIsForgottenAndAWaiterMovesToItsNewResource() {
+    long seen = waiters.releases();
+    waiters.waitFor("lock-a", first, "q1", seen);
+    waiters.waitFor("lock-b", first, "q1", seen);
+    waiters.waitFor("lock-a", second, "q1", seen);
+
+    assertThat(waiters.forget(second)).isTrue();
+    assertThat(waiters.forget(second)).isFalse();
+    assertThat(waiters.released("lock-a")).isEmpty();
+    assertThat(waiters.released("lock-b")).contains(new Waiter(first, "q1"));
+  }
+}

@@ -1,0 +1,28 @@
+package io.taskgate.store.jpa;
+
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.Persistence;
+import java.util.Map;
+import java.util.UUID;
+
+/** A fresh in-memory H2 database on the test persistence unit, for the tests that need a store. */
+public final class H2TestDatabase {
+  private H2TestDatabase() {}
+
+  /** A factory on a new, empty in-memory database whose name starts with {@code name}. */
+  public static EntityManagerFactory inMemory(String name) {
+    return Persistence.createEntityManagerFactory(
+        TaskStoreContract.TEST_UNIT,
+        Map.of(
+            "eclipselink.persistencexml", TaskStoreContract.TEST_PERSISTENCE_XML,
+            "jakarta.persistence.jdbc.driver", "org.h2.Driver",
+            "jakarta.persistence.jdbc.url",
+                "jdbc:h2:mem:"
+                    + name
+                    + "_"
+                    + UUID.randomUUID().toString().replace("-", "")
+                    + ";DB_CLOSE_DELAY=-1",
+            "jakarta.persistence.jdbc.user", "sa",
+            "jakarta.persistence.jdbc.password", ""));
+  }
+}
