@@ -2,6 +2,7 @@ package io.taskgate.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.engine.queue.TaskQueues;
@@ -18,6 +19,7 @@ import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +104,58 @@ class TaskEngineRecoveryTest {
         .isEqualTo(
             "interrupted: attempt 2 did not finish (the application stopped); it runs again and"
                 + " is not counted");
+  }
+
+  @Test
+  void aRecurringTaskThatMissedOccurrencesWhileDownMovesOnToItsNextOneInsteadOfRunningAtOnce() {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS); // the store keeps microseconds
+    // Every 2 s, last due 9 s ago: four occurrences passed while the application was down.
+    Instant lastDue = now.minusSeconds(9);
+    StoredTask series =
+        StoredTask.queued(
+            UUID.randomUUID(),
+            TYPE,
+            "{}",
+            "default",
+            null,
+            lastDue,
+            Recurrence.every(Duration.ofSeconds(2)).withMaxRuns(2).encode(),
+            now);
+    insert(List.of(series));
+    TaskEngine engine = engine(Map.of(), ids -> {});
+
+    engine.recover();
+
+    StoredTask rearmed = store.find(series.id()).orElseThrow();
+    assertThat(rearmed.status()).isEqualTo(TaskStatus.QUEUED);
+    assertThat(rearmed.scheduledAt()).isEqualTo(lastDue.plusSeconds(10)).isAfter(now);
+    assertThat(rearmed.runs()).isZero();
+    assertThat(runs).as("not run at once: its next occurrence is ahead").isEmpty();
+  }
+
+  @Test
+  void aSweepBeforeRecoveryHasEndedReadsNothingSoRecoveryMovesMissedOccurrencesOn() {
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    Instant lastDue = now.minusSeconds(9);
+    StoredTask series =
+        StoredTask.queued(
+            UUID.randomUUID(),
+            TYPE,
+            "{}",
+            "default",
+            null,
+            lastDue,
+            Recurrence.every(Duration.ofSeconds(2)).encode(),
+            now);
+    insert(List.of(series));
+    TaskEngine engine = engine(Map.of(), ids -> {});
+
+    engine.sweep(); // the sweeper's first tick, before the application has initialised
+
+    assertThat(engine.scheduler.holds(series.id())).as("the sweep did not take it").isFalse();
+    engine.recover();
+    assertThat(store.find(series.id()).orElseThrow().scheduledAt())
+        .isEqualTo(lastDue.plusSeconds(10));
   }
 
   @Test

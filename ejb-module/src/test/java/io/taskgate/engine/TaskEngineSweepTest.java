@@ -49,6 +49,20 @@ class TaskEngineSweepTest {
   }
 
   @Test
+  void noSweepReadsTheStoreBeforeRecoveryHasEnded() {
+    TaskEngine engine = engine();
+    engine.recoveryEnded = false;
+    for (int tick = 0; tick < 5; tick++) {
+      engine.sweep();
+    }
+    assertThat(reads).isZero();
+
+    engine.recoveryEnded = true;
+    engine.sweep();
+    assertThat(reads).isEqualTo(1);
+  }
+
+  @Test
   void aLetGoTaskIsLookedForAtTheNextTickAndAReadThatFindsOneIsFollowedByAnother()
       throws Exception {
     TaskEngine engine = engine();
@@ -97,6 +111,7 @@ class TaskEngineSweepTest {
     engine.scheduler =
         SchedulerWiring.scheduler(queues, null, InstantSource.system(), System::nanoTime);
     engine.queues = queues;
+    engine.recoveryEnded = true;
     return engine;
   }
 

@@ -51,7 +51,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -380,12 +379,12 @@ class EngineIT {
   }
 
   @Test
-  void recoverySkipsOccurrencesARecurringTaskMissedWhileDown() throws Exception {
+  void aRecurringTaskLeftQueuedIsRecoveredAndFinishesItsSeries() throws Exception {
+    // That recovery moves the missed occurrences on, rather than running them, is shown without a
+    // running sweeper by TaskEngineRecoveryTest: here a sweep may take the series first.
     String id = testId();
-    Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS); // the store keeps microseconds
-    // Every 2 s, last due 9 s ago: four or five occurrences passed while "down".
+    Instant now = Instant.now();
     Recurrence every2s = Recurrence.every(Duration.ofSeconds(2)).withMaxRuns(2);
-    Instant lastDue = now.minusSeconds(9);
     StoredTask series =
         StoredTask.queued(
             UUID.randomUUID(),
@@ -393,16 +392,13 @@ class EngineIT {
             "{\"id\":\"" + id + "\"}",
             "default",
             null,
-            lastDue,
+            now.minusSeconds(9),
             every2s.encode(),
             now);
     store.insert(series);
 
     engine.recover();
 
-    StoredTask rearmed = store.find(series.id()).orElseThrow();
-    assertThat(rearmed.status()).isEqualTo(TaskStatus.QUEUED);
-    assertThat(rearmed.scheduledAt()).isAfter(now).isEqualTo(lastDue.plusSeconds(10));
     StoredTask done = awaitStatus(series.id(), TaskStatus.COMPLETED);
     assertThat(done.runs()).isEqualTo(2);
     assertThat(probe.count(id, "tick")).isEqualTo(2);

@@ -5,6 +5,7 @@ import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.handler.HandlerInvoker;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.engine.throttle.gate.RateLimitGate;
 import io.taskgate.store.StoredTask;
@@ -79,6 +80,7 @@ public class AttemptRunner {
     List<AttemptOutcome> outcomes = new ArrayList<>(taskIds.size());
     Set<UUID> open = new HashSet<>(taskIds);
     Set<UUID> waiting = new HashSet<>(0); // claimed ahead of their slot here: not done executing
+    List<Claim> held = new ArrayList<>(taskIds.size()); // whose permits this worker gives back
     try {
       long oldest = ticker.nanos(); // of the outcomes not stored yet
       // tasks claimed ahead whose slot has come start first, before anything waits for the store
@@ -89,6 +91,7 @@ public class AttemptRunner {
           toClaim.add(id);
           continue;
         }
+        held.add(ready.claim());
         running.executing(id);
         parkingLot.left(id);
         oldest = finishIfOld(outcomes, open, oldest, helping);
@@ -107,6 +110,7 @@ public class AttemptRunner {
         Claim claim = claimer.prepare(id, now, outcomes, read);
         if (claim != null) {
           claims.add(claim);
+          held.add(claim);
         }
       }
       if (!claims.isEmpty() && !outcomes.isEmpty()) {
@@ -135,15 +139,34 @@ public class AttemptRunner {
         }
       }
     } finally {
-      recorder.finish(outcomes, open, helping);
-      if (helping != null) {
-        helping.finishAll();
-      }
-      open.forEach(scheduler::letGo); // left without an outcome: the sweep finds them
-      for (UUID id : taskIds) {
-        if (!waiting.contains(id)) {
-          running.doneExecuting(id);
+      try {
+        recorder.finish(outcomes, open, helping);
+        if (helping != null) {
+          helping.finishAll();
         }
+      } finally {
+        giveBack(held, waiting);
+        open.forEach(scheduler::letGo); // left without an outcome: the sweep finds them
+        for (UUID id : taskIds) {
+          if (!waiting.contains(id)) {
+            running.doneExecuting(id);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Gives back the permits of every attempt this worker took on and does not leave waiting on the
+   * timeline. An attempt that ended gave its permits back already (that second release does
+   * nothing); one that did not (the engine failed on the way, the store refusing the claim, say)
+   * gives them back here as {@link AttemptEnd#ABORTED}, so that a key's or a resource's budget is
+   * never held by a task that is not running.
+   */
+  private void giveBack(List<Claim> held, Set<UUID> waiting) {
+    for (Claim claim : held) {
+      if (!waiting.contains(claim.queued().id())) {
+        claimer.released(claim.permits().release(AttemptEnd.ABORTED));
       }
     }
   }
@@ -168,7 +191,12 @@ public class AttemptRunner {
     UUID id = ready.running().id();
     running.executing(id);
     parkingLot.left(id);
-    return executor.execute(ready.running(), ready.claim(), ready.held());
+    try {
+      return executor.execute(ready.running(), ready.claim(), ready.held());
+    } catch (RuntimeException e) {
+      claimer.released(ready.claim().permits().release(AttemptEnd.ABORTED));
+      throw e;
+    }
   }
 
   /** Stores the outcomes gathered so far if the oldest is {@value #OUTCOME_BATCH_MILLIS} ms old. */

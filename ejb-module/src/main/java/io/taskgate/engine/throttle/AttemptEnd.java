@@ -14,6 +14,11 @@ public enum AttemptEnd {
   CANCELLED,
   /** It never started: another throttle of the task said no, or the claim was lost. */
   NOT_STARTED,
+  /**
+   * The worker stopped before the attempt had an outcome: the engine failed on the way (the store
+   * could not commit the claim, say); the task is let go and the sweep brings it back.
+   */
+  ABORTED,
   /** The instance crashed during the attempt; recovery gives its permits back. */
   RECOVERED
 }

@@ -1,0 +1,206 @@
+package io.taskgate.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.taskgate.api.TaskStatus;
+import io.taskgate.core.task.AuditLevel;
+import io.taskgate.engine.schedule.SchedulerWiring;
+import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.Permit;
+import io.taskgate.engine.throttle.Throttle;
+import io.taskgate.engine.throttle.ThrottleChain;
+import io.taskgate.engine.throttle.ThrottleDecision;
+import io.taskgate.engine.throttle.ThrottledAttempt;
+import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.time.ManualTicker;
+import io.taskgate.engine.time.SettableClock;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskStore;
+import io.taskgate.store.jpa.H2TestDatabase;
+import io.taskgate.store.jpa.JpaTaskStore;
+import io.taskgate.store.jpa.ResourceLocalTransactor;
+import jakarta.persistence.EntityManagerFactory;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runner gives every permit back exactly once, whatever the attempt ends in: also when the
+ * engine fails between the throttles' yes and the handler (the store refusing the claim, a fault on
+ * the way to the handler). On a real store (H2 in memory), clocks set by hand.
+ */
+class AttemptRunnerPermitsTest {
+  static final Instant T0 = TaskClaimerCancelTest.T0;
+
+  final List<String> releases = Collections.synchronizedList(new ArrayList<>());
+  final SettableClock clock = new SettableClock(T0);
+  final ManualTicker ticker = new ManualTicker();
+  final AtomicBoolean storeDown = new AtomicBoolean();
+  EntityManagerFactory factory;
+  JpaTaskStore realStore;
+  AttemptRunner runner;
+  RuntimeException onTheWay; // thrown by the executor instead of running, if set
+
+  /** A throttle that lets everything run and records what its permits end in. */
+  final Throttle recording =
+      new Throttle() {
+        @Override
+        public String name() {
+          return "recording";
+        }
+
+        @Override
+        public int order() {
+          return RESOURCES;
+        }
+
+        @Override
+        public ThrottleDecision acquire(ThrottledAttempt attempt, Instant now) {
+          return ThrottleDecision.Run.now(Permit.NOTHING);
+        }
+
+        @Override
+        public Set<String> release(Permit permit, AttemptEnd end) {
+          releases.add(end.name());
+          return Set.of();
+        }
+      };
+
+  @BeforeEach
+  void wire() {
+    factory = H2TestDatabase.inMemory("runner-permits");
+    realStore = new JpaTaskStore(new ResourceLocalTransactor(factory), AuditLevel.FULL);
+    TaskStore store =
+        (TaskStore)
+            Proxy.newProxyInstance(
+                TaskStore.class.getClassLoader(),
+                new Class<?>[] {TaskStore.class},
+                (proxy, method, args) -> {
+                  if (storeDown.get() && method.getName().equals("writeAll")) {
+                    throw new IllegalStateException("the database is down");
+                  }
+                  try {
+                    return method.invoke(realStore, args);
+                  } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                  }
+                });
+    RunningTasks running = new RunningTasks();
+    running.ticker = ticker;
+    ParkingLot parkingLot = new ParkingLot();
+    TaskClaimer claimer =
+        new TaskClaimer() {
+          @Override
+          Claim prepare(
+              UUID taskId, Instant now, List<AttemptOutcome> outcomes, Map<UUID, StoredTask> read) {
+            StoredTask queued = store.find(taskId).orElseThrow();
+            ThrottledAttempt attempt =
+                new ThrottledAttempt(
+                    queued, TaskClaimerCancelTest.PING, new TaskClaimerCancelTest.Ping());
+            var admitted =
+                (ThrottleChain.Admission.Admitted)
+                    ThrottleChain.of(List.of(recording)).acquire(attempt, now);
+            return new Claim(
+                queued,
+                TaskClaimerCancelTest.PING,
+                new TaskClaimerCancelTest.Ping(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                admitted.permits());
+          }
+        };
+    claimer.store = store;
+    claimer.clock = clock;
+    claimer.running = running;
+    claimer.parkingLot = parkingLot;
+    claimer.scheduler = SchedulerWiring.scheduler(null, null, clock, ticker);
+    OutcomeRecorder recorder = new OutcomeRecorder();
+    recorder.store = store;
+    recorder.scheduler = claimer.scheduler;
+    recorder.running = running;
+    recorder.clock = clock;
+    recorder.claimer = claimer;
+    AttemptExecutor executor =
+        new AttemptExecutor() {
+          @Override
+          AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
+            if (onTheWay != null) {
+              throw onTheWay;
+            }
+            // as a handler that returned: its permits go back as COMPLETED
+            this.claimer.released(claim.permits().release(AttemptEnd.COMPLETED));
+            return AttemptOutcome.nothing(claimed.id(), clock.instant(), null);
+          }
+        };
+    executor.claimer = claimer;
+    executor.clock = clock;
+    runner = new AttemptRunner();
+    runner.scheduler = claimer.scheduler;
+    runner.clock = clock;
+    runner.parkingLot = parkingLot;
+    runner.running = running;
+    runner.claimer = claimer;
+    runner.executor = executor;
+    runner.recorder = recorder;
+    runner.ticker = ticker;
+  }
+
+  @AfterEach
+  void close() {
+    factory.close();
+  }
+
+  private UUID stored() {
+    StoredTask queued =
+        StoredTask.queued(UUID.randomUUID(), "Ping", "{}", "default", null, T0, null, T0);
+    realStore.insert(queued);
+    return queued.id();
+  }
+
+  @Test
+  void anAttemptThatRanGivesItsPermitsBackOnceAsItsEnd() {
+    UUID id = stored();
+
+    runner.run(id);
+
+    assertThat(releases).containsExactly("COMPLETED");
+    assertThat(realStore.find(id).orElseThrow().status()).isEqualTo(TaskStatus.IN_PROGRESS);
+  }
+
+  @Test
+  void whenTheStoreRefusesTheClaimThePermitsGoBackAsAbortedAndTheTaskIsLetGoForTheSweep() {
+    UUID id = stored();
+    storeDown.set(true);
+
+    assertThatThrownBy(() -> runner.run(id)).hasMessage("the database is down");
+
+    assertThat(releases).containsExactly("ABORTED");
+    assertThat(runner.scheduler.takeLetGo()).as("let go: the sweep brings it back").isTrue();
+    assertThat(realStore.find(id).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
+  }
+
+  @Test
+  void whenTheEngineFailsOnTheWayToTheHandlerThePermitsGoBackOnceAsAborted() {
+    UUID id = stored();
+    onTheWay = new IllegalStateException("a fault on the way to the handler");
+
+    assertThatThrownBy(() -> runner.run(id)).hasMessage("a fault on the way to the handler");
+
+    assertThat(releases).containsExactly("ABORTED");
+    assertThat(runner.scheduler.takeLetGo()).isTrue();
+  }
+}
