@@ -13,7 +13,7 @@ import io.taskgate.core.limiter.GcraLimiterOptions;
 import io.taskgate.core.limiter.PartitionedLimiter;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.RateLimitScope;
-import io.taskgate.engine.ratelimit.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.ConcurrentHashMap;

@@ -36,11 +36,8 @@ import java.util.logging.Logger;
 public class RateLimitGate implements Throttle {
   private static final Logger LOG = Logger.getLogger(RateLimitGate.class.getName());
 
-  /**
-   * A slot this close beyond the claim-ahead lead still counts as within it: the timeline fires an
-   * early redemption by the monotonic clock, the gate reads the wall clock.
-   */
-  static final Duration CLAIM_AHEAD_SLACK = Duration.ofMillis(2);
+  /** A slot this close beyond the claim-ahead lead still counts as within it. */
+  private static final Duration CLAIM_AHEAD_SLACK = GateTuning.DEFAULT.claimAheadSlack();
 
   @Inject KeyedRateLimiter limiter;
   @Inject ParkingLot parkingLot;

@@ -26,10 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
 @ApplicationScoped
 public class StartSpacingGuard {
   /**
-   * A start held back for spacing is redeemed this much after it conforms: the timeline fires by
-   * the monotonic clock, the check reads the wall clock.
+   * A start held back is redeemed this much after it conforms ({@link GateTuning#spacingSlack}).
    */
-  static final long SLACK_NANOS = 200_000;
+  private static final long SLACK_NANOS = GateTuning.DEFAULT.spacingSlack().toNanos();
 
   @Inject GateSettings gateSettings;
 

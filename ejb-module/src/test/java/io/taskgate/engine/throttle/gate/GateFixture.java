@@ -12,7 +12,6 @@ import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.queue.TaskQueues;
-import io.taskgate.engine.ratelimit.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.throttle.ThrottledAttempt;
 import io.taskgate.engine.time.ManualTicker;
 import io.taskgate.engine.time.SettableClock;

@@ -1,7 +1,9 @@
 package io.taskgate.engine.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +16,9 @@ class StartLeadTest {
 
   @Test
   void itStartsAtTheLongestLagBecauseNothingIsKnownAfterABoot() {
-    assertThat(lead.nanos()).isEqualTo(StartLead.MAX_LAG_NANOS).isEqualTo(ms(50));
+    assertThat(lead.nanos())
+        .isEqualTo(GateTuning.DEFAULT.startLeadMaxLag().toNanos())
+        .isEqualTo(ms(50));
   }
 
   @Test
@@ -26,12 +30,36 @@ class StartLeadTest {
   }
 
   @Test
+  void otherTuningMovesTheBounds() {
+    StartLead tuned =
+        new StartLead(
+            new GateTuning(
+                Duration.ZERO, Duration.ofMillis(10), Duration.ofMillis(4), Duration.ZERO));
+    assertThat(tuned.nanos()).isEqualTo(ms(10));
+    for (int i = 0; i < 200; i++) {
+      tuned.claimedAfter(ms(1));
+    }
+    assertThat(tuned.nanos()).isEqualTo(ms(4));
+  }
+
+  @Test
+  void aTuningWhoseLeastIsAboveItsMostIsRefused() {
+    assertThatThrownBy(
+            () ->
+                new GateTuning(
+                    Duration.ZERO, Duration.ofMillis(10), Duration.ofMillis(20), Duration.ZERO))
+        .hasMessage("startLeadMin PT0.02S is more than startLeadMaxLag PT0.01S");
+  }
+
+  @Test
   void aStallCountsAsTheLongestLagAndQuickClaimsNeverBringItUnderTheLeast() {
     lead.claimedAfter(ms(5_000));
     assertThat(lead.nanos()).isEqualTo(ms(50));
     for (int i = 0; i < 200; i++) {
       lead.claimedAfter(ms(1));
     }
-    assertThat(lead.nanos()).isEqualTo(StartLead.MIN_NANOS).isEqualTo(ms(20));
+    assertThat(lead.nanos())
+        .isEqualTo(GateTuning.DEFAULT.startLeadMin().toNanos())
+        .isEqualTo(ms(20));
   }
 }

@@ -1,4 +1,4 @@
-package io.taskgate.engine.ratelimit;
+package io.taskgate.engine.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,6 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import io.taskgate.core.ratelimit.RateLimitScope;
-import io.taskgate.engine.throttle.gate.GateSettings;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Local;

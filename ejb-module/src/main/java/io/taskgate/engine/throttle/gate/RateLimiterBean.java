@@ -1,4 +1,4 @@
-package io.taskgate.engine.ratelimit;
+package io.taskgate.engine.throttle.gate;
 
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyQuery;
@@ -7,7 +7,6 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.schedule.OffTimer;
-import io.taskgate.engine.throttle.gate.GateSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

@@ -1,4 +1,4 @@
-package io.taskgate.engine.ratelimit;
+package io.taskgate.engine.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.taskgate.engine.ratelimit;
+package io.taskgate.engine.throttle.gate;
 
 import io.taskgate.core.ratelimit.GcraShard;
 import io.taskgate.core.ratelimit.KeyQuery;
