@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -529,7 +530,7 @@ class ApiIT {
 
   // ---- helpers
 
-  private List<TaskReceipt> watch(String key, int n) {
+  private List<TaskReceipt> watch(String key, int n) throws InterruptedException {
     List<TaskReceipt> receipts = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       TaskReceipt receipt = dispatcher.dispatch(new Watched(key, key + "#" + i));
@@ -542,51 +543,42 @@ class ApiIT {
     return receipts;
   }
 
-  private void awaitDone(UUID taskId) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (store.find(taskId).map(t -> t.status() != TaskStatus.COMPLETED).orElse(true)) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("task " + taskId + " did not complete: " + store.find(taskId));
-      }
-      sleep(20);
-    }
+  private void awaitDone(UUID taskId) throws InterruptedException {
+    Await.until(
+        () -> store.find(taskId),
+        t -> t.map(task -> task.status() == TaskStatus.COMPLETED).orElse(false),
+        TIMEOUT,
+        t -> "task " + taskId + " did not complete: " + t);
   }
 
-  private void awaitParked(UUID... taskIds) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+  private void awaitParked(UUID... taskIds) throws InterruptedException {
     for (UUID id : taskIds) {
-      while (parkingLot.parkedTask(id).isEmpty()) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("task " + id + " was not parked: " + store.find(id));
-        }
-        sleep(20);
-      }
+      Await.until(
+          () -> parkingLot.parkedTask(id).isPresent(),
+          TIMEOUT,
+          () -> "task " + id + " was not parked: " + store.find(id));
     }
   }
 
   /** GETs {@code path} (under the server's root) anonymously until it has every text expected. */
   private String awaitMetrics(String path, String... expected) throws Exception {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (true) {
-      HttpRequest request =
-          HttpRequest.newBuilder(root(path)).header("Accept", "text/plain").GET().build();
-      HttpResponse<String> response =
-          HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() == 200
-          && Arrays.stream(expected).allMatch(response.body()::contains)) {
-        return response.body();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "/metrics lacks "
-                + Arrays.toString(expected)
-                + ": HTTP "
-                + response.statusCode()
-                + "\n"
-                + response.body());
-      }
-      sleep(200);
-    }
+    HttpRequest request =
+        HttpRequest.newBuilder(root(path)).header("Accept", "text/plain").GET().build();
+    return Await.until(
+            () -> HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()),
+            response ->
+                response.statusCode() == 200
+                    && Arrays.stream(expected).allMatch(response.body()::contains),
+            TIMEOUT,
+            Duration.ofMillis(200),
+            response ->
+                "/metrics lacks "
+                    + Arrays.toString(expected)
+                    + ": HTTP "
+                    + response.statusCode()
+                    + "\n"
+                    + response.body())
+        .body();
   }
 
   private static String awaitLine(
@@ -618,29 +610,30 @@ class ApiIT {
   }
 
   /** The data of an event named {@code name} whose data contains every {@code text}, once sent. */
-  private static String awaitEvent(List<String[]> events, String name, String... text) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (true) {
-      for (String[] event : events) {
-        if (event[0].equals(name)
-            && event[1] != null
-            && Arrays.stream(text).allMatch(event[1]::contains)) {
-          return event[1];
-        }
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "no "
-                + name
-                + " event with "
-                + Arrays.toString(text)
-                + " within "
-                + TIMEOUT
-                + "; got "
-                + events.stream().map(e -> e[0] + " " + e[1]).toList());
-      }
-      sleep(50);
-    }
+  private static String awaitEvent(List<String[]> events, String name, String... text)
+      throws InterruptedException {
+    return Await.until(
+            () -> {
+              for (String[] event : events) {
+                if (event[0].equals(name)
+                    && event[1] != null
+                    && Arrays.stream(text).allMatch(event[1]::contains)) {
+                  return Optional.of(event[1]);
+                }
+              }
+              return Optional.<String>empty();
+            },
+            Optional::isPresent,
+            TIMEOUT,
+            Duration.ofMillis(50),
+            seen ->
+                "no "
+                    + name
+                    + " event with "
+                    + Arrays.toString(text)
+                    + "; got "
+                    + events.stream().map(e -> e[0] + " " + e[1]).toList())
+        .orElseThrow();
   }
 
   /** The label of {@code key} in a {@code /api/metrics/keys} answer, or null. */
@@ -769,14 +762,5 @@ class ApiIT {
 
   private static String key(String what) {
     return "api-" + what + "-" + UUID.randomUUID();
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

@@ -113,7 +113,7 @@ class EngineIT {
     return ShrinkWrap.create(ZipImporter.class, "taskgate.war")
         .importFrom(war)
         .as(WebArchive.class)
-        .addClasses(Http.class, ItConfig.class)
+        .addClasses(Await.class, Await.Check.class, Http.class, ItConfig.class)
         .addPackage(Probe.class.getPackage())
         .addAsResource(
             new StringAsset(TestConfigSource.class.getName()),
@@ -480,11 +480,11 @@ class EngineIT {
     TaskQuery all =
         new TaskQuery(
             Optional.empty(), Optional.of(Blocker.class.getName()), Optional.empty(), 0, 10);
-    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    while (queries.query(all).tasks().stream().anyMatch(t -> t.status() != TaskStatus.COMPLETED)
-        && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
+    Await.until(
+        () -> queries.query(all).tasks(),
+        tasks -> tasks.stream().allMatch(t -> t.status() == TaskStatus.COMPLETED),
+        Duration.ofSeconds(15),
+        tasks -> "not all completed: " + tasks);
     assertThat(queries.query(all).tasks())
         .hasSize(4)
         .allSatisfy(t -> assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED));
@@ -1140,16 +1140,12 @@ class EngineIT {
 
   /** The task's detail once it shows the rate-limit slot it is parked until. */
   private JsonObject awaitParked(URI task) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    JsonObject now = Http.json(asAdmin("GET", task, null));
-    while (!now.containsKey("throttledUntil") || now.isNull("throttledUntil")) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("task " + task + " was not parked: " + now);
-      }
-      Thread.sleep(50);
-      now = Http.json(asAdmin("GET", task, null));
-    }
-    return now;
+    return Await.until(
+        () -> Http.json(asAdmin("GET", task, null)),
+        now -> now.containsKey("throttledUntil") && !now.isNull("throttledUntil"),
+        Duration.ofSeconds(10),
+        Duration.ofMillis(50),
+        now -> "task " + task + " was not parked: " + now);
   }
 
   private JsonObject awaitTask(URI task, String... statuses) throws Exception {
@@ -1193,17 +1189,11 @@ class EngineIT {
   }
 
   private StoredTask awaitStatus(UUID taskId, TaskStatus status) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    StoredTask task = store.find(taskId).orElseThrow();
-    while (task.status() != status) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "task " + taskId + " is " + task.status() + ", not " + status + ": " + task);
-      }
-      Thread.sleep(20);
-      task = store.find(taskId).orElseThrow();
-    }
-    return task;
+    return Await.until(
+        () -> store.find(taskId).orElseThrow(),
+        task -> task.status() == status,
+        Duration.ofSeconds(15),
+        task -> "task " + taskId + " is " + task.status() + ", not " + status + ": " + task);
   }
 
   /** A task type no handler runs. */

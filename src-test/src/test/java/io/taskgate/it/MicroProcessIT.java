@@ -187,6 +187,7 @@ class MicroProcessIT {
       for (String id : burst) {
         awaitStatus(RESTART_PORT, id, "COMPLETED");
       }
+      // real time passing is what is tested: the parked tasks do not run before their slots
       Thread.sleep(500);
       assertThat(status(RESTART_PORT, parked)).isEqualTo("QUEUED");
       assertThat(status(RESTART_PORT, burstParked)).isEqualTo("QUEUED");
@@ -212,6 +213,8 @@ class MicroProcessIT {
       // startEmpty: the recovered task runs at once, the next new one waits for its slot
       awaitStatus(RESTART_PORT, emptyParked, "COMPLETED");
       String empty2 = dispatch(RESTART_PORT, "MinutelyStartEmpty", key);
+      // real time passing is what is tested: the new tasks over budget do not run before their
+      // slots
       Thread.sleep(1000);
       assertThat(status(RESTART_PORT, burst4)).isEqualTo("QUEUED");
       assertThat(status(RESTART_PORT, empty2)).isEqualTo("QUEUED");

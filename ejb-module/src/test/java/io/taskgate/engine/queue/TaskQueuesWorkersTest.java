@@ -35,7 +35,8 @@ class TaskQueuesWorkersTest {
     for (int i = 0; i < 20; i++) {
       queues.enqueueDue("default", UUID.randomUUID());
       awaitRuns(i + 1);
-      Thread.sleep(5); // a paced key: a slot every few ms
+      // real time passing is what is tested: a paced key, a slot every few ms, keeps its worker
+      Thread.sleep(5);
     }
     assertThat(submissions.get()).as("one worker, kept while tasks trickle in").isEqualTo(1);
 
@@ -77,7 +78,8 @@ class TaskQueuesWorkersTest {
                   }
                   if (random.nextInt(500) == 0) {
                     try {
-                      Thread.sleep(TaskQueues.LINGER_MILLIS + 20); // let the workers leave
+                      // real time passing is what is tested: idle workers leave after lingering
+                      Thread.sleep(TaskQueues.LINGER_MILLIS + 20);
                     } catch (InterruptedException e) {
                       return;
                     }

@@ -98,7 +98,7 @@ class HelpingWaitTest {
           // a write made by the work itself: no helping now, so the work still queued waits
           threads.submit(
               () -> {
-                sleep(50);
+                sleep(50); // real time: the commit lands while the caller waits on it
                 nested.complete("inner stored");
               });
           nestedHelped.add(wait.await(nested).equals("inner stored") && work.items.size() == 1);
@@ -119,7 +119,7 @@ class HelpingWaitTest {
     CompletableFuture<String> failed = new CompletableFuture<>();
     threads.submit(
         () -> {
-          sleep(20);
+          sleep(20); // real time: the commit fails while the caller waits on it
           failed.completeExceptionally(new IllegalStateException("constraint violated"));
         });
     Work work = new Work();

@@ -1,5 +1,6 @@
 package io.taskgate.it.engine;
 
+import io.taskgate.it.Await;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,23 +36,19 @@ public class Probe {
   /** Waits until {@code id} has recorded {@code event} at least {@code times} times. */
   public void await(String id, String event, int times, Duration timeout)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (count(id, event) < times) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
+    Await.until(
+        () -> count(id, event),
+        seen -> seen >= times,
+        timeout,
+        seen ->
             id
                 + " recorded "
                 + event
                 + " "
-                + count(id, event)
+                + seen
                 + " of "
                 + times
-                + " times within "
-                + timeout
-                + "; events: "
+                + " times; events: "
                 + events(id));
-      }
-      Thread.sleep(20);
-    }
   }
 }
