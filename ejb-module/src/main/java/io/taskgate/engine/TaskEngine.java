@@ -1,5 +1,7 @@
 package io.taskgate.engine;
 
+import io.taskgate.engine.cluster.ClusterSettings;
+import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.OffTimer;
@@ -29,14 +31,14 @@ import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Starts the engine with the application. At deployment it connects the queues to the runner and
- * starts the sweeper; once the application has initialised ({@link ConsumerStart}) it lets the
- * workers start and recovers, in the background, the tasks that were queued or running when the
- * application last stopped (at-least-once: a task that was running runs again, and the attempt cut
- * short does not count). Recovery streams the store a page at a time and never waits for room in a
- * queue: what does not fit is read again when the queue has room, so a backlog of any size neither
- * holds up the deployment nor fills the memory. A stored task that cannot be scheduled is failed on
- * its own, with the reason.
+ * Starts the engine with the application. At deployment it connects the queues to the runner,
+ * starts the sweeper and this instance's heartbeat ({@link Instances}); once the application has
+ * initialised ({@link ConsumerStart}) it lets the workers start and recovers, in the background,
+ * the tasks that were queued or running when the application last stopped (at-least-once: a task
+ * that was running runs again, and the attempt cut short does not count). Recovery streams the
+ * store a page at a time and never waits for room in a queue: what does not fit is read again when
+ * the queue has room, so a backlog of any size neither holds up the deployment nor fills the
+ * memory. A stored task that cannot be scheduled is failed on its own, with the reason.
  */
 @Singleton
 @Startup
@@ -51,6 +53,8 @@ public class TaskEngine {
   @Inject TaskScheduler scheduler;
   @Inject InstantSource clock;
   @Inject ConsumerStart consumerStart;
+  @Inject Instances instances;
+  @Inject ClusterSettings cluster;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -60,6 +64,7 @@ public class TaskEngine {
   @Resource ManagedExecutorService executor;
 
   private ScheduledFuture<?> sweeper;
+  private ScheduledFuture<?> heartbeat;
   private volatile Instant started;
   private volatile Instant recovered;
   volatile boolean recoveryEnded; // recovery finished or stopped early: the sweep may read
@@ -84,6 +89,14 @@ public class TaskEngine {
     sweeper =
         timers.scheduleWithFixedDelay(
             new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
+    instances.beat(); // this instance's row, before any task of it is stored
+    long beatEvery = cluster.heartbeatInterval().toMillis();
+    heartbeat =
+        timers.scheduleAtFixedRate(
+            new OffTimer("heartbeat", executor, instances::beat),
+            beatEvery,
+            beatEvery,
+            TimeUnit.MILLISECONDS);
     consumerStart.whenInitialised(this::startConsuming);
   }
 
@@ -140,6 +153,10 @@ public class TaskEngine {
   void stop() {
     if (sweeper != null) {
       sweeper.cancel(false);
+    }
+    if (heartbeat != null) {
+      heartbeat.cancel(false);
+      instances.leave();
     }
   }
 

@@ -1,12 +1,14 @@
 /**
  * Taskgate's engine, the adapters that put the pure core to work inside a Jakarta EE container.
- * This package holds only the bootstrap: {@link io.taskgate.engine.TaskEngine} (start, recovery,
- * sweep, stop) and the start signal ({@link io.taskgate.engine.ConsumerStart}, {@link
+ * This package holds only the bootstrap: {@link io.taskgate.engine.TaskEngine} (start, when to
+ * recover and sweep, stop) and the start signal ({@link io.taskgate.engine.ConsumerStart}, {@link
  * io.taskgate.engine.WebModuleStarted}). The work is in the subpackages: {@code time} (the clocks),
  * {@code handler} (discovery, registry, interceptor, invoker), {@code dispatch}, {@code queue},
- * {@code schedule} (the timeline), {@code run} (one attempt: claim, run, record), {@code throttle}
- * (the seam) and {@code throttle.gate} (the keyed rate-limit gate), {@code event}, {@code admin}
- * (the facades, all the web module may reach), {@code ratelimit} and {@code limiter} (limiter
- * hosting). May depend on the core, the API, the store and the Jakarta EE and MicroProfile APIs.
+ * {@code schedule} (the timeline, recovery and the sweep's reads), {@code run} (one attempt: claim,
+ * run, record), {@code throttle} (the seam) and {@code throttle.gate} (the keyed rate-limit gate
+ * and its limiter's host), {@code cluster} (the instances sharing the database), {@code event},
+ * {@code admin} (the facades, all the web module may reach) and {@code limiter} (the blocking
+ * wrapper of the plain limiters). May depend on the core, the API, the store and the Jakarta EE and
+ * MicroProfile APIs.
  */
 package io.taskgate.engine;

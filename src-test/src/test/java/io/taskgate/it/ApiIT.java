@@ -357,13 +357,40 @@ class ApiIT {
     }
   }
 
+  // ---- /api/cluster
+
+  @Test
+  void theClusterViewShowsThisInstanceAliveWithItsHeartbeat() throws Exception {
+    JsonObject cluster = getJson("cluster", VIEWER);
+
+    assertThat(cluster.getString("heartbeatInterval")).isEqualTo("PT10S");
+    assertThat(cluster.getString("instanceTimeout")).isEqualTo("PT30S");
+    String self = cluster.getString("self");
+    JsonObject me =
+        cluster.getJsonArray("instances").getValuesAs(JsonObject.class).stream()
+            .filter(i -> i.getString("id").equals(self))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("this instance is not listed: " + cluster));
+    assertThat(me.getBoolean("self")).isTrue();
+    assertThat(me.getBoolean("alive")).isTrue();
+    assertThat(me.getString("version")).isNotBlank();
+    Instant lastBeat = Instant.parse(me.getString("lastBeat"));
+    assertThat(lastBeat).isBetween(Instant.now().minusSeconds(30), Instant.now().plusSeconds(1));
+    assertThat(Instant.parse(me.getString("startedAt"))).isBeforeOrEqualTo(lastBeat);
+  }
+
   // ---- security
 
   @Test
   void anonymousIsRefusedViewersReadAndOnlyAdminsChange() throws Exception {
     for (String path :
         List.of(
-            "rate-limits", "overview", "tasks", "rate-limits/Watched/k/pacing", "metrics/keys")) {
+            "rate-limits",
+            "overview",
+            "tasks",
+            "rate-limits/Watched/k/pacing",
+            "metrics/keys",
+            "cluster")) {
       assertThat(Http.send("GET", api(path), null, null, null).statusCode())
           .as(path)
           .isEqualTo(401);

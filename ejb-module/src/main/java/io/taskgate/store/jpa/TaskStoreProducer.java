@@ -2,6 +2,7 @@ package io.taskgate.store.jpa;
 
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.store.GroupCommitTaskStore;
+import io.taskgate.store.InstanceStore;
 import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
@@ -73,6 +74,13 @@ public class TaskStoreProducer {
   @ApplicationScoped
   TaskQueries taskQueries() {
     return new JpaTaskQueries(transactor);
+  }
+
+  /** The instances sharing the database and their heartbeats, on the same transactions. */
+  @Produces
+  @ApplicationScoped
+  InstanceStore instanceStore() {
+    return new JpaInstanceStore(transactor);
   }
 
   @Produces

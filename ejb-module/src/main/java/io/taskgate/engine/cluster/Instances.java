@@ -1,0 +1,119 @@
+package io.taskgate.engine.cluster;
+
+import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.InstanceStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+
+/**
+ * This instance among those sharing the database: it writes its heartbeat ({@link #beat}, every
+ * {@link ClusterSettings#heartbeatInterval}) and keeps the instances it read with it, so that the
+ * engine can tell, without asking the database each time, whether a task's owner is this instance,
+ * a live peer, or dead (its last beat older than {@link ClusterSettings#instanceTimeout}, or no row
+ * at all: it stopped cleanly). Thread-safe.
+ */
+@ApplicationScoped
+public class Instances {
+  private static final Logger LOG = Logger.getLogger(Instances.class.getName());
+
+  @Inject InstanceStore store;
+  @Inject InstantSource clock;
+  @Inject ClusterSettings settings;
+
+  private volatile Instant started;
+  private volatile Map<String, InstanceRecord> known = Map.of();
+  private volatile Instant read = Instant.MIN; // when known was read
+  private volatile Instant lastBeat;
+
+  /** This instance's identity. */
+  public String self() {
+    return settings.instanceId();
+  }
+
+  /**
+   * Writes this instance's heartbeat and reads the others'; returns whether the write succeeded. A
+   * failure is logged and the view kept as it was: the next beat tries again.
+   */
+  public boolean beat() {
+    Instant now = clock.instant();
+    if (started == null) {
+      started = now;
+    }
+    try {
+      store.beat(
+          new InstanceRecord(self(), settings.host(), started, now, TaskgateVersion.CURRENT), now);
+      lastBeat = now;
+      readAll();
+      return true;
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate instance " + self() + " could not write its heartbeat", e);
+      return false;
+    }
+  }
+
+  private void readAll() {
+    known =
+        store.instances().stream()
+            .collect(Collectors.toUnmodifiableMap(InstanceRecord::id, Function.identity()));
+    read = clock.instant(); // after the read: rows committed before it are in the view
+  }
+
+  /** Removes this instance's row at a clean stop, so that peers take over its tasks at once. */
+  public void leave() {
+    try {
+      store.remove(self());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate instance " + self() + " could not remove its row", e);
+    }
+  }
+
+  /**
+   * Whether {@code owner} is dead at {@code now}: not this instance, and either without a row or
+   * with a last beat older than the instance timeout. An owner this instance has not seen yet may
+   * have started since the last beat: the rows are read again first, unless they were read after
+   * {@code now}, so a new peer's tasks are never taken for a dead one's. A task without an owner
+   * (null) belongs to nobody alive.
+   */
+  public boolean dead(String owner, Instant now) {
+    if (owner == null) {
+      return true;
+    }
+    if (owner.equals(self())) {
+      return false;
+    }
+    InstanceRecord peer = known.get(owner);
+    if (peer == null && !read.isAfter(now)) {
+      synchronized (this) {
+        if (!read.isAfter(now)) {
+          readAll();
+        }
+      }
+      peer = known.get(owner);
+    }
+    return peer == null || peer.deadAt(now, settings.instanceTimeout());
+  }
+
+  /** Whether this instance may take over a task of {@code owner}: its own, or a dead one's. */
+  public boolean mayTake(String owner, Instant now) {
+    return self().equals(owner) || dead(owner, now);
+  }
+
+  /** The instances as of the last beat, in the order of their ids. */
+  public List<InstanceRecord> known() {
+    return known.values().stream().sorted((a, b) -> a.id().compareTo(b.id())).toList();
+  }
+
+  /** When this instance last wrote its heartbeat. */
+  public Optional<Instant> lastBeat() {
+    return Optional.ofNullable(lastBeat);
+  }
+}

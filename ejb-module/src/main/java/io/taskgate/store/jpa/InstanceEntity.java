@@ -1,0 +1,54 @@
+package io.taskgate.store.jpa;
+
+import io.taskgate.store.InstanceRecord;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+/** The row of one engine instance and its heartbeat. */
+@Entity
+@Table(name = "taskgate_instance")
+class InstanceEntity {
+  static final int ID_LENGTH = 64;
+
+  @Id
+  @Column(name = "id", length = ID_LENGTH, nullable = false, updatable = false)
+  private String id;
+
+  @Column(name = "host", length = TaskEntity.NAME_LENGTH, nullable = false)
+  private String host;
+
+  @Column(name = "started_at", columnDefinition = TaskEntity.TIMESTAMP, nullable = false)
+  private OffsetDateTime startedAt;
+
+  @Column(name = "last_beat", columnDefinition = TaskEntity.TIMESTAMP, nullable = false)
+  private OffsetDateTime lastBeat;
+
+  @Column(name = "version", length = ID_LENGTH, nullable = false)
+  private String version;
+
+  protected InstanceEntity() {}
+
+  InstanceEntity(InstanceRecord instance) {
+    id = instance.id();
+    update(instance);
+    startedAt = instance.started().atOffset(ZoneOffset.UTC);
+  }
+
+  /** Takes the record's host, version and last beat (if later than the stored one). */
+  void update(InstanceRecord instance) {
+    host = instance.host();
+    version = instance.version();
+    OffsetDateTime beat = instance.lastBeat().atOffset(ZoneOffset.UTC);
+    if (lastBeat == null || beat.isAfter(lastBeat)) {
+      lastBeat = beat;
+    }
+  }
+
+  InstanceRecord toRecord() {
+    return new InstanceRecord(id, host, startedAt.toInstant(), lastBeat.toInstant(), version);
+  }
+}

@@ -1,0 +1,65 @@
+package io.taskgate.store.jpa;
+
+import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.InstanceStore;
+import java.time.Instant;
+import java.util.List;
+
+/** {@link InstanceStore} on JPA: one row per instance in {@code taskgate_instance}. */
+public final class JpaInstanceStore implements InstanceStore {
+  private final Transactor transactor;
+
+  public JpaInstanceStore(Transactor transactor) {
+    this.transactor = transactor;
+  }
+
+  @Override
+  public void beat(InstanceRecord instance, Instant now) {
+    if (instance.id().isBlank() || instance.id().length() > InstanceEntity.ID_LENGTH) {
+      throw new IllegalArgumentException(
+          "an instance id must be 1 to "
+              + InstanceEntity.ID_LENGTH
+              + " characters, was '"
+              + instance.id()
+              + "'");
+    }
+    InstanceRecord beating =
+        new InstanceRecord(
+            instance.id(), instance.host(), instance.started(), now, instance.version());
+    transactor.inTransaction(
+        em -> {
+          InstanceEntity row = em.find(InstanceEntity.class, instance.id());
+          if (row == null) {
+            em.persist(new InstanceEntity(beating));
+          } else {
+            row.update(beating);
+          }
+          return null;
+        });
+  }
+
+  @Override
+  public List<InstanceRecord> instances() {
+    return transactor.inTransaction(
+        em ->
+            em
+                .createQuery("SELECT i FROM InstanceEntity i ORDER BY i.id", InstanceEntity.class)
+                .getResultList()
+                .stream()
+                .map(InstanceEntity::toRecord)
+                .toList());
+  }
+
+  @Override
+  public boolean remove(String id) {
+    return transactor.inTransaction(
+        em -> {
+          InstanceEntity row = em.find(InstanceEntity.class, id);
+          if (row == null) {
+            return false;
+          }
+          em.remove(row);
+          return true;
+        });
+  }
+}

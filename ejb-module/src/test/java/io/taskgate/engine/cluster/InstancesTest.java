@@ -1,0 +1,113 @@
+package io.taskgate.engine.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.engine.time.SettableClock;
+import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.InstanceStore;
+import io.taskgate.store.jpa.H2TestDatabase;
+import io.taskgate.store.jpa.JpaInstanceStore;
+import io.taskgate.store.jpa.ResourceLocalTransactor;
+import jakarta.persistence.EntityManagerFactory;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Two instances sharing one database (H2 in memory) tell a live peer from a dead one. */
+class InstancesTest {
+  static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+  final SettableClock clock = new SettableClock(T0);
+  EntityManagerFactory factory;
+  InstanceStore store;
+  Instances a;
+  Instances b;
+
+  @BeforeEach
+  void open() {
+    factory = H2TestDatabase.inMemory("cluster");
+    store = new JpaInstanceStore(new ResourceLocalTransactor(factory));
+    a = instance("a");
+    b = instance("b");
+  }
+
+  @AfterEach
+  void close() {
+    factory.close();
+  }
+
+  Instances instance(String id) {
+    Instances instances = new Instances();
+    instances.store = store;
+    instances.clock = clock;
+    instances.settings =
+        ClusterSettings.of(
+            new ClusterSettings.Values(
+                id, "host-" + id, Duration.ofSeconds(10), Duration.ofSeconds(30)));
+    return instances;
+  }
+
+  @Test
+  void aPeerThatBeatsIsAliveAndOneSilentForLongerThanTheTimeoutIsDead() {
+    assertThat(a.beat()).isTrue();
+    assertThat(b.beat()).isTrue();
+    assertThat(a.dead("b", clock.instant())).isFalse();
+    assertThat(a.mayTake("b", clock.instant())).isFalse();
+
+    clock.advance(Duration.ofSeconds(31)); // b is silent from here
+    a.beat();
+
+    assertThat(a.dead("b", clock.instant())).isTrue();
+    assertThat(a.mayTake("b", clock.instant())).isTrue();
+    assertThat(b.dead("a", clock.instant())).as("b has not read a's new beat").isTrue();
+    b.beat();
+    assertThat(b.dead("a", clock.instant())).isFalse();
+  }
+
+  @Test
+  void itsOwnTasksAreNeverAPeersAndUnownedOrUnknownOwnersAreNobodyAlive() {
+    a.beat();
+
+    assertThat(a.dead("a", clock.instant())).isFalse();
+    assertThat(a.mayTake("a", clock.instant())).isTrue();
+    assertThat(a.dead(null, clock.instant())).isTrue();
+    assertThat(a.dead("never-seen", clock.instant())).isTrue();
+  }
+
+  @Test
+  void aPeerThatStartedSinceTheLastBeatIsReadBeforeItCountsAsDead() {
+    a.beat();
+    clock.advance(Duration.ofSeconds(1));
+    b.beat(); // a has not seen b yet
+
+    assertThat(a.dead("b", clock.instant())).isFalse();
+    assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a", "b");
+  }
+
+  @Test
+  void aCleanStopRemovesTheRowSoPeersTakeOverAtOnce() {
+    a.beat();
+    b.beat();
+    b.leave();
+
+    a.beat();
+
+    assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a");
+    assertThat(a.dead("b", clock.instant())).isTrue();
+  }
+
+  @Test
+  void theRowShowsWhenTheInstanceStartedAndLastBeat() {
+    a.beat();
+    clock.advance(Duration.ofSeconds(10));
+    a.beat();
+
+    InstanceRecord row = a.known().get(0);
+    assertThat(row.started()).isEqualTo(T0);
+    assertThat(row.lastBeat()).isEqualTo(T0.plusSeconds(10));
+    assertThat(row.host()).isEqualTo("host-a");
+    assertThat(a.lastBeat()).contains(T0.plusSeconds(10));
+  }
+}

@@ -1,0 +1,74 @@
+package io.taskgate.store.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.taskgate.store.InstanceRecord;
+import jakarta.persistence.EntityManagerFactory;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The instances' heartbeat rows on a real database (H2 in memory). */
+class JpaInstanceStoreTest {
+  static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+  EntityManagerFactory factory;
+  JpaInstanceStore store;
+
+  @BeforeEach
+  void open() {
+    factory = H2TestDatabase.inMemory("instances");
+    store = new JpaInstanceStore(new ResourceLocalTransactor(factory));
+  }
+
+  @AfterEach
+  void close() {
+    factory.close();
+  }
+
+  static InstanceRecord instance(String id, Instant started) {
+    return new InstanceRecord(id, "host-" + id, started, started, "1.0");
+  }
+
+  @Test
+  void aFirstBeatInsertsTheRowAndLaterOnesMoveOnlyTheLastBeatForward() {
+    store.beat(instance("b", T0), T0);
+    store.beat(instance("a", T0), T0.plusSeconds(1));
+    store.beat(instance("b", T0), T0.plusSeconds(10));
+    store.beat(instance("b", T0), T0.plusSeconds(5)); // a late write never moves it back
+
+    assertThat(store.instances())
+        .containsExactly(
+            new InstanceRecord("a", "host-a", T0, T0.plusSeconds(1), "1.0"),
+            new InstanceRecord("b", "host-b", T0, T0.plusSeconds(10), "1.0"));
+  }
+
+  @Test
+  void aRemovedInstanceIsGoneAndRemovingItAgainSaysSo() {
+    store.beat(instance("a", T0), T0);
+
+    assertThat(store.remove("a")).isTrue();
+    assertThat(store.instances()).isEmpty();
+    assertThat(store.remove("a")).isFalse();
+  }
+
+  @Test
+  void anInstanceIsDeadOnceItsLastBeatIsOlderThanTheTimeout() {
+    InstanceRecord a = new InstanceRecord("a", "h", T0, T0, "1.0");
+    Duration timeout = Duration.ofSeconds(30);
+
+    assertThat(a.deadAt(T0.plusSeconds(30), timeout)).isFalse();
+    assertThat(a.deadAt(T0.plusSeconds(30).plusNanos(1), timeout)).isTrue();
+  }
+
+  @Test
+  void anIdTooLongForTheColumnIsRefusedNamingIt() {
+    String id = "x".repeat(65);
+    assertThatThrownBy(() -> store.beat(instance(id, T0), T0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("an instance id must be 1 to 64 characters, was '" + id + "'");
+  }
+}
