@@ -93,7 +93,7 @@ public class TaskEngine {
     long beatEvery = cluster.heartbeatInterval().toMillis();
     heartbeat =
         timers.scheduleAtFixedRate(
-            new OffTimer("heartbeat", executor, instances::beat),
+            new OffTimer("heartbeat", executor, this::heartbeat),
             beatEvery,
             beatEvery,
             TimeUnit.MILLISECONDS);
@@ -127,6 +127,22 @@ public class TaskEngine {
             recoveryEnded = true;
           }
         });
+  }
+
+  /**
+   * One heartbeat: writes this instance's, then, once recovery has ended, takes over the tasks of
+   * the peers that died since the last one.
+   */
+  void heartbeat() {
+    if (!instances.beat() || !recoveryEnded) {
+      return;
+    }
+    synchronized (sweepLock) {
+      int taken = storeSweep().takeOver(clock.instant());
+      if (taken > 0) {
+        LOG.info("Taskgate took over " + taken + " tasks of instances that stopped or died");
+      }
+    }
   }
 
   /** When the engine began consuming (after the application initialised); empty before. */
@@ -174,7 +190,7 @@ public class TaskEngine {
 
   private StoreSweep storeSweep() {
     if (storeSweep == null) {
-      storeSweep = new StoreSweep(store, queries, queues, scheduler);
+      storeSweep = new StoreSweep(store, queries, queues, scheduler, instances);
     }
     return storeSweep;
   }

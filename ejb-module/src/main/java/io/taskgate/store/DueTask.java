@@ -12,16 +12,17 @@ import java.util.UUID;
  * @param queue its queue
  * @param scheduledAt when it became due
  * @param recurring whether it is an occurrence of a recurring series
+ * @param owner the instance that holds it (see {@link StoredTask#owner}), or null
  */
-public record DueTask(UUID id, String queue, Instant scheduledAt, boolean recurring) {
+public record DueTask(UUID id, String queue, Instant scheduledAt, boolean recurring, String owner) {
   public DueTask {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(scheduledAt, "scheduledAt");
   }
 
-  /** A task that is not recurring. */
+  /** A task that is not recurring and has no owner. */
   public DueTask(UUID id, String queue, Instant scheduledAt) {
-    this(id, queue, scheduledAt, false);
+    this(id, queue, scheduledAt, false, null);
   }
 }

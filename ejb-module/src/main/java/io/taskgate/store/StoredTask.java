@@ -25,6 +25,8 @@ import java.util.UUID;
  * @param createdAt when it was first stored
  * @param updatedAt when it last changed
  * @param version the optimistic-lock version, set by the store
+ * @param owner the engine instance that holds the task (dispatched it, claimed it, or took it over
+ *     from a dead one), or null for none
  */
 public record StoredTask(
     UUID id,
@@ -40,7 +42,8 @@ public record StoredTask(
     long runs,
     Instant createdAt,
     Instant updatedAt,
-    long version) {
+    long version,
+    String owner) {
 
   /** Checks the fields that must be present. */
   public StoredTask {
@@ -78,7 +81,8 @@ public record StoredTask(
         0,
         now,
         now,
-        0);
+        0,
+        null);
   }
 
   /** This task with another status. */
@@ -97,7 +101,8 @@ public record StoredTask(
         runs,
         createdAt,
         updatedAt,
-        version);
+        version,
+        owner);
   }
 
   /** This task with another payload. */
@@ -116,7 +121,8 @@ public record StoredTask(
         runs,
         createdAt,
         updatedAt,
-        version);
+        version,
+        owner);
   }
 
   /** This task due at another time. */
@@ -135,7 +141,8 @@ public record StoredTask(
         runs,
         createdAt,
         updatedAt,
-        version);
+        version,
+        owner);
   }
 
   /** This task with another attempt count. */
@@ -154,7 +161,8 @@ public record StoredTask(
         runs,
         createdAt,
         updatedAt,
-        version);
+        version,
+        owner);
   }
 
   /** This task with another last error. */
@@ -173,7 +181,8 @@ public record StoredTask(
         runs,
         createdAt,
         updatedAt,
-        version);
+        version,
+        owner);
   }
 
   /** This task with another run count. */
@@ -192,6 +201,27 @@ public record StoredTask(
         runs,
         createdAt,
         updatedAt,
-        version);
+        version,
+        owner);
+  }
+
+  /** This task held by another instance ({@code owner}), or by none (null). */
+  public StoredTask withOwner(String owner) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version,
+        owner);
   }
 }

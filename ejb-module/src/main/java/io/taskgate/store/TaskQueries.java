@@ -22,6 +22,19 @@ public interface TaskQueries {
    */
   List<DueTask> findQueued(DueTask after, int max);
 
+  /**
+   * Up to {@code max} tasks in {@code status} held by no instance in {@code live}: without an
+   * owner, or owned by one not in the set. In id order, starting after {@code after} (null: from
+   * the first). What an instance reads to take over the tasks of instances that died or stopped.
+   */
+  List<StoredTask> findOrphans(TaskStatus status, Set<String> live, UUID after, int max);
+
+  /**
+   * Up to {@code max} tasks in {@code status} owned by one of {@code owners}, in id order, starting
+   * after {@code after} (null: from the first): the tasks of instances that died, to take over.
+   */
+  List<StoredTask> findOwnedBy(TaskStatus status, Set<String> owners, UUID after, int max);
+
   /** A page of tasks matching the query, newest first, and how many match in all. */
   TaskPage query(TaskQuery query);
 

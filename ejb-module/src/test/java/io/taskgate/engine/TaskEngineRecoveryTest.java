@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.engine.cluster.ClusterWiring;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.SchedulerWiring;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskWrite;
 import io.taskgate.store.jpa.H2TestDatabase;
+import io.taskgate.store.jpa.JpaInstanceStore;
 import io.taskgate.store.jpa.JpaTaskQueries;
 import io.taskgate.store.jpa.JpaTaskStore;
 import io.taskgate.store.jpa.ResourceLocalTransactor;
@@ -47,6 +49,7 @@ class TaskEngineRecoveryTest {
   private EntityManagerFactory factory;
   private JpaTaskStore store;
   private JpaTaskQueries queries;
+  private JpaInstanceStore instanceStore;
 
   @BeforeEach
   void open() {
@@ -54,6 +57,7 @@ class TaskEngineRecoveryTest {
     ResourceLocalTransactor tx = new ResourceLocalTransactor(factory);
     store = new JpaTaskStore(tx, AuditLevel.MINIMAL);
     queries = new JpaTaskQueries(tx);
+    instanceStore = new JpaInstanceStore(tx);
   }
 
   @AfterEach
@@ -219,6 +223,7 @@ class TaskEngineRecoveryTest {
     engine.queries = queries;
     engine.scheduler = scheduler[0];
     engine.queues = queues;
+    engine.instances = ClusterWiring.instances("node-a", instanceStore, engine.clock);
     engine.executor =
         EngineParts.managed(ManagedExecutorService.class, threads, new AtomicInteger());
     engine.queues.onRoom(engine::refillSoon);

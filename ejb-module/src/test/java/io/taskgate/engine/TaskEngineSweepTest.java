@@ -2,6 +2,7 @@ package io.taskgate.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.engine.cluster.ClusterWiring;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.SchedulerWiring;
 import io.taskgate.store.DueTask;
@@ -75,7 +76,7 @@ class TaskEngineSweepTest {
 
     UUID lost = UUID.randomUUID();
     synchronized (due) {
-      due.add(new DueTask(lost, "default", Instant.EPOCH));
+      due.add(new DueTask(lost, "default", Instant.EPOCH, false, "node-a"));
     }
     engine.scheduler.letGo(lost);
     engine.sweep();
@@ -111,6 +112,7 @@ class TaskEngineSweepTest {
     engine.scheduler =
         SchedulerWiring.scheduler(queues, null, InstantSource.system(), System::nanoTime);
     engine.queues = queues;
+    engine.instances = ClusterWiring.instances("node-a", null, engine.clock);
     engine.recoveryEnded = true;
     return engine;
   }

@@ -54,11 +54,7 @@ public class ClusterSettings {
 
   @PostConstruct
   void load() {
-    values =
-        Values.read(
-            key -> config.getOptionalValue(key, String.class),
-            hostName(),
-            System.getProperty("com.sun.aas.instanceRoot", System.getProperty("user.dir")));
+    values = Values.read(key -> config.getOptionalValue(key, String.class), hostName());
   }
 
   /** This instance's identity. */
@@ -126,10 +122,9 @@ public class ClusterSettings {
      * The values {@code config} gives (a lookup of raw text by key), defaults for the keys it
      * lacks.
      */
-    public static Values read(
-        Function<String, Optional<String>> config, String host, String instanceRoot) {
+    public static Values read(Function<String, Optional<String>> config, String host) {
       return new Values(
-          InstanceIdentity.of(config.apply(INSTANCE_ID), host, instanceRoot),
+          InstanceIdentity.of(config.apply(INSTANCE_ID), host),
           host,
           duration(config, HEARTBEAT_INTERVAL, DEFAULT_HEARTBEAT_INTERVAL),
           duration(config, INSTANCE_TIMEOUT, DEFAULT_INSTANCE_TIMEOUT));

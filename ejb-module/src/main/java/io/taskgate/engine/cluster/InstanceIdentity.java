@@ -1,17 +1,14 @@
 package io.taskgate.engine.cluster;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
  * How an instance names itself among those sharing the database: the configured {@value
- * ClusterSettings#INSTANCE_ID} if there is one; otherwise its host and a short hash of the server's
- * instance directory, so that a restart of the same server keeps its name (and recovers its own
- * interrupted tasks at once) while two servers on one host never share one.
+ * ClusterSettings#INSTANCE_ID} if there is one, otherwise its host name. A restart keeps the name,
+ * so the restarted instance takes back its own interrupted and queued tasks at once; instances
+ * sharing a host need a configured identity each ({@link Instances} logs it when two write one
+ * heartbeat).
  */
 public final class InstanceIdentity {
   /** The longest identity the database keeps. */
@@ -20,23 +17,22 @@ public final class InstanceIdentity {
   private InstanceIdentity() {}
 
   /**
-   * The identity: {@code configured} if present (checked), else {@code host-<8 hex digits of the
-   * SHA-256 of instanceRoot>}, the host cut to fit.
+   * The identity: {@code configured} if present (checked), else {@code host} in lower case, with
+   * characters other than letters, digits, '.', '_' and '-' replaced by '-', cut to {@value
+   * #MAX_LENGTH}.
    *
    * @throws IllegalArgumentException naming the setting, for a configured identity that is blank,
    *     too long or not made of letters, digits, '.', '_' and '-'
    */
-  public static String of(Optional<String> configured, String host, String instanceRoot) {
+  public static String of(Optional<String> configured, String host) {
     if (configured.isPresent()) {
       return checked(configured.get().strip());
     }
-    String hash = HexFormat.of().formatHex(sha256(instanceRoot)).substring(0, 8);
-    String cleanHost = host.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "-");
-    int room = MAX_LENGTH - hash.length() - 1;
-    if (cleanHost.isEmpty()) {
-      cleanHost = "instance";
+    String clean = host.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "-");
+    if (clean.isEmpty()) {
+      return "localhost";
     }
-    return (cleanHost.length() > room ? cleanHost.substring(0, room) : cleanHost) + "-" + hash;
+    return clean.length() > MAX_LENGTH ? clean.substring(0, MAX_LENGTH) : clean;
   }
 
   private static String checked(String id) {
@@ -51,13 +47,5 @@ public final class InstanceIdentity {
               + "'");
     }
     return id;
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JDK has no SHA-256", e);
-    }
   }
 }

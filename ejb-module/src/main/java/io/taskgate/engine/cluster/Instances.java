@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +20,8 @@ import java.util.stream.Collectors;
  * {@link ClusterSettings#heartbeatInterval}) and keeps the instances it read with it, so that the
  * engine can tell, without asking the database each time, whether a task's owner is this instance,
  * a live peer, or dead (its last beat older than {@link ClusterSettings#instanceTimeout}, or no row
- * at all: it stopped cleanly). Thread-safe.
+ * at all). A clean stop marks the instance's row stopped, so that its peers take over at once.
+ * Thread-safe.
  */
 @ApplicationScoped
 public class Instances {
@@ -49,8 +51,15 @@ public class Instances {
       started = now;
     }
     try {
-      store.beat(
-          new InstanceRecord(self(), settings.host(), started, now, TaskgateVersion.CURRENT), now);
+      Optional<InstanceRecord> before =
+          store.beat(
+              new InstanceRecord(self(), settings.host(), started, now, TaskgateVersion.CURRENT),
+              now);
+      if (lastBeat != null
+          && before.isPresent()
+          && !before.get().started().equals(started.truncatedTo(ChronoUnit.MICROS))) {
+        twin(before.get());
+      }
       lastBeat = now;
       readAll();
       return true;
@@ -60,6 +69,20 @@ public class Instances {
     }
   }
 
+  /** Another instance wrote a beat under this identity since this instance's last one. */
+  private void twin(InstanceRecord other) {
+    LOG.severe(
+        "Another instance writes its heartbeat as '"
+            + self()
+            + "' too (it started "
+            + other.started()
+            + " on host "
+            + other.host()
+            + "): instances sharing a database need an identity each; set "
+            + ClusterSettings.INSTANCE_ID
+            + " on each of them");
+  }
+
   private void readAll() {
     known =
         store.instances().stream()
@@ -67,13 +90,51 @@ public class Instances {
     read = clock.instant(); // after the read: rows committed before it are in the view
   }
 
-  /** Removes this instance's row at a clean stop, so that peers take over its tasks at once. */
+  /** Marks this instance stopped at a clean stop, so that peers take over its tasks at once. */
   public void leave() {
     try {
-      store.remove(self());
+      store.markStopped(self());
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "Taskgate instance " + self() + " could not remove its row", e);
+      LOG.log(Level.WARNING, "Taskgate instance " + self() + " could not mark itself stopped", e);
     }
+  }
+
+  /** The peers dead at {@code now} as of the last beat (stopped, or silent for too long). */
+  public List<InstanceRecord> deadPeers(Instant now) {
+    return known().stream()
+        .filter(i -> !i.id().equals(self()) && i.deadAt(now, settings.instanceTimeout()))
+        .toList();
+  }
+
+  /** The identities of the peers alive as of the last beat, this instance among them. */
+  public java.util.Set<String> alive(Instant now) {
+    java.util.Set<String> alive = new java.util.HashSet<>();
+    alive.add(self());
+    for (InstanceRecord i : known.values()) {
+      if (!i.deadAt(now, settings.instanceTimeout())) {
+        alive.add(i.id());
+      }
+    }
+    return alive;
+  }
+
+  /**
+   * Forgets a dead peer whose tasks have all been taken over: removes its row unless it has beaten
+   * since (it came back). Returns whether it removed it.
+   */
+  public boolean forget(InstanceRecord dead) {
+    boolean removed = store.removeIfSilent(dead.id(), dead.lastBeat());
+    if (removed) {
+      LOG.info(
+          "Taskgate instance "
+              + self()
+              + " forgot instance "
+              + dead.id()
+              + " (last beat "
+              + dead.lastBeat()
+              + "): its tasks are taken over");
+    }
+    return removed;
   }
 
   /**

@@ -10,6 +10,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.task.Occurrences;
+import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
@@ -62,6 +63,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   @Inject KeyedRateLimiter limiter;
   @Inject TaskValidation validation;
   @Inject DispatchLimits limits;
+  @Inject Instances instances;
 
   @Override
   public TaskReceipt dispatch(Task task, DispatchOptions options) {
@@ -97,7 +99,8 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       String queue = queues.resolve(options.queue().orElse(handler.queue()));
       StoredTask stored =
           StoredTask.queued(
-              UUID.randomUUID(), handler.typeName(), payload, queue, null, due, null, now);
+                  UUID.randomUUID(), handler.typeName(), payload, queue, null, due, null, now)
+              .withOwner(instances.self());
       queued.add(stored);
       estimates.add(estimatedStart(handler, task, due, now));
       inserts.add(new TaskWrite.Insert(stored));
@@ -176,7 +179,8 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     UUID id = UUID.randomUUID();
     StoredTask queued =
         StoredTask.queued(
-            id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now);
+                id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now)
+            .withOwner(instances.self()); // held here: its timer or channel is this instance's
     Instant estimate = estimatedStart(handler, task, due, now); // before a worker can take it
     store.insert(queued);
     handOver(queued, due, now);

@@ -1,6 +1,7 @@
 package io.taskgate.engine.run;
 
 import io.taskgate.api.TaskStatus;
+import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
@@ -38,6 +39,7 @@ public class OutcomeRecorder {
   @Inject RunningTasks running;
   @Inject InstantSource clock;
   @Inject TaskClaimer claimer;
+  @Inject Instances instances;
 
   /**
    * Claims the tasks (QUEUED → IN_PROGRESS) in one commit. Returns each claimed task, or null where
@@ -56,7 +58,10 @@ public class OutcomeRecorder {
       writes.add(
           new TaskWrite.Update(
               queued,
-              queued.withStatus(TaskStatus.IN_PROGRESS).withAttempt(queued.attempt() + 1),
+              queued
+                  .withStatus(TaskStatus.IN_PROGRESS)
+                  .withAttempt(queued.attempt() + 1)
+                  .withOwner(instances.self()),
               now));
     }
     List<Optional<StoredTask>> results = write(writes, helping);

@@ -3,13 +3,14 @@ package io.taskgate.engine.schedule;
 import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.Occurrences;
+import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.store.DueTask;
+import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +23,10 @@ import java.util.logging.Logger;
  * the due ones that no timer, channel or worker holds. It reads the store a page at a time and
  * never waits for room in a queue: what does not fit is read again when the queue has room. A
  * stored task that cannot be scheduled is failed on its own, with the reason.
+ *
+ * <p>Several instances may share the store: each takes only its own tasks and those of no live
+ * instance (made its own first, by a compare-and-set), never a live peer's, which that peer holds
+ * in memory; and it takes over the tasks of peers that died ({@link #takeOver}).
  */
 public final class StoreSweep {
   private static final Logger LOG = Logger.getLogger(StoreSweep.class.getName());
@@ -39,13 +44,19 @@ public final class StoreSweep {
   private final TaskQueries queries;
   private final TaskQueues queues;
   private final TaskScheduler scheduler;
+  private final Instances instances;
 
   public StoreSweep(
-      TaskStore store, TaskQueries queries, TaskQueues queues, TaskScheduler scheduler) {
+      TaskStore store,
+      TaskQueries queries,
+      TaskQueues queues,
+      TaskScheduler scheduler,
+      Instances instances) {
     this.store = store;
     this.queries = queries;
     this.queues = queues;
     this.scheduler = scheduler;
+    this.instances = instances;
   }
 
   /**
@@ -74,26 +85,79 @@ public final class StoreSweep {
 
   /**
    * Puts the tasks left IN_PROGRESS back to QUEUED, a page at a time: their attempt was cut short
-   * (the application stopped or crashed), so it is given back and runs again. Tasks this engine
-   * holds are running here and are left alone.
+   * (the application stopped or crashed), so it is given back and runs again here. Only this
+   * instance's own tasks and those of no live instance are touched: a live peer's are running
+   * there. Tasks this engine holds are running here and are left alone.
    */
   private void requeueInterrupted(Instant now) {
-    Set<UUID> seen = new HashSet<>();
+    Set<String> peers = new HashSet<>(instances.alive(now));
+    peers.remove(instances.self());
+    UUID after = null;
     while (true) {
-      boolean fresh = false;
-      for (StoredTask task :
-          queries.findByStatus(EnumSet.of(TaskStatus.IN_PROGRESS), INTERRUPTED_PAGE)) {
-        if (!seen.add(task.id())) {
-          continue;
-        }
-        fresh = true;
-        if (!scheduler.holds(task.id())) {
-          store.update(task, interrupted(task), now);
+      List<StoredTask> page =
+          queries.findOrphans(TaskStatus.IN_PROGRESS, peers, after, INTERRUPTED_PAGE);
+      for (StoredTask task : page) {
+        if (!scheduler.holds(task.id()) && instances.mayTake(task.owner(), now)) {
+          store.update(task, interrupted(task).withOwner(instances.self()), now);
         }
       }
-      if (!fresh) {
+      if (page.size() < INTERRUPTED_PAGE) {
         return;
       }
+      after = page.get(page.size() - 1).id();
+    }
+  }
+
+  /**
+   * Takes over the tasks of the peers that died (their last beat older than the instance timeout,
+   * or stopped): their interrupted attempts are queued again here with the attempt given back, and
+   * their queued tasks become this instance's and go to its scheduler at their due times. Every
+   * change is a compare-and-set, so when several instances take over at once each task goes to
+   * exactly one. A dead peer left with no task is forgotten (its row removed, unless it came back
+   * meanwhile). Returns how many tasks it took.
+   */
+  public int takeOver(Instant now) {
+    int taken = 0;
+    for (InstanceRecord dead : instances.deadPeers(now)) {
+      Set<String> owner = Set.of(dead.id());
+      taken += takeOver(TaskStatus.IN_PROGRESS, owner, now);
+      taken += takeOver(TaskStatus.QUEUED, owner, now);
+      if (queries.findOwnedBy(TaskStatus.IN_PROGRESS, owner, null, 1).isEmpty()
+          && queries.findOwnedBy(TaskStatus.QUEUED, owner, null, 1).isEmpty()) {
+        instances.forget(dead);
+      }
+    }
+    return taken;
+  }
+
+  private int takeOver(TaskStatus status, Set<String> owner, Instant now) {
+    int taken = 0;
+    UUID after = null;
+    while (true) {
+      List<StoredTask> page = queries.findOwnedBy(status, owner, after, BATCH);
+      for (StoredTask task : page) {
+        StoredTask mine =
+            (status == TaskStatus.IN_PROGRESS ? interrupted(task) : task)
+                .withOwner(instances.self());
+        Optional<StoredTask> took = store.update(task, mine, now);
+        if (took.isPresent()) {
+          taken++;
+          offer(took.get(), now);
+        }
+      }
+      if (page.size() < BATCH) {
+        return taken;
+      }
+      after = page.get(page.size() - 1).id();
+    }
+  }
+
+  /** Hands a task taken over to the scheduler; a full queue leaves it to the sweep. */
+  private void offer(StoredTask task, Instant now) {
+    try {
+      scheduler.offer(task.queue(), task.id(), task.scheduledAt());
+    } catch (UnschedulableTaskException e) {
+      failAlone(task.id(), e.getMessage(), now);
     }
   }
 
@@ -124,6 +188,10 @@ public final class StoreSweep {
     if (scheduler.holds(task.id())) {
       return false;
     }
+    if (!instances.self().equals(task.owner())
+        && (!instances.mayTake(task.owner(), now) || !adopt(task, now))) {
+      return false; // a live peer holds it, or another instance took it first
+    }
     boolean due = !task.scheduledAt().isAfter(now);
     if (due && full.contains(queues.resolve(task.queue()))) {
       return false;
@@ -146,6 +214,18 @@ public final class StoreSweep {
       failAlone(task.id(), e.getMessage(), now);
       return false;
     }
+  }
+
+  /** Makes a task of no live instance this instance's (a compare-and-set); whether it did. */
+  private boolean adopt(DueTask task, Instant now) {
+    return store
+        .find(task.id())
+        .filter(
+            t ->
+                t.status() == TaskStatus.QUEUED
+                    && java.util.Objects.equals(t.owner(), task.owner()))
+        .flatMap(t -> store.update(t, t.withOwner(instances.self()), now))
+        .isPresent();
   }
 
   /** The recurring task moved on to its next occurrence; empty if it is no longer queued. */

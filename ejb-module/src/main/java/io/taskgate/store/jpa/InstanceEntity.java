@@ -5,6 +5,7 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
@@ -35,17 +36,22 @@ class InstanceEntity {
   InstanceEntity(InstanceRecord instance) {
     id = instance.id();
     update(instance);
-    startedAt = instance.started().atOffset(ZoneOffset.UTC);
   }
 
-  /** Takes the record's host, version and last beat (if later than the stored one). */
+  /** Takes the record's start, host, version and last beat (if later than the stored one). */
   void update(InstanceRecord instance) {
+    startedAt = instance.started().atOffset(ZoneOffset.UTC);
     host = instance.host();
     version = instance.version();
     OffsetDateTime beat = instance.lastBeat().atOffset(ZoneOffset.UTC);
     if (lastBeat == null || beat.isAfter(lastBeat)) {
       lastBeat = beat;
     }
+  }
+
+  /** A clean stop: the last beat goes back to the epoch, so every peer sees the instance dead. */
+  void stopped() {
+    lastBeat = Instant.EPOCH.atOffset(ZoneOffset.UTC);
   }
 
   InstanceRecord toRecord() {

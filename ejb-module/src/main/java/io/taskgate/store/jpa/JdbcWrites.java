@@ -42,16 +42,16 @@ final class JdbcWrites {
   private enum Kind {
     INSERT(
         "INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at,"
-            + " attempt, last_error, recurrence, runs, created_at, updated_at, version)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            + " attempt, last_error, recurrence, runs, created_at, updated_at, version,"
+            + " owner_instance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
     UPDATE(
         "UPDATE taskgate_task SET status = ?, queue = ?, task_key = ?, scheduled_at = ?,"
             + " attempt = ?, last_error = ?, recurrence = ?, runs = ?, updated_at = ?,"
-            + " version = ? WHERE id = ? AND version = ?"),
+            + " version = ?, owner_instance = ? WHERE id = ? AND version = ?"),
     UPDATE_WITH_PAYLOAD(
         "UPDATE taskgate_task SET payload = ?, status = ?, queue = ?, task_key = ?,"
             + " scheduled_at = ?, attempt = ?, last_error = ?, recurrence = ?, runs = ?,"
-            + " updated_at = ?, version = ? WHERE id = ? AND version = ?");
+            + " updated_at = ?, version = ?, owner_instance = ? WHERE id = ? AND version = ?");
 
     final String sql;
 
@@ -164,6 +164,7 @@ final class JdbcWrites {
     }
     statement.setObject(i++, TaskEntity.column(task.updatedAt()));
     statement.setLong(i++, task.version());
+    statement.setString(i++, task.owner());
     if (kind != Kind.INSERT) {
       statement.setString(i++, task.id().toString());
       statement.setLong(i, write.expectedVersion());

@@ -3,7 +3,9 @@ package io.taskgate.store.jpa;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.InstanceStore;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 
 /** {@link InstanceStore} on JPA: one row per instance in {@code taskgate_instance}. */
 public final class JpaInstanceStore implements InstanceStore {
@@ -14,7 +16,7 @@ public final class JpaInstanceStore implements InstanceStore {
   }
 
   @Override
-  public void beat(InstanceRecord instance, Instant now) {
+  public Optional<InstanceRecord> beat(InstanceRecord instance, Instant now) {
     if (instance.id().isBlank() || instance.id().length() > InstanceEntity.ID_LENGTH) {
       throw new IllegalArgumentException(
           "an instance id must be 1 to "
@@ -26,15 +28,16 @@ public final class JpaInstanceStore implements InstanceStore {
     InstanceRecord beating =
         new InstanceRecord(
             instance.id(), instance.host(), instance.started(), now, instance.version());
-    transactor.inTransaction(
+    return transactor.inTransaction(
         em -> {
           InstanceEntity row = em.find(InstanceEntity.class, instance.id());
           if (row == null) {
             em.persist(new InstanceEntity(beating));
-          } else {
-            row.update(beating);
+            return Optional.empty();
           }
-          return null;
+          InstanceRecord before = row.toRecord();
+          row.update(beating);
+          return Optional.of(before);
         });
   }
 
@@ -51,15 +54,26 @@ public final class JpaInstanceStore implements InstanceStore {
   }
 
   @Override
-  public boolean remove(String id) {
+  public boolean markStopped(String id) {
     return transactor.inTransaction(
         em -> {
           InstanceEntity row = em.find(InstanceEntity.class, id);
           if (row == null) {
             return false;
           }
-          em.remove(row);
+          row.stopped();
           return true;
         });
+  }
+
+  @Override
+  public boolean removeIfSilent(String id, Instant lastBeat) {
+    return transactor.inTransaction(
+        em ->
+            em.createQuery("DELETE FROM InstanceEntity i WHERE i.id = :id AND i.lastBeat = :beat")
+                    .setParameter("id", id)
+                    .setParameter("beat", lastBeat.atOffset(ZoneOffset.UTC))
+                    .executeUpdate()
+                > 0);
   }
 }

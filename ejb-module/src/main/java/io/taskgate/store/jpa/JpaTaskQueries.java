@@ -52,6 +52,68 @@ public final class JpaTaskQueries implements TaskQueries {
   }
 
   @Override
+  public List<StoredTask> findOrphans(TaskStatus status, Set<String> live, UUID after, int max) {
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(live, "live");
+    if (max < 0) {
+      throw new IllegalArgumentException("max must not be negative, was " + max);
+    }
+    if (max == 0) {
+      return List.of();
+    }
+    String owners = live.isEmpty() ? "" : " AND (t.owner IS NULL OR t.owner NOT IN :live)";
+    String from = after == null ? "" : " AND t.id > :after";
+    return tx.inTransaction(
+        em -> {
+          var query =
+              em.createQuery(
+                      "SELECT t FROM TaskEntity t WHERE t.status = :status"
+                          + owners
+                          + from
+                          + " ORDER BY t.id",
+                      TaskEntity.class)
+                  .setParameter("status", status)
+                  .setMaxResults(max);
+          if (!live.isEmpty()) {
+            query.setParameter("live", List.copyOf(live));
+          }
+          if (after != null) {
+            query.setParameter("after", after.toString());
+          }
+          return JpaTaskStore.readAll(em, query);
+        });
+  }
+
+  @Override
+  public List<StoredTask> findOwnedBy(TaskStatus status, Set<String> owners, UUID after, int max) {
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(owners, "owners");
+    if (max < 0) {
+      throw new IllegalArgumentException("max must not be negative, was " + max);
+    }
+    if (max == 0 || owners.isEmpty()) {
+      return List.of();
+    }
+    String from = after == null ? "" : " AND t.id > :after";
+    return tx.inTransaction(
+        em -> {
+          var query =
+              em.createQuery(
+                      "SELECT t FROM TaskEntity t WHERE t.owner IN :owners AND t.status = :status"
+                          + from
+                          + " ORDER BY t.id",
+                      TaskEntity.class)
+                  .setParameter("owners", List.copyOf(owners))
+                  .setParameter("status", status)
+                  .setMaxResults(max);
+          if (after != null) {
+            query.setParameter("after", after.toString());
+          }
+          return JpaTaskStore.readAll(em, query);
+        });
+  }
+
+  @Override
   public List<DueTask> findQueued(DueTask after, int max) {
     return QueuedPages.page(tx, null, after, max);
   }

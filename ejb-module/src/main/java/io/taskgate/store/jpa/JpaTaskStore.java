@@ -151,7 +151,8 @@ public final class JpaTaskStore implements TaskStore {
                 changed.runs(),
                 changed.createdAt(),
                 update.now(),
-                Math.addExact(expected.version(), 1)));
+                Math.addExact(expected.version(), 1),
+                changed.owner()));
     boolean statusChanged = expected.status() != next.status();
     TaskAudit audit =
         statusChanged && level.records(next.status())
@@ -261,6 +262,7 @@ public final class JpaTaskStore implements TaskStore {
     checkLength("queue", task.queue(), TaskEntity.NAME_LENGTH);
     checkLength("taskKey", task.taskKey(), TaskEntity.NAME_LENGTH);
     checkLength("recurrence", task.recurrence(), TaskEntity.RECURRENCE_LENGTH);
+    checkLength("owner", task.owner(), TaskEntity.OWNER_LENGTH);
     return new StoredTask(
         task.id(),
         task.type(),
@@ -275,7 +277,8 @@ public final class JpaTaskStore implements TaskStore {
         task.runs(),
         micros(task.createdAt()),
         micros(task.updatedAt()),
-        task.version());
+        task.version(),
+        task.owner());
   }
 
   private static Instant micros(Instant instant) {

@@ -48,7 +48,8 @@ final class QueuedPages {
       EntityManager em, String where, Instant now, DueTask after, int max, List<DueTask> due) {
     TypedQuery<Object[]> query =
         em.createQuery(
-                "SELECT t.id, t.queue, t.scheduledAt, t.recurrence FROM TaskEntity t WHERE t.status = :queued AND "
+                "SELECT t.id, t.queue, t.scheduledAt, t.recurrence, t.owner FROM TaskEntity t"
+                    + " WHERE t.status = :queued AND "
                     + where
                     + " ORDER BY t.scheduledAt, t.id",
                 Object[].class)
@@ -69,7 +70,8 @@ final class QueuedPages {
               UUID.fromString((String) row[0]),
               (String) row[1],
               ((java.time.OffsetDateTime) row[2]).toInstant(),
-              row[3] != null));
+              row[3] != null,
+              (String) row[4]));
     }
   }
 }

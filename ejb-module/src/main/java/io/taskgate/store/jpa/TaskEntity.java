@@ -29,7 +29,8 @@ import java.util.UUID;
     indexes = {
       @Index(name = "taskgate_task_due", columnList = "status, scheduled_at, id"),
       @Index(name = "taskgate_task_type_key", columnList = "type, task_key"),
-      @Index(name = "taskgate_task_created", columnList = "created_at")
+      @Index(name = "taskgate_task_created", columnList = "created_at"),
+      @Index(name = "taskgate_task_owner", columnList = "owner_instance, status")
     })
 class TaskEntity {
 
@@ -38,6 +39,7 @@ class TaskEntity {
   static final int RECURRENCE_LENGTH = 1000;
   static final int ERROR_LENGTH = 2000;
   static final String TIMESTAMP = "TIMESTAMP(6) WITH TIME ZONE";
+  static final int OWNER_LENGTH = 64;
 
   @Id
   @Column(name = "id", length = UUID_LENGTH, nullable = false, updatable = false)
@@ -84,6 +86,10 @@ class TaskEntity {
   @Column(name = "version", nullable = false)
   private long version;
 
+  /** The instance holding the task (see {@link StoredTask#owner}). */
+  @Column(name = "owner_instance", length = OWNER_LENGTH)
+  private String owner;
+
   protected TaskEntity() {}
 
   /** The row of {@code task}, which the store has already normalized. */
@@ -102,6 +108,7 @@ class TaskEntity {
     createdAt = column(task.createdAt());
     updatedAt = column(task.updatedAt());
     version = task.version();
+    owner = task.owner();
   }
 
   /** {@code instant} as the timestamp columns take it (bound as an instant, not a wall clock). */
@@ -124,6 +131,7 @@ class TaskEntity {
         runs,
         createdAt.toInstant(),
         updatedAt.toInstant(),
-        version);
+        version,
+        owner);
   }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ClusterSettingsTest {
 
   static ClusterSettings.Values read(Map<String, String> config) {
-    return ClusterSettings.Values.read(k -> Optional.ofNullable(config.get(k)), "box", "/srv/a");
+    return ClusterSettings.Values.read(k -> Optional.ofNullable(config.get(k)), "box");
   }
 
   @Test
@@ -20,7 +20,7 @@ class ClusterSettingsTest {
 
     assertThat(values.heartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
     assertThat(values.instanceTimeout()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(values.instanceId()).startsWith("box-");
+    assertThat(values.instanceId()).isEqualTo("box");
     assertThat(values.host()).isEqualTo("box");
   }
 

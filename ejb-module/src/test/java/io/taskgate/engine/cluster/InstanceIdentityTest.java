@@ -10,34 +10,26 @@ class InstanceIdentityTest {
 
   @Test
   void aConfiguredIdentityIsUsedAsItIs() {
-    assertThat(InstanceIdentity.of(Optional.of(" node-1 "), "box", "/srv/a")).isEqualTo("node-1");
+    assertThat(InstanceIdentity.of(Optional.of(" node-1 "), "box")).isEqualTo("node-1");
   }
 
   @Test
-  void withoutOneTheSameServerDirectoryGivesTheSameNameAndAnotherDirectoryAnother() {
-    String first = InstanceIdentity.of(Optional.empty(), "Box.Example", "/srv/payara/a");
-    String again = InstanceIdentity.of(Optional.empty(), "Box.Example", "/srv/payara/a");
-    String other = InstanceIdentity.of(Optional.empty(), "Box.Example", "/srv/payara/b");
-
-    assertThat(first).isEqualTo(again).matches("box\\.example-[0-9a-f]{8}");
-    assertThat(other).isNotEqualTo(first).startsWith("box.example-");
-  }
-
-  @Test
-  void aLongHostIsCutSoThatTheNameFitsTheColumn() {
-    String id = InstanceIdentity.of(Optional.empty(), "h".repeat(100), "/srv");
-    assertThat(id).hasSize(InstanceIdentity.MAX_LENGTH).endsWith(id.substring(id.length() - 9));
-    assertThat(id.charAt(id.length() - 9)).isEqualTo('-');
+  void withoutOneItIsTheHostNameAsTheDatabaseCanKeepIt() {
+    assertThat(InstanceIdentity.of(Optional.empty(), "Box.Example")).isEqualTo("box.example");
+    assertThat(InstanceIdentity.of(Optional.empty(), "fe80::1%eth0")).isEqualTo("fe80--1-eth0");
+    assertThat(InstanceIdentity.of(Optional.empty(), "h".repeat(100)))
+        .hasSize(InstanceIdentity.MAX_LENGTH);
+    assertThat(InstanceIdentity.of(Optional.empty(), "")).isEqualTo("localhost");
   }
 
   @Test
   void aConfiguredIdentityThatCannotBeStoredIsRefusedNamingTheSetting() {
-    assertThatThrownBy(() -> InstanceIdentity.of(Optional.of("node 1"), "box", "/srv"))
+    assertThatThrownBy(() -> InstanceIdentity.of(Optional.of("node 1"), "box"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "Configuration taskgate.cluster.instance-id must be 1 to 64 letters, digits, '.', '_'"
                 + " or '-', was 'node 1'");
-    assertThatThrownBy(() -> InstanceIdentity.of(Optional.of("  "), "box", "/srv"))
+    assertThatThrownBy(() -> InstanceIdentity.of(Optional.of("  "), "box"))
         .hasMessageContaining("was ''");
   }
 }

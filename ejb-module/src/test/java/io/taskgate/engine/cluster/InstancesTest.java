@@ -2,6 +2,7 @@ package io.taskgate.engine.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.time.SettableClock;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.InstanceStore;
@@ -11,6 +12,7 @@ import io.taskgate.store.jpa.ResourceLocalTransactor;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,15 +89,66 @@ class InstancesTest {
   }
 
   @Test
-  void aCleanStopRemovesTheRowSoPeersTakeOverAtOnce() {
+  void aCleanStopMarksTheRowSoPeersSeeItDeadAtOnceAndForgetItOnceItsTasksAreTaken() {
     a.beat();
     b.beat();
     b.leave();
 
     a.beat();
 
-    assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a");
     assertThat(a.dead("b", clock.instant())).isTrue();
+    assertThat(a.deadPeers(clock.instant())).extracting(InstanceRecord::id).containsExactly("b");
+    assertThat(a.alive(clock.instant())).containsExactly("a");
+    assertThat(a.forget(a.deadPeers(clock.instant()).get(0))).isTrue();
+    a.beat();
+    assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a");
+  }
+
+  @Test
+  void aDeadPeerThatCameBackIsNotForgotten() {
+    a.beat();
+    b.beat();
+    clock.advance(Duration.ofSeconds(31));
+    a.beat();
+    InstanceRecord dead = a.deadPeers(clock.instant()).get(0);
+
+    b.beat(); // back before a forgets it
+    assertThat(a.forget(dead)).isFalse();
+    a.beat();
+    assertThat(a.dead("b", clock.instant())).isFalse();
+  }
+
+  @Test
+  void twoInstancesWritingOneIdentityAreReported() {
+    a.beat();
+    clock.advance(Duration.ofSeconds(1));
+    Instances twin = instance("a");
+    twin.beat(); // started a second after a, under a's identity
+    clock.advance(Duration.ofSeconds(9));
+
+    try (LogCapture log = new LogCapture(Instances.class, Level.SEVERE)) {
+      a.beat();
+      assertThat(log.messages(Level.SEVERE))
+          .singleElement()
+          .asString()
+          .startsWith("Another instance writes its heartbeat as 'a' too")
+          .endsWith("set taskgate.cluster.instance-id on each of them");
+    }
+  }
+
+  @Test
+  void aRestartUnderTheSameIdentityIsNotReported() {
+    a.beat();
+    clock.advance(Duration.ofSeconds(40));
+    Instances restarted = instance("a");
+
+    try (LogCapture log = new LogCapture(Instances.class, Level.SEVERE)) {
+      restarted.beat();
+      clock.advance(Duration.ofSeconds(10));
+      restarted.beat();
+      assertThat(log.messages(Level.SEVERE)).isEmpty();
+    }
+    assertThat(restarted.known().get(0).started()).isEqualTo(T0.plusSeconds(40));
   }
 
   @Test

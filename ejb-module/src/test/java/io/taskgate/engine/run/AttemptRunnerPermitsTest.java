@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.engine.cluster.ClusterWiring;
 import io.taskgate.engine.schedule.SchedulerWiring;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.Permit;
@@ -134,6 +135,7 @@ class AttemptRunnerPermitsTest {
     recorder.running = running;
     recorder.clock = clock;
     recorder.claimer = claimer;
+    recorder.instances = ClusterWiring.instances("node-a", null, clock);
     AttemptExecutor executor =
         new AttemptExecutor() {
           @Override
@@ -178,7 +180,9 @@ class AttemptRunnerPermitsTest {
     runner.run(id);
 
     assertThat(releases).containsExactly("COMPLETED");
-    assertThat(realStore.find(id).orElseThrow().status()).isEqualTo(TaskStatus.IN_PROGRESS);
+    StoredTask claimed = realStore.find(id).orElseThrow();
+    assertThat(claimed.status()).isEqualTo(TaskStatus.IN_PROGRESS);
+    assertThat(claimed.owner()).as("the claim records who runs it").isEqualTo("node-a");
   }
 
   @Test

@@ -47,12 +47,31 @@ class JpaInstanceStoreTest {
   }
 
   @Test
-  void aRemovedInstanceIsGoneAndRemovingItAgainSaysSo() {
-    store.beat(instance("a", T0), T0);
+  void aStoppedInstanceLooksDeadAtOnceAndBeatsAgainWhenItComesBack() {
+    store.beat(instance("a", T0), T0.plusSeconds(5));
 
-    assertThat(store.remove("a")).isTrue();
+    assertThat(store.markStopped("a")).isTrue();
+    InstanceRecord stopped = store.instances().get(0);
+    assertThat(stopped.lastBeat()).isEqualTo(Instant.EPOCH);
+    assertThat(stopped.deadAt(T0, Duration.ofSeconds(30))).isTrue();
+    assertThat(store.markStopped("nobody")).isFalse();
+
+    store.beat(instance("a", T0.plusSeconds(60)), T0.plusSeconds(60));
+    assertThat(store.instances().get(0).lastBeat()).isEqualTo(T0.plusSeconds(60));
+  }
+
+  @Test
+  void aSilentInstanceIsRemovedOnlyIfItHasNotBeatenSince() {
+    store.beat(instance("a", T0), T0);
+    InstanceRecord seen = store.instances().get(0);
+    store.beat(instance("a", T0), T0.plusSeconds(40)); // it came back meanwhile
+
+    assertThat(store.removeIfSilent("a", seen.lastBeat())).isFalse();
+    assertThat(store.instances()).hasSize(1);
+
+    InstanceRecord now = store.instances().get(0);
+    assertThat(store.removeIfSilent("a", now.lastBeat())).isTrue();
     assertThat(store.instances()).isEmpty();
-    assertThat(store.remove("a")).isFalse();
   }
 
   @Test

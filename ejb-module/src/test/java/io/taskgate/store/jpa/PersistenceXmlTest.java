@@ -27,7 +27,10 @@ class PersistenceXmlTest {
     assertThat(unit.getAttribute("transaction-type")).isEqualTo("JTA");
     assertThat(text(unit, "jta-data-source")).containsExactly("jdbc/__default");
     assertThat(text(unit, "class"))
-        .containsExactly(TaskEntity.class.getName(), TaskAuditEntity.class.getName());
+        .containsExactly(
+            TaskEntity.class.getName(),
+            TaskAuditEntity.class.getName(),
+            InstanceEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

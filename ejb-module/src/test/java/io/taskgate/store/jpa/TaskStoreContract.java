@@ -185,7 +185,8 @@ abstract class TaskStoreContract {
             7,
             T0,
             T0.plusNanos(210),
-            0);
+            0,
+            null);
     store.insert(task);
 
     StoredTask read = store.find(task.id()).orElseThrow();
@@ -206,7 +207,8 @@ abstract class TaskStoreContract {
                 7,
                 Instant.parse("2025-03-30T00:59:58.123456Z"),
                 Instant.parse("2025-03-30T00:59:58.123456Z"),
-                0));
+                0,
+                null));
   }
 
   @Test
@@ -361,7 +363,8 @@ abstract class TaskStoreContract {
         task.runs(),
         micros(task.createdAt()),
         micros(task.updatedAt()),
-        task.version());
+        task.version(),
+        task.owner());
   }
 
   // ---- update
@@ -438,7 +441,8 @@ abstract class TaskStoreContract {
             0,
             task.createdAt(),
             task.updatedAt(),
-            0);
+            0,
+            null);
 
     assertThatThrownBy(() -> store.update(task, otherId, T0))
         .isInstanceOf(IllegalArgumentException.class)
@@ -529,6 +533,98 @@ abstract class TaskStoreContract {
     }
   }
 
+  // ---- owner
+
+  @Test
+  void theOwnerIsStoredAtInsertAndMovedByUpdatesAloneOrInABatch() {
+    StoredTask task =
+        StoredTask.queued(UUID.randomUUID(), TYPE, "{}", "default", null, T0, null, T0)
+            .withOwner("node-a");
+    store.insert(task);
+    StoredTask stored = store.find(task.id()).orElseThrow();
+    assertThat(stored.owner()).isEqualTo("node-a");
+    assertThat(store.findDue(T0, null, 10))
+        .filteredOn(d -> d.id().equals(task.id()))
+        .extracting(DueTask::owner)
+        .containsExactly("node-a");
+
+    StoredTask claimed =
+        store
+            .update(
+                stored,
+                stored.withStatus(TaskStatus.IN_PROGRESS).withAttempt(1).withOwner("node-b"),
+                T0)
+            .orElseThrow();
+    assertThat(claimed.owner()).isEqualTo("node-b");
+    assertThat(store.find(task.id()).orElseThrow().owner()).isEqualTo("node-b");
+
+    StoredTask requeued =
+        store
+            .writeAll(
+                List.of(
+                    new TaskWrite.Update(
+                        claimed, claimed.withStatus(TaskStatus.QUEUED).withOwner(null), T0)))
+            .get(0)
+            .orElseThrow();
+    assertThat(requeued.owner()).isNull();
+    assertThat(store.find(task.id()).orElseThrow()).isEqualTo(requeued);
+  }
+
+  @Test
+  void orphansAreTheTasksOfAStatusWithoutAnOwnerOrOwnedByNoLiveInstanceInIdOrder() {
+    List<StoredTask> tasks = new ArrayList<>();
+    for (String owner : new String[] {"a", "b", null, "c", "a", "dead"}) {
+      StoredTask task =
+          StoredTask.queued(UUID.randomUUID(), TYPE, "{}", "default", null, T0, null, T0)
+              .withOwner(owner);
+      store.insert(task);
+      tasks.add(task);
+    }
+    StoredTask running = store.find(tasks.get(5).id()).orElseThrow();
+    store.update(running, running.withStatus(IN_PROGRESS).withAttempt(1), T0);
+    List<UUID> queuedOrphans =
+        tasks.subList(2, 4).stream().map(StoredTask::id).sorted(UUID_ORDER).toList();
+
+    List<StoredTask> first = queries.findOrphans(QUEUED, Set.of("a", "b"), null, 1);
+    List<StoredTask> rest = queries.findOrphans(QUEUED, Set.of("a", "b"), first.get(0).id(), 10);
+
+    assertThat(first).extracting(StoredTask::id).containsExactly(queuedOrphans.get(0));
+    assertThat(rest).extracting(StoredTask::id).containsExactly(queuedOrphans.get(1));
+    assertThat(queries.findOrphans(IN_PROGRESS, Set.of("a", "b"), null, 10))
+        .extracting(StoredTask::owner)
+        .containsExactly("dead");
+    assertThat(queries.findOrphans(IN_PROGRESS, Set.of("dead"), null, 10)).isEmpty();
+    assertThat(queries.findOrphans(QUEUED, Set.of(), null, 10)).hasSize(5);
+
+    List<UUID> ofA =
+        List.of(tasks.get(0).id(), tasks.get(4).id()).stream().sorted(UUID_ORDER).toList();
+    List<StoredTask> aFirst = queries.findOwnedBy(QUEUED, Set.of("a"), null, 1);
+    assertThat(aFirst).extracting(StoredTask::id).containsExactly(ofA.get(0));
+    assertThat(queries.findOwnedBy(QUEUED, Set.of("a"), aFirst.get(0).id(), 10))
+        .extracting(StoredTask::id)
+        .containsExactly(ofA.get(1));
+    assertThat(queries.findOwnedBy(IN_PROGRESS, Set.of("dead", "a"), null, 10))
+        .extracting(StoredTask::id)
+        .containsExactly(tasks.get(5).id());
+    assertThat(queries.findOwnedBy(QUEUED, Set.of(), null, 10)).isEmpty();
+  }
+
+  /** UUIDs in the order of their string form, as the store keeps ids. */
+  static final java.util.Comparator<UUID> UUID_ORDER =
+      java.util.Comparator.comparing(UUID::toString);
+
+  @Test
+  void anOwnerTooLongForItsColumnIsRefusedAndNothingIsStored() {
+    StoredTask task =
+        StoredTask.queued(UUID.randomUUID(), TYPE, "{}", "default", null, T0, null, T0)
+            .withOwner("n".repeat(65));
+
+    assertThatThrownBy(() -> store.insert(task))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("owner must be at most 64 characters, was 65");
+    assertThat(store.find(task.id())).isEmpty();
+  }
+
   // ---- writeAll
 
   @Test
@@ -553,7 +649,8 @@ abstract class TaskStoreContract {
             0,
             micros(a.createdAt()),
             micros(T0.plusSeconds(1)),
-            1);
+            1,
+            null);
 
     List<Optional<StoredTask>> results =
         store.writeAll(
