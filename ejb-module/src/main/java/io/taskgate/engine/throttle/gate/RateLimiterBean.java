@@ -1,11 +1,15 @@
 package io.taskgate.engine.throttle.gate;
 
+import com.hazelcast.core.HazelcastInstance;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyQuery;
 import io.taskgate.core.ratelimit.KeySnapshot;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.cluster.grid.GridKeyedRateLimiter;
+import io.taskgate.engine.cluster.grid.GridSettings;
+import io.taskgate.engine.cluster.grid.GridState;
 import io.taskgate.engine.schedule.OffTimer;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -26,6 +30,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 
 /**
  * The application's {@link KeyedRateLimiter}: one {@link InMemoryKeyedRateLimiter} per application,
@@ -74,8 +80,12 @@ public class RateLimiterBean implements KeyedRateLimiter {
 
   static final String DEFAULT_EXECUTOR = "java:comp/DefaultManagedExecutorService";
 
+  /** Where Payara binds its data grid (Hazelcast) instance. */
+  static final String PAYARA_GRID = "payara/Hazelcast";
+
   @Inject GateSettings settings;
   @Inject InstantSource clock;
+  @Inject GridState gridState;
 
   @Resource(lookup = DEFAULT_SCHEDULER)
   ScheduledExecutorService timers;
@@ -83,12 +93,24 @@ public class RateLimiterBean implements KeyedRateLimiter {
   @Resource(lookup = DEFAULT_EXECUTOR)
   Executor executor;
 
-  private volatile InMemoryKeyedRateLimiter limiter;
+  private volatile KeyedRateLimiter limiter;
   private ScheduledFuture<?> evictor;
 
   @PostConstruct
   void start() {
-    limiter = new InMemoryKeyedRateLimiter(settings.maxTrackedKeys());
+    GridSettings grid = gridState.settings();
+    int maxKeys = settings.maxTrackedKeys();
+    if (grid.grid()) {
+      GridKeyedRateLimiter onGrid = gridLimiter(grid, maxKeys);
+      gridState.use(onGrid);
+      limiter = onGrid;
+      LOG.info(
+          "Taskgate keeps rate-limit budgets in the data grid (map "
+              + GridKeyedRateLimiter.MAP_NAME
+              + "), one budget per key across the cluster");
+    } else {
+      limiter = new InMemoryKeyedRateLimiter(maxKeys);
+    }
     long every = EVICT_EVERY.toNanos();
     evictor =
         timers.scheduleWithFixedDelay(
@@ -96,6 +118,28 @@ public class RateLimiterBean implements KeyedRateLimiter {
             every,
             every,
             TimeUnit.NANOSECONDS);
+  }
+
+  private static GridKeyedRateLimiter gridLimiter(GridSettings grid, int maxKeys) {
+    HazelcastInstance hazelcast;
+    try {
+      hazelcast = InitialContext.doLookup(PAYARA_GRID);
+    } catch (NamingException | RuntimeException e) {
+      throw new IllegalStateException(
+          "Configuration "
+              + GridSettings.LIMITER
+              + "=grid needs Payara's data grid, but none is running here (no "
+              + PAYARA_GRID
+              + " in JNDI): start Payara Micro with --clustername <name> and without"
+              + " --nohazelcast, or enable the data grid of Payara Server",
+          e);
+    }
+    return new GridKeyedRateLimiter(
+        GridKeyedRateLimiter.budgets(hazelcast, maxKeys),
+        () -> hazelcast.getCluster().getMembers().size(),
+        grid.gridTimeout(),
+        () -> new InMemoryKeyedRateLimiter(maxKeys),
+        maxKeys);
   }
 
   @PreDestroy

@@ -1,12 +1,15 @@
 package io.taskgate.engine.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.cluster.grid.GridSettings;
+import io.taskgate.engine.cluster.grid.GridState;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Local;
@@ -20,6 +23,8 @@ import jakarta.ejb.TransactionManagementType;
 import jakarta.enterprise.inject.Alternative;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +68,7 @@ class RateLimiterBeanTest {
   RateLimiterBeanTest() {
     bean.settings = GateSettings.of(new GateSettings.Values(10, 2, 256, true));
     bean.clock = now::get;
+    bean.gridState = GridState.of(GridSettings.read(key -> Optional.empty()));
     bean.timers = timers;
     bean.executor = Runnable::run; // the timer hands the eviction over; here it runs at once
     bean.start();
@@ -71,6 +77,24 @@ class RateLimiterBeanTest {
   @AfterEach
   void shutDown() {
     timers.shutdownNow();
+  }
+
+  @Test
+  void theGridLimiterWithoutADataGridFailsTheStartNamingTheSetting() {
+    RateLimiterBean onGrid = new RateLimiterBean();
+    onGrid.settings = bean.settings;
+    onGrid.clock = now::get;
+    onGrid.timers = timers;
+    onGrid.executor = Runnable::run;
+    onGrid.gridState =
+        GridState.of(
+            GridSettings.read(
+                key ->
+                    Optional.ofNullable(Map.of("taskgate.rate-limit.limiter", "grid").get(key))));
+    assertThatThrownBy(onGrid::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("taskgate.rate-limit.limiter=grid needs Payara's data grid")
+        .hasMessageContaining("--nohazelcast");
   }
 
   @Test

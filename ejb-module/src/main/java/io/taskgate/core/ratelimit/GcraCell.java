@@ -1,0 +1,229 @@
+package io.taskgate.core.ratelimit;
+
+import io.taskgate.api.OverflowBehavior;
+import io.taskgate.api.RateLimitPolicy;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.UUID;
+
+/**
+ * One key's GCRA state as a shared store keeps it (a data-grid entry): its theoretical arrival time
+ * and its pending reservations, as bytes, so that the store holds no class of the application and
+ * an update is one read-modify-write of one value. The algorithm is {@link GcraShard}'s, for one
+ * key: the same decisions, the same invariants (idempotent reservations, non-decreasing slots,
+ * rejections spend nothing). <b>Not thread-safe</b>: the store runs one update of a key at a time.
+ *
+ * <p>Encoding: the TAT (8 bytes), the reservation count (4), then per reservation the task id's two
+ * halves and the slot (24 bytes). A key with no reservation is 12 bytes.
+ */
+public final class GcraCell {
+  /** The TAT of a key never seen (or forgotten). */
+  static final long NEW_KEY = Long.MIN_VALUE;
+
+  private long tat = NEW_KEY;
+  private long[] reservations = new long[0]; // id high, id low, slot; in the order made
+  private int size;
+  private boolean changed;
+
+  private GcraCell() {}
+
+  /** The cell these bytes encode; a new key's for null. */
+  public static GcraCell decode(byte[] bytes) {
+    GcraCell cell = new GcraCell();
+    if (bytes == null) {
+      return cell;
+    }
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    cell.tat = in.getLong();
+    cell.size = in.getInt();
+    cell.reservations = new long[cell.size * 3];
+    for (int i = 0; i < cell.reservations.length; i++) {
+      cell.reservations[i] = in.getLong();
+    }
+    return cell;
+  }
+
+  /** This cell's bytes. */
+  public byte[] encode() {
+    ByteBuffer out = ByteBuffer.allocate(12 + size * 24);
+    out.putLong(tat).putInt(size);
+    for (int i = 0; i < size * 3; i++) {
+      out.putLong(reservations[i]);
+    }
+    return out.array();
+  }
+
+  /** Whether the last call changed the cell, so that it must be written back. */
+  public boolean changed() {
+    return changed;
+  }
+
+  /** The key's theoretical arrival time; {@link Long#MIN_VALUE} for a key never seen. */
+  public long tat() {
+    return tat;
+  }
+
+  /** Reservations pending. */
+  public int pendingReservations() {
+    return size;
+  }
+
+  /**
+   * See {@link KeyedRateLimiter#reserve(RateLimitScope, String, Object, long)}; reservations made
+   * over an hour before {@code now} that were never redeemed are forgotten on the way.
+   *
+   * @param reservationId the task's id, or null when no reservation should be remembered
+   */
+  public RateLimitDecision reserve(Rules rules, UUID reservationId, long now) {
+    changed = false;
+    dropStale(now);
+    if (reservationId != null) {
+      int at = indexOf(reservationId);
+      if (at >= 0) {
+        long slot = reservations[at * 3 + 2];
+        if (slot > now) {
+          return RateLimitDecision.deferred(slot, now);
+        }
+        removeAt(at);
+        changed = true;
+        return RateLimitDecision.runNow();
+      }
+    }
+    long current = current(rules, now);
+    long slot = current - rules.tolerance();
+    RateLimitDecision decision;
+    if (slot <= now) {
+      decision = RateLimitDecision.runNow();
+    } else if (rules.discard()) {
+      return RateLimitDecision.discarded(slot, now);
+    } else if (slot - now > rules.horizon()) {
+      return RateLimitDecision.beyondHorizon(slot, now);
+    } else {
+      decision = RateLimitDecision.deferred(slot, now);
+      if (reservationId != null) {
+        add(reservationId, slot);
+      }
+    }
+    tat = current + rules.interval();
+    changed = true;
+    return decision;
+  }
+
+  /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
+  public RateLimitDecision peek(Rules rules, long now) {
+    long slot = current(rules, now) - rules.tolerance();
+    if (slot <= now) {
+      return RateLimitDecision.runNow();
+    }
+    if (rules.discard()) {
+      return RateLimitDecision.discarded(slot, now);
+    }
+    if (slot - now > rules.horizon()) {
+      return RateLimitDecision.beyondHorizon(slot, now);
+    }
+    return RateLimitDecision.deferred(slot, now);
+  }
+
+  /** See {@link KeyedRateLimiter#release(RateLimitScope, String, Object)}. */
+  public boolean release(UUID reservationId) {
+    int at = indexOf(reservationId);
+    changed = at >= 0;
+    if (changed) {
+      removeAt(at);
+    }
+    return changed;
+  }
+
+  /**
+   * Moves the key's TAT to at least {@code floor}, never back: how a budget spent elsewhere (by a
+   * fallback while the store did not answer) is carried into the cell.
+   */
+  public void raise(long floor) {
+    changed = floor > tat;
+    if (changed) {
+      tat = floor;
+    }
+  }
+
+  /**
+   * Until when the cell matters at {@code now}: after it, forgetting the key changes nothing (its
+   * budget is full and it has no reservation younger than an hour past its slot). At least {@code
+   * now}.
+   */
+  public long neededUntil(long now) {
+    long until = Math.max(tat, now);
+    for (int i = 0; i < size; i++) {
+      until = Math.max(until, reservations[i * 3 + 2] + GcraShard.STALE_RESERVATION_NANOS);
+    }
+    return until;
+  }
+
+  private long current(Rules rules, long now) {
+    if (tat == NEW_KEY) {
+      return rules.startEmpty() ? now + rules.tolerance() : now;
+    }
+    return Math.max(tat, now);
+  }
+
+  private void dropStale(long now) {
+    int i = 0;
+    while (i < size) {
+      if (reservations[i * 3 + 2] < now - GcraShard.STALE_RESERVATION_NANOS) {
+        removeAt(i);
+        changed = true;
+      } else {
+        i++;
+      }
+    }
+  }
+
+  private int indexOf(UUID id) {
+    long high = id.getMostSignificantBits();
+    long low = id.getLeastSignificantBits();
+    for (int i = 0; i < size; i++) {
+      if (reservations[i * 3] == high && reservations[i * 3 + 1] == low) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private void add(UUID id, long slot) {
+    if (reservations.length < (size + 1) * 3) {
+      reservations = Arrays.copyOf(reservations, Math.max(6, reservations.length * 2));
+    }
+    reservations[size * 3] = id.getMostSignificantBits();
+    reservations[size * 3 + 1] = id.getLeastSignificantBits();
+    reservations[size * 3 + 2] = slot;
+    size++;
+  }
+
+  private void removeAt(int at) {
+    System.arraycopy(reservations, (at + 1) * 3, reservations, at * 3, (size - at - 1) * 3);
+    size--;
+  }
+
+  /**
+   * A policy's numbers as the cell uses them: plain values, so that they travel to a store's node
+   * as they are.
+   *
+   * @param interval the emission interval, nanoseconds
+   * @param tolerance the burst tolerance, nanoseconds
+   * @param horizon the reservation horizon, nanoseconds
+   * @param startEmpty whether a new key starts with no saved-up budget
+   * @param discard whether an over-budget task is rejected instead of deferred
+   */
+  public record Rules(
+      long interval, long tolerance, long horizon, boolean startEmpty, boolean discard) {
+
+    /** A policy's rules. */
+    public static Rules of(RateLimitPolicy policy) {
+      return new Rules(
+          policy.emissionIntervalNanos(),
+          policy.burstToleranceNanos(),
+          policy.maxReservationHorizonNanos(),
+          policy.startEmpty(),
+          policy.overflow() == OverflowBehavior.DISCARD);
+    }
+  }
+}

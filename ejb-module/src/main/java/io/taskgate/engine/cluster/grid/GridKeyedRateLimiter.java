@@ -1,0 +1,376 @@
+package io.taskgate.engine.cluster.grid;
+
+import com.hazelcast.config.EvictionConfig;
+import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.InMemoryFormat;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MaxSizePolicy;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.core.ratelimit.GcraCell;
+import io.taskgate.core.ratelimit.KeyQuery;
+import io.taskgate.core.ratelimit.KeyState;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A {@link KeyedRateLimiter} whose budgets live in the data grid, so that every instance of the
+ * cluster spends one budget per key. Each key is one grid entry (a {@link GcraCell} as bytes),
+ * updated atomically on the member that owns it by a {@link CellUpdate}; the map keeps a backup
+ * copy on another member and lets an entry expire once it stops mattering.
+ *
+ * <h2>Degraded mode</h2>
+ *
+ * A call the grid does not answer within the budget ({@code taskgate.rate-limit.grid-timeout}) or
+ * answers with an error is decided by a local fallback limiter instead, at this instance's share of
+ * each key's rate: the policy's rate divided by N, the number of members the grid had when it
+ * stopped answering (and its burst too, at least 1). From then on calls go to the fallback without
+ * waiting, and one call a second tries the grid again. The first answer ends the degraded mode: the
+ * TAT of every key the fallback spent budget on is carried into the grid ({@link GcraCell#raise}),
+ * so that no key's slot moves back and no key bursts; tasks the fallback deferred keep their slots.
+ * Entering it is logged once a minute at most, leaving it once; {@link #status()} counts both.
+ *
+ * <p>A call that timed out may still reach the grid later and spend budget there: the key is then
+ * slower for a while, never faster.
+ */
+public final class GridKeyedRateLimiter implements KeyedRateLimiter {
+  private static final Logger LOG = Logger.getLogger(GridKeyedRateLimiter.class.getName());
+
+  /** The grid map that holds the budgets. */
+  public static final String MAP_NAME = "taskgate-rate-limits";
+
+  /** While degraded, how often one call tries the grid again. */
+  static final long PROBE_EVERY_NANOS = 1_000_000_000L;
+
+  /** At most one warning about the grid per this long. */
+  static final long WARN_EVERY_NANOS = 60_000_000_000L;
+
+  private final IMap<String, byte[]> map;
+  private final IntSupplier members;
+  private final Duration budget;
+  private final long budgetNanos;
+  private final Supplier<KeyedRateLimiter> fallbacks;
+  private final int maxTrackedKeys;
+
+  private final AtomicBoolean degraded = new AtomicBoolean();
+  private final AtomicLong nextProbe = new AtomicLong();
+  private final AtomicLong degradations = new AtomicLong();
+  private final AtomicLong fallbackDecisions = new AtomicLong();
+  private volatile long degradedSince;
+  private volatile long lastWarning = Long.MIN_VALUE;
+  private volatile int share = 1;
+  private volatile KeyedRateLimiter fallback;
+  private final Map<String, RateLimitScope> scopes = new ConcurrentHashMap<>();
+  private final Map<UUID, Long> fallbackReservations = new ConcurrentHashMap<>();
+
+  /**
+   * @param map the grid map of budgets ({@link #MAP_NAME})
+   * @param members how many members the grid has now
+   * @param budget how long a call waits for the grid before the fallback decides
+   * @param fallbacks makes an empty local limiter, for the degraded mode
+   * @param maxTrackedKeys the key cap reported in {@link #stats()}
+   */
+  public GridKeyedRateLimiter(
+      IMap<String, byte[]> map,
+      IntSupplier members,
+      Duration budget,
+      Supplier<KeyedRateLimiter> fallbacks,
+      int maxTrackedKeys) {
+    this.map = map;
+    this.members = members;
+    this.budget = budget;
+    this.budgetNanos = budget.toNanos();
+    this.fallbacks = fallbacks;
+    this.fallback = fallbacks.get();
+    this.maxTrackedKeys = maxTrackedKeys;
+  }
+
+  /**
+   * The budgets' map on {@code grid}, configured first (the same on every member): one backup copy
+   * on another member, values kept as bytes, at most {@code maxTrackedKeys} entries per member
+   * (least recently used first out beyond it; an idle entry leaves on its own at its time to live).
+   */
+  public static IMap<String, byte[]> budgets(HazelcastInstance grid, int maxTrackedKeys) {
+    MapConfig config =
+        new MapConfig(MAP_NAME)
+            .setBackupCount(1)
+            .setAsyncBackupCount(0)
+            .setInMemoryFormat(InMemoryFormat.BINARY)
+            .setEvictionConfig(
+                new EvictionConfig()
+                    .setEvictionPolicy(EvictionPolicy.LRU)
+                    .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
+                    .setSize(maxTrackedKeys));
+    try {
+      grid.getConfig().addMapConfig(config);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Taskgate could not configure the data grid map "
+              + MAP_NAME
+              + " (another member configured it differently?); it keeps the configuration it has",
+          e);
+    }
+    return grid.getMap(MAP_NAME);
+  }
+
+  @Override
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
+    UUID id = reservationId == null ? null : uuid(reservationId);
+    if (id != null && !fallbackReservations.isEmpty()) {
+      Long slot = fallbackReservations.get(id);
+      if (slot != null) {
+        if (slot > nowEpochNanos) {
+          return RateLimitDecision.deferred(slot, nowEpochNanos);
+        }
+        fallbackReservations.remove(id);
+        return RateLimitDecision.runNow();
+      }
+    }
+    if (!degraded.get() || (probeDue(nowEpochNanos) && resumed(nowEpochNanos))) {
+      try {
+        long[] answer =
+            await(
+                () ->
+                    map.submitToKey(
+                        cellKey(scope, key),
+                        CellUpdate.reserve(GcraCell.Rules.of(scope.policy()), id, nowEpochNanos)));
+        return CellUpdate.decision(answer);
+      } catch (GridUnavailable e) {
+        degrade(nowEpochNanos, e);
+      }
+    }
+    scopes.putIfAbsent(scope.name(), scope);
+    fallbackDecisions.incrementAndGet();
+    RateLimitDecision decision = fallback.reserve(shareOf(scope), key, id, nowEpochNanos);
+    if (id != null && decision.outcome() == RateLimitDecision.Outcome.DEFERRED) {
+      fallbackReservations.put(id, decision.slotEpochNanos());
+    }
+    return decision;
+  }
+
+  @Override
+  public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
+    if (!degraded.get()) {
+      try {
+        byte[] cell = await(() -> map.getAsync(cellKey(scope, key)));
+        return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos);
+      } catch (GridUnavailable e) {
+        degrade(nowEpochNanos, e);
+      }
+    }
+    return fallback.peek(shareOf(scope), key, nowEpochNanos);
+  }
+
+  @Override
+  public boolean release(RateLimitScope scope, String key, Object reservationId) {
+    UUID id = uuid(reservationId);
+    if (fallbackReservations.remove(id) != null) {
+      return true;
+    }
+    if (degraded.get()) {
+      return false;
+    }
+    try {
+      return await(() -> map.submitToKey(cellKey(scope, key), CellUpdate.release(id, 0)))[0] == 1;
+    } catch (GridUnavailable e) {
+      LOG.log(Level.FINE, "Taskgate could not release a reservation in the data grid", e);
+      return false;
+    }
+  }
+
+  /** Grid entries expire by themselves; this forgets the fallback's idle keys. */
+  @Override
+  public int evictIdle(long nowEpochNanos) {
+    return fallback.evictIdle(nowEpochNanos);
+  }
+
+  @Override
+  public Stats stats() {
+    Stats local = fallback.stats();
+    return new Stats(
+        (int) Math.min(Integer.MAX_VALUE, map.getLocalMapStats().getOwnedEntryCount()),
+        fallbackReservations.size(),
+        local.untrackedDecisions(),
+        maxTrackedKeys);
+  }
+
+  /** Whether the grid answers, and how often it has not. */
+  public GridStatus status() {
+    return new GridStatus(
+        degraded.get(),
+        degraded.get() ? degradedSince : 0,
+        degradations.get(),
+        fallbackDecisions.get(),
+        share,
+        budget);
+  }
+
+  private boolean probeDue(long now) {
+    long next = nextProbe.get();
+    return now >= next && nextProbe.compareAndSet(next, now + PROBE_EVERY_NANOS);
+  }
+
+  private void degrade(long now, GridUnavailable cause) {
+    if (degraded.compareAndSet(false, true)) {
+      share = Math.max(1, members.getAsInt());
+      degradedSince = now;
+      nextProbe.set(now + PROBE_EVERY_NANOS);
+      degradations.incrementAndGet();
+      if (lastWarning == Long.MIN_VALUE || now - lastWarning >= WARN_EVERY_NANOS) {
+        lastWarning = now;
+        LOG.log(
+            Level.WARNING,
+            "Taskgate's data grid did not answer a rate-limit call ("
+                + cause.getMessage()
+                + "); until it does, this instance limits each key to its share, 1/"
+                + share
+                + " of the key's rate (taskgate.rate-limit.grid-timeout="
+                + budget
+                + ")",
+            cause.getCause());
+      }
+    }
+  }
+
+  /**
+   * Tries the grid again: carries the TAT of every key the fallback spent budget on into the grid,
+   * so that no key's slot moves back, and ends the degraded mode if the grid answered within the
+   * budget (or a second, for many keys). The caller is the one thread whose probe is due.
+   */
+  private boolean resumed(long now) {
+    KeyedRateLimiter spent = fallback;
+    List<CompletableFuture<long[]>> raises = new ArrayList<>();
+    int carried;
+    try {
+      for (KeyState state : spent.keys(KeyQuery.all(KeyQuery.MAX_LIMIT), now).keys()) {
+        RateLimitScope scope = scopes.get(state.scope());
+        if (scope != null && state.nextSlotEpochNanos() > now) {
+          long floor = state.nextSlotEpochNanos() + scope.policy().burstToleranceNanos();
+          raises.add(
+              map.submitToKey(cellKey(scope, state.key()), CellUpdate.raise(floor, now))
+                  .toCompletableFuture());
+        }
+      }
+      carried = raises.size();
+      if (raises.isEmpty()) {
+        raises.add(
+            map.submitToKey(MAP_NAME, CellUpdate.raise(Long.MIN_VALUE, now)).toCompletableFuture());
+      }
+      CompletableFuture.allOf(raises.toArray(CompletableFuture[]::new))
+          .get(
+              Math.max(budgetNanos, raises.size() > 1 ? PROBE_EVERY_NANOS : 0),
+              TimeUnit.NANOSECONDS);
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      LOG.log(Level.FINE, "Taskgate's data grid does not answer yet", e);
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    fallback = fallbacks.get();
+    degraded.set(false);
+    LOG.log(
+        Level.INFO,
+        "Taskgate's data grid answers again after {0}; {1} rate-limit decisions were taken"
+            + " locally, the budgets of {2} keys spent meanwhile are carried into the grid",
+        new Object[] {Duration.ofNanos(now - degradedSince), fallbackDecisions.get(), carried});
+    return true;
+  }
+
+  private RateLimitScope shareOf(RateLimitScope scope) {
+    int n = share;
+    if (n <= 1) {
+      return scope;
+    }
+    RateLimitPolicy p = scope.policy();
+    try {
+      return new RateLimitScope(
+          scope.name(),
+          new RateLimitPolicy(
+              p.permits(),
+              p.period().multipliedBy(n),
+              Math.max(1, p.burst() / n),
+              p.throttleRetries(),
+              p.startEmpty(),
+              p.maxReservationHorizon(),
+              p.maxInSlotWait(),
+              p.overflow()));
+    } catch (IllegalArgumentException e) {
+      return scope; // a period near the longest span: the share would not fit, keep the policy
+    }
+  }
+
+  private <T> T await(Supplier<CompletionStage<T>> call) throws GridUnavailable {
+    try {
+      return call.get().toCompletableFuture().get(budgetNanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new GridUnavailable("no answer within " + budget, e);
+    } catch (ExecutionException e) {
+      throw new GridUnavailable(String.valueOf(e.getCause()), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new GridUnavailable("interrupted", e);
+    } catch (RuntimeException e) {
+      throw new GridUnavailable(e.toString(), e);
+    }
+  }
+
+  static String cellKey(RateLimitScope scope, String key) {
+    return scope.name() + '\u0000' + key;
+  }
+
+  static UUID uuid(Object reservationId) {
+    return reservationId instanceof UUID uuid
+        ? uuid
+        : UUID.nameUUIDFromBytes(reservationId.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * What the grid limiter reports about the grid.
+   *
+   * @param degraded whether calls are decided locally now
+   * @param degradedSinceEpochNanos when the current degraded mode began; 0 when not degraded
+   * @param degradations how many times the grid stopped answering
+   * @param fallbackDecisions decisions taken locally, in all
+   * @param share the N of the current or last degraded mode (each key at 1/N of its rate)
+   * @param budget how long a call waits for the grid
+   */
+  public record GridStatus(
+      boolean degraded,
+      long degradedSinceEpochNanos,
+      long degradations,
+      long fallbackDecisions,
+      int share,
+      Duration budget) {}
+
+  /** The grid did not answer in time, or failed. */
+  static final class GridUnavailable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    GridUnavailable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

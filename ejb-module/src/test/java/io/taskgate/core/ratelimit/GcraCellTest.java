@@ -1,0 +1,117 @@
+package io.taskgate.core.ratelimit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.api.OverflowBehavior;
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cell a shared store keeps per key decides exactly as the in-memory shard does, through an
+ * encode / decode round trip at every step (as a store that keeps bytes does).
+ */
+class GcraCellTest {
+  static final long MS = 1_000_000L;
+  static final long T0 = 1_700_000_000_000L * MS;
+
+  /**
+   * Random steps on one key (reserve with a new id, reserve again with an earlier id, release an
+   * id, move time, sometimes backwards): the cell and the shard give the same decision each time.
+   */
+  @Property(tries = 300)
+  void decidesAsTheInMemoryShardDoes(
+      @ForAll @IntRange(min = 1, max = 5) int permits,
+      @ForAll @IntRange(min = 1, max = 5) int burst,
+      @ForAll boolean startEmpty,
+      @ForAll boolean discard,
+      @ForAll @Size(min = 1, max = 150) List<@IntRange(min = 0, max = 99) Integer> steps,
+      @ForAll @Size(min = 150, max = 150) List<@LongRange(min = -200, max = 2_000) Long> gaps) {
+    RateLimitPolicy policy =
+        RateLimitPolicy.of(permits, Duration.ofSeconds(1))
+            .withBurst(burst)
+            .withStartEmpty(startEmpty)
+            .withMaxReservationHorizon(Duration.ofSeconds(5))
+            .withOverflow(discard ? OverflowBehavior.DISCARD : OverflowBehavior.WAIT_FOR_CAPACITY);
+    RateLimitScope scope = new RateLimitScope("T", policy);
+    GcraCell.Rules rules = GcraCell.Rules.of(policy);
+    GcraShard shard = new GcraShard(new TrackedKeys(10));
+    byte[] stored = null;
+    List<UUID> ids = new ArrayList<>();
+    long now = T0;
+    for (int i = 0; i < steps.size(); i++) {
+      now += gaps.get(i) * MS;
+      int step = steps.get(i);
+      GcraCell cell = GcraCell.decode(stored);
+      if (step < 60 || ids.isEmpty()) {
+        UUID id = step % 7 == 0 ? null : UUID.randomUUID();
+        if (id != null) {
+          ids.add(id);
+        }
+        assertThat(cell.reserve(rules, id, now)).isEqualTo(shard.reserve(scope, "k", id, now));
+      } else if (step < 85) {
+        UUID id = ids.get(step % ids.size());
+        assertThat(cell.reserve(rules, id, now)).isEqualTo(shard.reserve(scope, "k", id, now));
+      } else if (step < 95) {
+        UUID id = ids.get(step % ids.size());
+        assertThat(cell.release(id)).isEqualTo(shard.release(scope, "k", id));
+      } else {
+        assertThat(cell.peek(rules, now)).isEqualTo(shard.peek(scope, "k", now));
+      }
+      if (cell.changed()) {
+        stored = cell.encode();
+      }
+    }
+  }
+
+  @Test
+  void aRedeliveryGetsItsReservedSlotAndSpendsNothing() {
+    GcraCell.Rules rules = GcraCell.Rules.of(RateLimitPolicy.of(1, Duration.ofSeconds(1)));
+    GcraCell cell = GcraCell.decode(null);
+    UUID parked = UUID.randomUUID();
+    assertThat(cell.reserve(rules, UUID.randomUUID(), T0).outcome()).isEqualTo(Outcome.RUN_NOW);
+    RateLimitDecision first = cell.reserve(rules, parked, T0);
+    assertThat(first.slotEpochNanos()).isEqualTo(T0 + 1_000 * MS);
+    long tat = cell.tat();
+
+    GcraCell copy = GcraCell.decode(cell.encode());
+    assertThat(copy.reserve(rules, parked, T0 + 10 * MS).slotEpochNanos())
+        .isEqualTo(first.slotEpochNanos());
+    assertThat(copy.tat()).isEqualTo(tat);
+    assertThat(copy.changed()).isFalse();
+    assertThat(copy.reserve(rules, parked, T0 + 1_000 * MS).outcome()).isEqualTo(Outcome.RUN_NOW);
+    assertThat(copy.pendingReservations()).isZero();
+    assertThat(copy.tat()).isEqualTo(tat);
+  }
+
+  @Test
+  void raiseNeverMovesTheTatBack() {
+    GcraCell cell = GcraCell.decode(null);
+    cell.raise(T0);
+    assertThat(cell.changed()).isTrue();
+    cell.raise(T0 - MS);
+    assertThat(cell.changed()).isFalse();
+    assertThat(cell.tat()).isEqualTo(T0);
+  }
+
+  @Test
+  void aCellIsNeededUntilItsBudgetIsFullAndItsReservationsAreStale() {
+    GcraCell.Rules rules = GcraCell.Rules.of(RateLimitPolicy.of(1, Duration.ofSeconds(1)));
+    GcraCell cell = GcraCell.decode(null);
+    cell.reserve(rules, null, T0);
+    assertThat(cell.neededUntil(T0)).isEqualTo(T0 + 1_000 * MS);
+    RateLimitDecision parked = cell.reserve(rules, UUID.randomUUID(), T0);
+    assertThat(cell.neededUntil(T0))
+        .isEqualTo(parked.slotEpochNanos() + GcraShard.STALE_RESERVATION_NANOS);
+    assertThat(GcraCell.decode(null).neededUntil(T0)).isEqualTo(T0);
+  }
+}

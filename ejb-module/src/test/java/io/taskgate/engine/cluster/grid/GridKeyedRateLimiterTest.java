@@ -1,0 +1,236 @@
+package io.taskgate.engine.cluster.grid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.LogCapture;
+import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The grid limiter on a real data grid: two Hazelcast members in this JVM (the version Payara
+ * ships), joined over TCP on the loopback under a cluster name of their own.
+ */
+class GridKeyedRateLimiterTest {
+  static final long MS = 1_000_000L;
+  static final long T0 = 1_800_000_000_000L * MS;
+  static final RateLimitScope TEN_PER_SECOND =
+      new RateLimitScope("Sync", RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(1));
+
+  private final List<HazelcastInstance> members = new ArrayList<>();
+
+  @BeforeEach
+  void twoMembers() {
+    String cluster = "taskgate-test-" + UUID.randomUUID();
+    members.add(Hazelcast.newHazelcastInstance(config(cluster)));
+    members.add(Hazelcast.newHazelcastInstance(config(cluster)));
+    assertThat(members.get(0).getCluster().getMembers()).hasSize(2);
+    // the grid assigns its partitions and their backups at the first use of a map: done here, so
+    // that the tests' calls meet a settled grid (real time passing is what is waited for)
+    for (HazelcastInstance member : members) {
+      GridKeyedRateLimiter.budgets(member, 1000).get("warm-up");
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!members.get(0).getPartitionService().isClusterSafe() && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+    }
+    assertThat(members.get(0).getPartitionService().isClusterSafe()).isTrue();
+  }
+
+  @AfterEach
+  void stop() {
+    members.forEach(m -> m.getLifecycleService().terminate());
+  }
+
+  static Config config(String cluster) {
+    Config config = new Config().setClusterName(cluster);
+    config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.setProperty("hazelcast.logging.type", "jdk");
+    config.getNetworkConfig().setPort(5901).setPortAutoIncrement(true);
+    config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
+    var tcp = config.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true);
+    for (int port = 5901; port <= 5910; port++) {
+      tcp.addMember("127.0.0.1:" + port);
+    }
+    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+    return config;
+  }
+
+  GridKeyedRateLimiter limiterOn(HazelcastInstance member, Duration budget) {
+    return new GridKeyedRateLimiter(
+        GridKeyedRateLimiter.budgets(member, 1000),
+        () -> member.getCluster().getMembers().size(),
+        budget,
+        () -> new InMemoryKeyedRateLimiter(1000),
+        1000);
+  }
+
+  @Test
+  void twoInstancesSpendOneBudgetPerKey() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    GridKeyedRateLimiter b = limiterOn(members.get(1), Duration.ofSeconds(5));
+    for (int k = 0; k < 20; k++) {
+      String key = "tenant-" + k;
+      List<Long> starts = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        GridKeyedRateLimiter instance = i % 2 == 0 ? a : b;
+        RateLimitDecision d = instance.reserve(TEN_PER_SECOND, key, UUID.randomUUID(), T0);
+        starts.add(d.runsNow() ? T0 : d.slotEpochNanos());
+      }
+      // one budget: ten starts 100 ms apart, whichever instance asked
+      for (int i = 0; i < 10; i++) {
+        assertThat(starts.get(i)).as(key + " start " + i).isEqualTo(T0 + i * 100 * MS);
+      }
+    }
+    assertThat(a.status().degraded()).isFalse();
+    assertThat(b.status().fallbackDecisions()).isZero();
+  }
+
+  @Test
+  void aReservationIsRedeemedOnAnyInstanceWithoutPayingAgain() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    GridKeyedRateLimiter b = limiterOn(members.get(1), Duration.ofSeconds(5));
+    UUID parked = UUID.randomUUID();
+    assertThat(a.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0).outcome())
+        .isEqualTo(Outcome.RUN_NOW);
+    RateLimitDecision reserved = a.reserve(TEN_PER_SECOND, "k", parked, T0);
+    assertThat(reserved.slotEpochNanos()).isEqualTo(T0 + 100 * MS);
+
+    // the instance that parked it died; another takes it over and asks again: the same slot
+    assertThat(b.reserve(TEN_PER_SECOND, "k", parked, T0 + 5 * MS).slotEpochNanos())
+        .isEqualTo(reserved.slotEpochNanos());
+    assertThat(b.reserve(TEN_PER_SECOND, "k", parked, T0 + 100 * MS).outcome())
+        .isEqualTo(Outcome.RUN_NOW);
+    // nothing was spent twice: the next new task gets the slot after the parked one's
+    assertThat(b.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0 + 100 * MS).slotEpochNanos())
+        .isEqualTo(T0 + 200 * MS);
+  }
+
+  @Test
+  void budgetsSurviveTheLossOfAMember() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    for (int k = 0; k < 50; k++) {
+      for (int i = 0; i < 5; i++) {
+        a.reserve(TEN_PER_SECOND, "key-" + k, UUID.randomUUID(), T0);
+      }
+    }
+    members.remove(1).getLifecycleService().terminate(); // no graceful hand-over
+
+    for (int k = 0; k < 50; k++) {
+      RateLimitDecision next = a.reserve(TEN_PER_SECOND, "key-" + k, UUID.randomUUID(), T0);
+      assertThat(next.slotEpochNanos()).as("key-" + k).isEqualTo(T0 + 500 * MS);
+    }
+    assertThat(a.status().degraded()).isFalse();
+  }
+
+  @Test
+  void anIdleKeyLeavesTheGridAtItsTimeToLive() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    a.reserve(TEN_PER_SECOND, "idle", null, T0);
+    IMap<String, byte[]> map = members.get(1).getMap(GridKeyedRateLimiter.MAP_NAME);
+    long ttl = map.getEntryView(GridKeyedRateLimiter.cellKey(TEN_PER_SECOND, "idle")).getTtl();
+    // full again 100 ms after its one start; the grid's shortest time to live is one second
+    assertThat(ttl).isEqualTo(CellUpdate.MIN_TTL_MILLIS);
+  }
+
+  /**
+   * The key's partition is kept busy (a slow update holds the member's partition thread) longer
+   * than the budget: the call is decided locally at half the rate (two members), a warning names
+   * the setting, and once the grid answers again the key's slots carry on from where the fallback
+   * left them, never earlier.
+   */
+  @Test
+  void aGridThatDoesNotAnswerInTimeFallsBackToTheSharedRateAndResumesWithoutABurst()
+      throws Exception {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofMillis(50));
+    IMap<String, byte[]> map = members.get(0).getMap(GridKeyedRateLimiter.MAP_NAME);
+    String cell = GridKeyedRateLimiter.cellKey(TEN_PER_SECOND, "busy");
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Object> blocker =
+        map.submitToKey(cell, new Block(release.hashCode())).toCompletableFuture();
+    Block.LATCHES.put(release.hashCode(), release);
+    UUID parked = UUID.randomUUID();
+    try (LogCapture log = new LogCapture(GridKeyedRateLimiter.class, Level.WARNING)) {
+      long before = System.nanoTime();
+      RateLimitDecision first = a.reserve(TEN_PER_SECOND, "busy", UUID.randomUUID(), T0);
+      long waitedMillis = (System.nanoTime() - before) / MS;
+      assertThat(first.outcome()).isEqualTo(Outcome.RUN_NOW);
+      assertThat(waitedMillis).as("waited for the grid").isLessThan(1_000);
+      assertThat(a.status().degraded()).isTrue();
+      assertThat(a.status().share()).isEqualTo(2);
+      assertThat(log.messages(Level.WARNING))
+          .anySatisfy(m -> assertThat(m).contains("taskgate.rate-limit.grid-timeout=PT0.05S"));
+
+      // half the rate: 200 ms apart, decided at once without asking the grid
+      assertThat(a.reserve(TEN_PER_SECOND, "busy", parked, T0).slotEpochNanos())
+          .isEqualTo(T0 + 200 * MS);
+      for (int i = 2; i <= 7; i++) {
+        assertThat(a.reserve(TEN_PER_SECOND, "busy", UUID.randomUUID(), T0).slotEpochNanos())
+            .isEqualTo(T0 + i * 200 * MS);
+      }
+      assertThat(a.status().fallbackDecisions()).isEqualTo(8);
+    } finally {
+      release.countDown();
+      blocker.get(10, TimeUnit.SECONDS);
+    }
+
+    // a second later the grid is asked again and answers: the key carries on after the
+    // fallback's last slot (T0 + 1400 ms), not at once with a full budget
+    long later = T0 + GridKeyedRateLimiter.PROBE_EVERY_NANOS;
+    RateLimitDecision next = a.reserve(TEN_PER_SECOND, "busy", UUID.randomUUID(), later);
+    assertThat(a.status().degraded()).isFalse();
+    assertThat(next.slotEpochNanos()).isGreaterThanOrEqualTo(T0 + 1_500 * MS);
+    // the task the fallback parked keeps its slot
+    assertThat(a.reserve(TEN_PER_SECOND, "busy", parked, T0 + 200 * MS).outcome())
+        .isEqualTo(Outcome.RUN_NOW);
+  }
+
+  /** A slow update: holds its partition's thread until its latch is released. */
+  static final class Block implements com.hazelcast.map.EntryProcessor<String, byte[], Object> {
+    private static final long serialVersionUID = 1L;
+    static final java.util.Map<Integer, CountDownLatch> LATCHES =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private final int latch;
+
+    Block(int latch) {
+      this.latch = latch;
+    }
+
+    @Override
+    public Object process(java.util.Map.Entry<String, byte[]> entry) {
+      try {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!LATCHES.containsKey(latch) && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+        LATCHES.get(latch).await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return null;
+    }
+
+    @Override
+    public com.hazelcast.map.EntryProcessor<String, byte[], Object> getBackupProcessor() {
+      return null;
+    }
+  }
+}
