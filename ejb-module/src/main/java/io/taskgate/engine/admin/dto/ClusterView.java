@@ -11,15 +11,53 @@ import java.util.List;
  * @param heartbeatInterval how often each instance writes its heartbeat (ISO-8601)
  * @param instanceTimeout how old a last beat may be before its instance counts as dead (ISO-8601)
  * @param instances every instance with a row, in the order of their ids
+ * @param limiter where this instance's rate-limit budgets live, and how the grid answers
  */
 public record ClusterView(
-    String self, String heartbeatInterval, String instanceTimeout, List<Member> instances) {
+    String self,
+    String heartbeatInterval,
+    String instanceTimeout,
+    List<Member> instances,
+    Limiter limiter) {
 
   /** The view; the durations are written in ISO-8601. */
   public static ClusterView of(
-      String self, Duration heartbeatInterval, Duration instanceTimeout, List<Member> instances) {
+      String self,
+      Duration heartbeatInterval,
+      Duration instanceTimeout,
+      List<Member> instances,
+      Limiter limiter) {
     return new ClusterView(
-        self, heartbeatInterval.toString(), instanceTimeout.toString(), List.copyOf(instances));
+        self,
+        heartbeatInterval.toString(),
+        instanceTimeout.toString(),
+        List.copyOf(instances),
+        limiter);
+  }
+
+  /**
+   * This instance's rate limiter.
+   *
+   * @param mode {@code local} (budgets in this instance's memory) or {@code grid} (one budget per
+   *     key in the data grid)
+   * @param degraded whether the grid does not answer now and this instance decides locally
+   * @param degradedSince when the current degraded mode began; null when not degraded
+   * @param degradations how many times the grid stopped answering since this instance started
+   * @param localDecisions rate-limit decisions taken locally while the grid did not answer
+   * @param share while degraded, each key gets 1/share of its rate here
+   * @param gridTimeout how long a call waits for the grid (ISO-8601); null for a local limiter
+   */
+  public record Limiter(
+      String mode,
+      boolean degraded,
+      Instant degradedSince,
+      long degradations,
+      long localDecisions,
+      int share,
+      String gridTimeout) {
+
+    /** The limiter of an instance whose budgets are local. */
+    public static final Limiter LOCAL = new Limiter("local", false, null, 0, 0, 1, null);
   }
 
   /**

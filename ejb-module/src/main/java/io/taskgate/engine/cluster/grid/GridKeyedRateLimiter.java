@@ -16,18 +16,20 @@ import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -36,8 +38,10 @@ import java.util.logging.Logger;
 /**
  * A {@link KeyedRateLimiter} whose budgets live in the data grid, so that every instance of the
  * cluster spends one budget per key. Each key is one grid entry (a {@link GcraCell} as bytes),
- * updated atomically on the member that owns it by a {@link CellUpdate}; the map keeps a backup
- * copy on another member and lets an entry expire once it stops mattering.
+ * changed by compare-and-set on its bytes, retried while another instance changed it in between, so
+ * that the grid runs only its own code; the map keeps a backup copy on another member and forgets
+ * an entry nobody used for {@link #MAX_IDLE} (by then a key's budget is full again, unless its
+ * policy's burst spans more than that).
  *
  * <h2>Degraded mode</h2>
  *
@@ -59,6 +63,12 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   /** The grid map that holds the budgets. */
   public static final String MAP_NAME = "taskgate-rate-limits";
 
+  /** How many times in a row a key's compare-and-set may lose to other instances. */
+  static final int MAX_ATTEMPTS = 100;
+
+  /** An entry nobody used for this long leaves the grid. */
+  static final Duration MAX_IDLE = Duration.ofHours(24);
+
   /** While degraded, how often one call tries the grid again. */
   static final long PROBE_EVERY_NANOS = 1_000_000_000L;
 
@@ -71,6 +81,13 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private final long budgetNanos;
   private final Supplier<KeyedRateLimiter> fallbacks;
   private final int maxTrackedKeys;
+  private final ExecutorService calls =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread thread = new Thread(r, "taskgate-grid-call");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private final AtomicBoolean degraded = new AtomicBoolean();
   private final AtomicLong nextProbe = new AtomicLong();
@@ -116,22 +133,49 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
             .setBackupCount(1)
             .setAsyncBackupCount(0)
             .setInMemoryFormat(InMemoryFormat.BINARY)
+            .setMaxIdleSeconds((int) MAX_IDLE.toSeconds())
             .setEvictionConfig(
                 new EvictionConfig()
                     .setEvictionPolicy(EvictionPolicy.LRU)
                     .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
                     .setSize(maxTrackedKeys));
+    // Configured and looked up on a thread of no application: Payara ties a grid object created
+    // from an application's thread to that application (its tenant control), and another member
+    // then fails to create its proxy; the map holds only bytes, so it needs no application.
+    AtomicReference<IMap<String, byte[]>> map = new AtomicReference<>();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    Thread outside =
+        new Thread(
+            () -> {
+              try {
+                grid.getConfig().addMapConfig(config);
+              } catch (RuntimeException e) {
+                LOG.log(
+                    Level.WARNING,
+                    "Taskgate could not configure the data grid map "
+                        + MAP_NAME
+                        + " (another member configured it differently?); it keeps the"
+                        + " configuration it has",
+                    e);
+              }
+              try {
+                map.set(grid.getMap(MAP_NAME));
+              } catch (RuntimeException e) {
+                failure.set(e);
+              }
+            },
+            "taskgate-grid-setup");
+    outside.start();
     try {
-      grid.getConfig().addMapConfig(config);
-    } catch (RuntimeException e) {
-      LOG.log(
-          Level.WARNING,
-          "Taskgate could not configure the data grid map "
-              + MAP_NAME
-              + " (another member configured it differently?); it keeps the configuration it has",
-          e);
+      outside.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while setting up the data grid map", e);
     }
-    return grid.getMap(MAP_NAME);
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    return map.get();
   }
 
   @Override
@@ -149,14 +193,9 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       }
     }
     if (!degraded.get() || (probeDue(nowEpochNanos) && resumed(nowEpochNanos))) {
+      GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
       try {
-        long[] answer =
-            await(
-                () ->
-                    map.submitToKey(
-                        cellKey(scope, key),
-                        CellUpdate.reserve(GcraCell.Rules.of(scope.policy()), id, nowEpochNanos)));
-        return CellUpdate.decision(answer);
+        return update(cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
       } catch (GridUnavailable e) {
         degrade(nowEpochNanos, e);
       }
@@ -174,7 +213,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
     if (!degraded.get()) {
       try {
-        byte[] cell = await(() -> map.getAsync(cellKey(scope, key)));
+        byte[] cell = await(map.getAsync(cellKey(scope, key)));
         return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos);
       } catch (GridUnavailable e) {
         degrade(nowEpochNanos, e);
@@ -193,7 +232,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       return false;
     }
     try {
-      return await(() -> map.submitToKey(cellKey(scope, key), CellUpdate.release(id, 0)))[0] == 1;
+      return update(cellKey(scope, key), cell -> cell.release(id));
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate could not release a reservation in the data grid", e);
       return false;
@@ -261,32 +300,26 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
    */
   private boolean resumed(long now) {
     KeyedRateLimiter spent = fallback;
-    List<CompletableFuture<long[]>> raises = new ArrayList<>();
-    int carried;
+    int carried = 0;
     try {
       for (KeyState state : spent.keys(KeyQuery.all(KeyQuery.MAX_LIMIT), now).keys()) {
         RateLimitScope scope = scopes.get(state.scope());
         if (scope != null && state.nextSlotEpochNanos() > now) {
           long floor = state.nextSlotEpochNanos() + scope.policy().burstToleranceNanos();
-          raises.add(
-              map.submitToKey(cellKey(scope, state.key()), CellUpdate.raise(floor, now))
-                  .toCompletableFuture());
+          update(
+              cellKey(scope, state.key()),
+              cell -> {
+                cell.raise(floor);
+                return null;
+              });
+          carried++;
         }
       }
-      carried = raises.size();
-      if (raises.isEmpty()) {
-        raises.add(
-            map.submitToKey(MAP_NAME, CellUpdate.raise(Long.MIN_VALUE, now)).toCompletableFuture());
+      if (carried == 0) {
+        await(map.getAsync(MAP_NAME)); // the grid answers
       }
-      CompletableFuture.allOf(raises.toArray(CompletableFuture[]::new))
-          .get(
-              Math.max(budgetNanos, raises.size() > 1 ? PROBE_EVERY_NANOS : 0),
-              TimeUnit.NANOSECONDS);
-    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+    } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate's data grid does not answer yet", e);
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
       return false;
     }
     fallback = fallbacks.get();
@@ -322,9 +355,43 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     }
   }
 
-  private <T> T await(Supplier<CompletionStage<T>> call) throws GridUnavailable {
+  /**
+   * Changes a key's cell by compare-and-set on its bytes (the grid's own conditional writes, so
+   * that no class of Taskgate has to run on the member that owns the key), retried while other
+   * instances change it in between; waits for it at most the budget.
+   */
+  private <T> T update(String key, Function<GcraCell, T> change) throws GridUnavailable {
+    CompletableFuture<T> call;
     try {
-      return call.get().toCompletableFuture().get(budgetNanos, TimeUnit.NANOSECONDS);
+      call = CompletableFuture.supplyAsync(() -> compareAndSet(key, change), calls);
+    } catch (RuntimeException e) {
+      throw new GridUnavailable(e.toString(), e);
+    }
+    return await(call);
+  }
+
+  private <T> T compareAndSet(String key, Function<GcraCell, T> change) {
+    for (int attempt = 1; ; attempt++) {
+      byte[] old = map.get(key);
+      GcraCell cell = GcraCell.decode(old);
+      T answer = change.apply(cell);
+      if (!cell.changed()) {
+        return answer;
+      }
+      byte[] next = cell.encode();
+      if (old == null ? map.putIfAbsent(key, next) == null : map.replace(key, old, next)) {
+        return answer;
+      }
+      if (attempt == MAX_ATTEMPTS) {
+        throw new IllegalStateException(
+            "the key's entry changed under " + MAX_ATTEMPTS + " attempts in a row");
+      }
+    }
+  }
+
+  private <T> T await(CompletionStage<T> stage) throws GridUnavailable {
+    try {
+      return stage.toCompletableFuture().get(budgetNanos, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       throw new GridUnavailable("no answer within " + budget, e);
     } catch (ExecutionException e) {
@@ -335,6 +402,11 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     } catch (RuntimeException e) {
       throw new GridUnavailable(e.toString(), e);
     }
+  }
+
+  /** Stops the threads that talk to the grid. */
+  public void close() {
+    calls.shutdownNow();
   }
 
   static String cellKey(RateLimitScope scope, String key) {

@@ -94,15 +94,17 @@ public class RateLimiterBean implements KeyedRateLimiter {
   Executor executor;
 
   private volatile KeyedRateLimiter limiter;
+  private GridKeyedRateLimiter grid;
   private ScheduledFuture<?> evictor;
 
   @PostConstruct
   void start() {
-    GridSettings grid = gridState.settings();
+    GridSettings gridSettings = gridState.settings();
     int maxKeys = settings.maxTrackedKeys();
-    if (grid.grid()) {
-      GridKeyedRateLimiter onGrid = gridLimiter(grid, maxKeys);
+    if (gridSettings.grid()) {
+      GridKeyedRateLimiter onGrid = gridLimiter(gridSettings, maxKeys);
       gridState.use(onGrid);
+      grid = onGrid;
       limiter = onGrid;
       LOG.info(
           "Taskgate keeps rate-limit budgets in the data grid (map "
@@ -146,6 +148,9 @@ public class RateLimiterBean implements KeyedRateLimiter {
   void stop() {
     if (evictor != null) {
       evictor.cancel(false);
+    }
+    if (grid != null) {
+      grid.close();
     }
   }
 

@@ -1,0 +1,117 @@
+package io.taskgate.it.cluster;
+
+import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.Handler;
+import io.taskgate.api.RateLimit;
+import io.taskgate.api.RateLimitedTask;
+import io.taskgate.api.TaskContext;
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskHandler;
+import io.taskgate.api.TaskReceipt;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** What the cluster test runs on both instances. */
+public final class Cluster {
+  private Cluster() {}
+
+  /** A task that works {@code workMillis}, rate-limited per {@code key}. */
+  public record Job(String id, String key, int workMillis) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** 10 a second per key, one at a time: starts of a key at least 100 ms apart. */
+  @TaskHandler
+  @RateLimit(permits = 10, period = "PT1S", burst = 1)
+  public static class JobHandler implements Handler<Job> {
+    @Override
+    public void handle(Job task, TaskContext context) throws Exception {
+      Instant now = Instant.now();
+      Ledger.write(
+          "start "
+              + context.taskId()
+              + " "
+              + task.key()
+              + " "
+              + ChronoUnit.MICROS.between(Instant.EPOCH, now)
+              + " "
+              + System.getProperty("taskgate.cluster.instance-id")
+              + " "
+              + context.attempt());
+      Thread.sleep(task.workMillis());
+    }
+  }
+
+  /** The ledger: one line per start, one write each, in the file {@code cluster.ledger} names. */
+  public static final class Ledger {
+    private static FileChannel channel;
+
+    private Ledger() {}
+
+    public static synchronized void write(String line) {
+      try {
+        if (channel == null) {
+          channel =
+              FileChannel.open(
+                  java.nio.file.Path.of(System.getProperty("cluster.ledger")),
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.WRITE,
+                  StandardOpenOption.APPEND);
+        }
+        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
+        while (bytes.hasRemaining()) {
+          channel.write(bytes);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /**
+   * {@code POST /api/cluster-test/batch?n=&keys=&keyPrefix=&prefix=&work=}: one {@code dispatchAll}
+   * of n jobs spread over {@code keys} keys.
+   */
+  @Path("cluster-test")
+  public static class BatchResource {
+    @Inject TaskDispatcher dispatcher;
+
+    @POST
+    @Path("batch")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Map<String, List<String>> batch(
+        @QueryParam("n") int n,
+        @QueryParam("keys") int keys,
+        @QueryParam("keyPrefix") String keyPrefix,
+        @QueryParam("prefix") String prefix,
+        @QueryParam("work") int work) {
+      List<Job> jobs = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        jobs.add(new Job(prefix + "-" + i, keyPrefix + "-" + (i % keys), work));
+      }
+      List<String> ids = new ArrayList<>();
+      for (TaskReceipt receipt : dispatcher.dispatchAll(jobs, DispatchOptions.now())) {
+        ids.add(receipt.taskId().toString());
+      }
+      return Map.of("ids", ids);
+    }
+  }
+}
