@@ -1,11 +1,5 @@
 package io.taskgate.engine.cluster.grid;
 
-import com.hazelcast.config.EvictionConfig;
-import com.hazelcast.config.EvictionPolicy;
-import com.hazelcast.config.InMemoryFormat;
-import com.hazelcast.config.MapConfig;
-import com.hazelcast.config.MaxSizePolicy;
-import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.GcraCell;
@@ -28,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -40,8 +33,8 @@ import java.util.logging.Logger;
  * cluster spends one budget per key. Each key is one grid entry (a {@link GcraCell} as bytes),
  * changed by compare-and-set on its bytes, retried while another instance changed it in between, so
  * that the grid runs only its own code; the map keeps a backup copy on another member and forgets
- * an entry nobody used for {@link #MAX_IDLE} (by then a key's budget is full again, unless its
- * policy's burst spans more than that).
+ * an entry nobody used for {@link GridMaps#MAX_IDLE} (by then a key's budget is full again, unless
+ * its policy's burst spans more than that).
  *
  * <h2>Degraded mode</h2>
  *
@@ -65,9 +58,6 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
 
   /** How many times in a row a key's compare-and-set may lose to other instances. */
   static final int MAX_ATTEMPTS = 100;
-
-  /** An entry nobody used for this long leaves the grid. */
-  static final Duration MAX_IDLE = Duration.ofHours(24);
 
   /** While degraded, how often one call tries the grid again. */
   static final long PROBE_EVERY_NANOS = 1_000_000_000L;
@@ -120,62 +110,6 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     this.fallbacks = fallbacks;
     this.fallback = fallbacks.get();
     this.maxTrackedKeys = maxTrackedKeys;
-  }
-
-  /**
-   * The budgets' map on {@code grid}, configured first (the same on every member): one backup copy
-   * on another member, values kept as bytes, at most {@code maxTrackedKeys} entries per member
-   * (least recently used first out beyond it; an idle entry leaves on its own at its time to live).
-   */
-  public static IMap<String, byte[]> budgets(HazelcastInstance grid, int maxTrackedKeys) {
-    MapConfig config =
-        new MapConfig(MAP_NAME)
-            .setBackupCount(1)
-            .setAsyncBackupCount(0)
-            .setInMemoryFormat(InMemoryFormat.BINARY)
-            .setMaxIdleSeconds((int) MAX_IDLE.toSeconds())
-            .setEvictionConfig(
-                new EvictionConfig()
-                    .setEvictionPolicy(EvictionPolicy.LRU)
-                    .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
-                    .setSize(maxTrackedKeys));
-    // Configured and looked up on a thread of no application: Payara ties a grid object created
-    // from an application's thread to that application (its tenant control), and another member
-    // then fails to create its proxy; the map holds only bytes, so it needs no application.
-    AtomicReference<IMap<String, byte[]>> map = new AtomicReference<>();
-    AtomicReference<RuntimeException> failure = new AtomicReference<>();
-    Thread outside =
-        new Thread(
-            () -> {
-              try {
-                grid.getConfig().addMapConfig(config);
-              } catch (RuntimeException e) {
-                LOG.log(
-                    Level.WARNING,
-                    "Taskgate could not configure the data grid map "
-                        + MAP_NAME
-                        + " (another member configured it differently?); it keeps the"
-                        + " configuration it has",
-                    e);
-              }
-              try {
-                map.set(grid.getMap(MAP_NAME));
-              } catch (RuntimeException e) {
-                failure.set(e);
-              }
-            },
-            "taskgate-grid-setup");
-    outside.start();
-    try {
-      outside.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while setting up the data grid map", e);
-    }
-    if (failure.get() != null) {
-      throw failure.get();
-    }
-    return map.get();
   }
 
   @Override
@@ -418,24 +352,6 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
         ? uuid
         : UUID.nameUUIDFromBytes(reservationId.toString().getBytes(StandardCharsets.UTF_8));
   }
-
-  /**
-   * What the grid limiter reports about the grid.
-   *
-   * @param degraded whether calls are decided locally now
-   * @param degradedSinceEpochNanos when the current degraded mode began; 0 when not degraded
-   * @param degradations how many times the grid stopped answering
-   * @param fallbackDecisions decisions taken locally, in all
-   * @param share the N of the current or last degraded mode (each key at 1/N of its rate)
-   * @param budget how long a call waits for the grid
-   */
-  public record GridStatus(
-      boolean degraded,
-      long degradedSinceEpochNanos,
-      long degradations,
-      long fallbackDecisions,
-      int share,
-      Duration budget) {}
 
   /** The grid did not answer in time, or failed. */
   static final class GridUnavailable extends Exception {

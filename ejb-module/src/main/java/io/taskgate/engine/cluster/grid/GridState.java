@@ -46,7 +46,7 @@ public class GridState {
   }
 
   /** The grid's status; empty when the budgets are local. */
-  public Optional<GridKeyedRateLimiter.GridStatus> status() {
+  public Optional<GridStatus> status() {
     GridKeyedRateLimiter current = limiter;
     return current == null ? Optional.empty() : Optional.of(current.status());
   }

@@ -8,6 +8,7 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.cluster.grid.GridKeyedRateLimiter;
+import io.taskgate.engine.cluster.grid.GridMaps;
 import io.taskgate.engine.cluster.grid.GridSettings;
 import io.taskgate.engine.cluster.grid.GridState;
 import io.taskgate.engine.schedule.OffTimer;
@@ -137,7 +138,7 @@ public class RateLimiterBean implements KeyedRateLimiter {
           e);
     }
     return new GridKeyedRateLimiter(
-        GridKeyedRateLimiter.budgets(hazelcast, maxKeys),
+        GridMaps.budgets(hazelcast, maxKeys),
         () -> hazelcast.getCluster().getMembers().size(),
         grid.gridTimeout(),
         () -> new InMemoryKeyedRateLimiter(maxKeys),

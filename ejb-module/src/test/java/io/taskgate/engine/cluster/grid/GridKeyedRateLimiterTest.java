@@ -46,7 +46,7 @@ class GridKeyedRateLimiterTest {
     // the grid assigns its partitions and their backups at the first use of a map: done here, so
     // that the tests' calls meet a settled grid (real time passing is what is waited for)
     for (HazelcastInstance member : members) {
-      GridKeyedRateLimiter.budgets(member, 1000).get("warm-up");
+      GridMaps.budgets(member, 1000).get("warm-up");
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!members.get(0).getPartitionService().isClusterSafe() && System.nanoTime() < deadline) {
@@ -76,7 +76,7 @@ class GridKeyedRateLimiterTest {
 
   GridKeyedRateLimiter limiterOn(HazelcastInstance member, Duration budget) {
     return new GridKeyedRateLimiter(
-        GridKeyedRateLimiter.budgets(member, 1000),
+        GridMaps.budgets(member, 1000),
         () -> member.getCluster().getMembers().size(),
         budget,
         () -> new InMemoryKeyedRateLimiter(1000),

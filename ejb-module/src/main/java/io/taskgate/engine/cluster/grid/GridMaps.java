@@ -1,0 +1,82 @@
+package io.taskgate.engine.cluster.grid;
+
+import com.hazelcast.config.EvictionConfig;
+import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.InMemoryFormat;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MaxSizePolicy;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** The data grid maps Taskgate uses, configured the same on every member. */
+public final class GridMaps {
+  private static final Logger LOG = Logger.getLogger(GridMaps.class.getName());
+
+  /** The grid map that holds the rate-limit budgets. */
+  public static final String MAP_NAME = GridKeyedRateLimiter.MAP_NAME;
+
+  /** An entry nobody used for this long leaves the grid. */
+  static final Duration MAX_IDLE = Duration.ofHours(24);
+
+  private GridMaps() {}
+
+  /**
+   * The budgets' map on {@code grid}, configured first (the same on every member): one backup copy
+   * on another member, values kept as bytes, at most {@code maxTrackedKeys} entries per member
+   * (least recently used first out beyond it), an entry idle for {@link #MAX_IDLE} forgotten.
+   */
+  public static IMap<String, byte[]> budgets(HazelcastInstance grid, int maxTrackedKeys) {
+    MapConfig config =
+        new MapConfig(MAP_NAME)
+            .setBackupCount(1)
+            .setAsyncBackupCount(0)
+            .setInMemoryFormat(InMemoryFormat.BINARY)
+            .setMaxIdleSeconds((int) MAX_IDLE.toSeconds())
+            .setEvictionConfig(
+                new EvictionConfig()
+                    .setEvictionPolicy(EvictionPolicy.LRU)
+                    .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
+                    .setSize(maxTrackedKeys));
+    // Configured and looked up on a thread of no application: Payara ties a grid object created
+    // from an application's thread to that application (its tenant control), and another member
+    // then fails to create its proxy; the map holds only bytes, so it needs no application.
+    AtomicReference<IMap<String, byte[]>> map = new AtomicReference<>();
+    AtomicReference<RuntimeException> failure = new AtomicReference<>();
+    Thread outside =
+        new Thread(
+            () -> {
+              try {
+                grid.getConfig().addMapConfig(config);
+              } catch (RuntimeException e) {
+                LOG.log(
+                    Level.WARNING,
+                    "Taskgate could not configure the data grid map "
+                        + MAP_NAME
+                        + " (another member configured it differently?); it keeps the"
+                        + " configuration it has",
+                    e);
+              }
+              try {
+                map.set(grid.getMap(MAP_NAME));
+              } catch (RuntimeException e) {
+                failure.set(e);
+              }
+            },
+            "taskgate-grid-setup");
+    outside.start();
+    try {
+      outside.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while setting up the data grid map", e);
+    }
+    if (failure.get() != null) {
+      throw failure.get();
+    }
+    return map.get();
+  }
+}
