@@ -151,6 +151,16 @@ class ClusterIT {
             + " of a key in one second (GCRA bound 11); latest start %.1f ms early on the"
             + " merged GCRA%n",
         keysOnBoth, worstRatio, minGapMicros / 1000.0, maxInASecond, worstEarlyMicros / 1000.0);
+    for (String id : List.of("a", "b")) {
+      JsonObject limiter =
+          Http.json(Http.send("GET", api(id, "cluster"), null, "admin", "taskgate"))
+              .getJsonObject("limiter");
+      System.out.printf(
+          "ClusterIT: %s's limiter: %d degradations, %d decisions taken locally%n",
+          id,
+          limiter.getJsonNumber("degradations").longValue(),
+          limiter.getJsonNumber("localDecisions").longValue());
+    }
     assertThat(keysOnBoth).as("keys whose tasks started on both instances").isGreaterThan(10);
     // one budget per key: over the run each key keeps to its rate (two budgets would make 2x)
     assertThat(worstRatio).as("rate per key over the policy's").isLessThanOrEqualTo(1.01);

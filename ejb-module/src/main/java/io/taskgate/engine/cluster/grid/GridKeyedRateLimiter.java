@@ -10,19 +10,12 @@ import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -56,29 +49,18 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   /** The grid map that holds the budgets. */
   public static final String MAP_NAME = "taskgate-rate-limits";
 
-  /** How many times in a row a key's compare-and-set may lose to other instances. */
-  static final int MAX_ATTEMPTS = 100;
-
   /** While degraded, how often one call tries the grid again. */
   static final long PROBE_EVERY_NANOS = 1_000_000_000L;
 
   /** At most one warning about the grid per this long. */
   static final long WARN_EVERY_NANOS = 60_000_000_000L;
 
-  private final IMap<String, byte[]> map;
+  private final GridCells cells;
   private final IntSupplier members;
   private final Duration budget;
   private final long budgetNanos;
   private final Supplier<KeyedRateLimiter> fallbacks;
   private final int maxTrackedKeys;
-  private final ExecutorService calls =
-      Executors.newCachedThreadPool(
-          r -> {
-            Thread thread = new Thread(r, "taskgate-grid-call");
-            thread.setDaemon(true);
-            return thread;
-          });
-
   private final AtomicBoolean degraded = new AtomicBoolean();
   private final AtomicLong nextProbe = new AtomicLong();
   private final AtomicLong degradations = new AtomicLong();
@@ -103,13 +85,14 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       Duration budget,
       Supplier<KeyedRateLimiter> fallbacks,
       int maxTrackedKeys) {
-    this.map = map;
     this.members = members;
     this.budget = budget;
     this.budgetNanos = budget.toNanos();
     this.fallbacks = fallbacks;
     this.fallback = fallbacks.get();
     this.maxTrackedKeys = maxTrackedKeys;
+    this.cells = new GridCells(map, budget);
+    cells.warmUp();
   }
 
   @Override
@@ -129,7 +112,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     if (!degraded.get() || (probeDue(nowEpochNanos) && resumed(nowEpochNanos))) {
       GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
       try {
-        return update(cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
+        return cells.update(cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
       } catch (GridUnavailable e) {
         degrade(nowEpochNanos, e);
       }
@@ -147,7 +130,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
     if (!degraded.get()) {
       try {
-        byte[] cell = await(map.getAsync(cellKey(scope, key)));
+        byte[] cell = cells.read(cellKey(scope, key));
         return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos);
       } catch (GridUnavailable e) {
         degrade(nowEpochNanos, e);
@@ -166,7 +149,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       return false;
     }
     try {
-      return update(cellKey(scope, key), cell -> cell.release(id));
+      return cells.update(cellKey(scope, key), cell -> cell.release(id));
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate could not release a reservation in the data grid", e);
       return false;
@@ -183,7 +166,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   public Stats stats() {
     Stats local = fallback.stats();
     return new Stats(
-        (int) Math.min(Integer.MAX_VALUE, map.getLocalMapStats().getOwnedEntryCount()),
+        cells.ownedEntries(),
         fallbackReservations.size(),
         local.untrackedDecisions(),
         maxTrackedKeys);
@@ -234,35 +217,32 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
    */
   private boolean resumed(long now) {
     KeyedRateLimiter spent = fallback;
-    int carried = 0;
+    Map<String, Long> floors = new HashMap<>();
+    for (KeyState state : spent.keys(KeyQuery.all(KeyQuery.MAX_LIMIT), now).keys()) {
+      RateLimitScope scope = scopes.get(state.scope());
+      if (scope != null && state.nextSlotEpochNanos() > now) {
+        floors.put(
+            cellKey(scope, state.key()),
+            state.nextSlotEpochNanos() + scope.policy().burstToleranceNanos());
+      }
+    }
     try {
-      for (KeyState state : spent.keys(KeyQuery.all(KeyQuery.MAX_LIMIT), now).keys()) {
-        RateLimitScope scope = scopes.get(state.scope());
-        if (scope != null && state.nextSlotEpochNanos() > now) {
-          long floor = state.nextSlotEpochNanos() + scope.policy().burstToleranceNanos();
-          update(
-              cellKey(scope, state.key()),
-              cell -> {
-                cell.raise(floor);
-                return null;
-              });
-          carried++;
-        }
-      }
-      if (carried == 0) {
-        await(map.getAsync(MAP_NAME)); // the grid answers
-      }
+      cells.raiseAll(floors, Math.max(budget.toNanos(), PROBE_EVERY_NANOS));
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate's data grid does not answer yet", e);
       return false;
     }
+    int carried = floors.size();
     fallback = fallbacks.get();
     degraded.set(false);
-    LOG.log(
-        Level.INFO,
-        "Taskgate's data grid answers again after {0}; {1} rate-limit decisions were taken"
-            + " locally, the budgets of {2} keys spent meanwhile are carried into the grid",
-        new Object[] {Duration.ofNanos(now - degradedSince), fallbackDecisions.get(), carried});
+    LOG.info(
+        "Taskgate's data grid answers again after "
+            + Duration.ofNanos(now - degradedSince)
+            + "; "
+            + fallbackDecisions.get()
+            + " rate-limit decisions were taken locally so far; the budgets of "
+            + carried
+            + " keys spent meanwhile are carried into the grid");
     return true;
   }
 
@@ -289,58 +269,9 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     }
   }
 
-  /**
-   * Changes a key's cell by compare-and-set on its bytes (the grid's own conditional writes, so
-   * that no class of Taskgate has to run on the member that owns the key), retried while other
-   * instances change it in between; waits for it at most the budget.
-   */
-  private <T> T update(String key, Function<GcraCell, T> change) throws GridUnavailable {
-    CompletableFuture<T> call;
-    try {
-      call = CompletableFuture.supplyAsync(() -> compareAndSet(key, change), calls);
-    } catch (RuntimeException e) {
-      throw new GridUnavailable(e.toString(), e);
-    }
-    return await(call);
-  }
-
-  private <T> T compareAndSet(String key, Function<GcraCell, T> change) {
-    for (int attempt = 1; ; attempt++) {
-      byte[] old = map.get(key);
-      GcraCell cell = GcraCell.decode(old);
-      T answer = change.apply(cell);
-      if (!cell.changed()) {
-        return answer;
-      }
-      byte[] next = cell.encode();
-      if (old == null ? map.putIfAbsent(key, next) == null : map.replace(key, old, next)) {
-        return answer;
-      }
-      if (attempt == MAX_ATTEMPTS) {
-        throw new IllegalStateException(
-            "the key's entry changed under " + MAX_ATTEMPTS + " attempts in a row");
-      }
-    }
-  }
-
-  private <T> T await(CompletionStage<T> stage) throws GridUnavailable {
-    try {
-      return stage.toCompletableFuture().get(budgetNanos, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      throw new GridUnavailable("no answer within " + budget, e);
-    } catch (ExecutionException e) {
-      throw new GridUnavailable(String.valueOf(e.getCause()), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new GridUnavailable("interrupted", e);
-    } catch (RuntimeException e) {
-      throw new GridUnavailable(e.toString(), e);
-    }
-  }
-
   /** Stops the threads that talk to the grid. */
   public void close() {
-    calls.shutdownNow();
+    cells.close();
   }
 
   static String cellKey(RateLimitScope scope, String key) {
@@ -351,14 +282,5 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     return reservationId instanceof UUID uuid
         ? uuid
         : UUID.nameUUIDFromBytes(reservationId.toString().getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** The grid did not answer in time, or failed. */
-  static final class GridUnavailable extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    GridUnavailable(String message, Throwable cause) {
-      super(message, cause);
-    }
   }
 }

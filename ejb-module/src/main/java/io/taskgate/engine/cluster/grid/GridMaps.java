@@ -61,7 +61,11 @@ public final class GridMaps {
                     e);
               }
               try {
-                map.set(grid.getMap(MAP_NAME));
+                IMap<String, byte[]> budgets = grid.getMap(MAP_NAME);
+                // the grid assigns its partitions at the first operation: here, not at the first
+                // task's reservation, which would wait for it longer than the grid timeout
+                budgets.get(MAP_NAME);
+                map.set(budgets);
               } catch (RuntimeException e) {
                 failure.set(e);
               }

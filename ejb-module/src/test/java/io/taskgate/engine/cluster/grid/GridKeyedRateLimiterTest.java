@@ -104,6 +104,36 @@ class GridKeyedRateLimiterTest {
     assertThat(b.status().fallbackDecisions()).isZero();
   }
 
+  /** Eight threads on each of two instances reserve for one key at once: no slot is given twice. */
+  @Test
+  void concurrentReservationsFromTwoInstancesGetDistinctSlots() throws Exception {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    GridKeyedRateLimiter b = limiterOn(members.get(1), Duration.ofSeconds(5));
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(16);
+    List<java.util.concurrent.Future<Long>> slots = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      GridKeyedRateLimiter instance = i % 2 == 0 ? a : b;
+      slots.add(
+          threads.submit(
+              () -> {
+                RateLimitDecision d =
+                    instance.reserve(TEN_PER_SECOND, "hot", UUID.randomUUID(), T0);
+                return d.runsNow() ? T0 : d.slotEpochNanos();
+              }));
+    }
+    List<Long> sorted = new ArrayList<>();
+    for (var slot : slots) {
+      sorted.add(slot.get(30, TimeUnit.SECONDS));
+    }
+    threads.shutdown();
+    sorted.sort(null);
+    for (int i = 0; i < sorted.size(); i++) {
+      assertThat(sorted.get(i)).as("slot " + i).isEqualTo(T0 + i * 100 * MS);
+    }
+    assertThat(a.status().fallbackDecisions() + b.status().fallbackDecisions()).isZero();
+  }
+
   @Test
   void aReservationIsRedeemedOnAnyInstanceWithoutPayingAgain() {
     GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));

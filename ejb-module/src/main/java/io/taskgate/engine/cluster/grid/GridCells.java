@@ -1,0 +1,159 @@
+package io.taskgate.engine.cluster.grid;
+
+import com.hazelcast.map.IMap;
+import io.taskgate.core.ratelimit.GcraCell;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The keys' cells in the grid map, read and changed within a time budget. A change reads the entry,
+ * decides on a {@link GcraCell}, and writes it back with the grid's own compare-and-set ({@code
+ * replace(key, old, new)}, {@code putIfAbsent} for a new key), retried while another instance
+ * changed it in between: only Hazelcast's own operations run on the member that owns the key, on
+ * bytes. The calls run on threads of their own so that the caller waits at most the budget.
+ */
+final class GridCells {
+  private static final Logger LOG = Logger.getLogger(GridCells.class.getName());
+
+  /** How many times in a row a key's compare-and-set may lose to other instances. */
+  static final int MAX_ATTEMPTS = 100;
+
+  /** How many calls warm the grid path up at start. */
+  static final int WARM_UP_CALLS = 200;
+
+  private final IMap<String, byte[]> map;
+  private final Duration budget;
+  private final long budgetNanos;
+  private final ExecutorService calls =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread thread = new Thread(r, "taskgate-grid-call");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  GridCells(IMap<String, byte[]> map, Duration budget) {
+    this.map = map;
+    this.budget = budget;
+    this.budgetNanos = budget.toNanos();
+  }
+
+  /**
+   * Runs the compare-and-set path a few times before the first task's call, so that its first calls
+   * are not the ones that wait for code loading and compilation past the grid timeout.
+   */
+  void warmUp() {
+    try {
+      for (int i = 0; i < WARM_UP_CALLS; i++) {
+        CompletableFuture.runAsync(() -> compareAndSet(GridMaps.MAP_NAME, raise(0)), calls)
+            .get(5, TimeUnit.SECONDS);
+      }
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      LOG.log(Level.FINE, "Taskgate could not warm up its data grid calls", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Changes a key's cell, waiting for it at most the budget. */
+  <T> T update(String key, Function<GcraCell, T> change) throws GridUnavailable {
+    CompletableFuture<T> call;
+    try {
+      call = CompletableFuture.supplyAsync(() -> compareAndSet(key, change), calls);
+    } catch (RuntimeException e) {
+      throw new GridUnavailable(e.toString(), e);
+    }
+    return await(call, budgetNanos);
+  }
+
+  /** A key's cell as stored, null when the grid has none; waits at most the budget. */
+  byte[] read(String key) throws GridUnavailable {
+    try {
+      return await(map.getAsync(key), budgetNanos);
+    } catch (RuntimeException e) {
+      throw new GridUnavailable(e.toString(), e);
+    }
+  }
+
+  /**
+   * Moves each key's TAT to at least its floor, all in parallel, within {@code timeoutNanos}; with
+   * no key, checks that the grid answers.
+   */
+  void raiseAll(Map<String, Long> floors, long timeoutNanos) throws GridUnavailable {
+    try {
+      if (floors.isEmpty()) {
+        await(map.getAsync(GridMaps.MAP_NAME), timeoutNanos);
+        return;
+      }
+      List<CompletableFuture<Void>> raises = new ArrayList<>();
+      floors.forEach(
+          (key, floor) ->
+              raises.add(
+                  CompletableFuture.runAsync(() -> compareAndSet(key, raise(floor)), calls)));
+      await(CompletableFuture.allOf(raises.toArray(CompletableFuture[]::new)), timeoutNanos);
+    } catch (RuntimeException e) {
+      throw new GridUnavailable(e.toString(), e);
+    }
+  }
+
+  /** Entries this member owns. */
+  int ownedEntries() {
+    return (int) Math.min(Integer.MAX_VALUE, map.getLocalMapStats().getOwnedEntryCount());
+  }
+
+  /** Stops the threads that talk to the grid. */
+  void close() {
+    calls.shutdownNow();
+  }
+
+  private static Function<GcraCell, Void> raise(long floor) {
+    return cell -> {
+      cell.raise(floor);
+      return null;
+    };
+  }
+
+  private <T> T compareAndSet(String key, Function<GcraCell, T> change) {
+    for (int attempt = 1; ; attempt++) {
+      byte[] old = map.get(key);
+      GcraCell cell = GcraCell.decode(old);
+      T answer = change.apply(cell);
+      if (!cell.changed()) {
+        return answer;
+      }
+      byte[] next = cell.encode();
+      if (old == null ? map.putIfAbsent(key, next) == null : map.replace(key, old, next)) {
+        return answer;
+      }
+      if (attempt == MAX_ATTEMPTS) {
+        throw new IllegalStateException(
+            "the key's entry changed under " + MAX_ATTEMPTS + " attempts in a row");
+      }
+    }
+  }
+
+  private <T> T await(CompletionStage<T> stage, long timeoutNanos) throws GridUnavailable {
+    try {
+      return stage.toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new GridUnavailable("no answer within " + Duration.ofNanos(timeoutNanos), e);
+    } catch (ExecutionException e) {
+      throw new GridUnavailable(String.valueOf(e.getCause()), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new GridUnavailable("interrupted", e);
+    }
+  }
+}
