@@ -218,6 +218,79 @@ class ClusterIT {
     }
   }
 
+  /**
+   * Member b stops answering (SIGSTOP) while a dispatches: a's grid calls time out, a decides
+   * locally at half of each key's rate and shows it in its cluster view; once b answers again
+   * (SIGCONT), a's next calls go to the grid and its keys carry on without a burst.
+   */
+  @Test
+  @Order(5)
+  void aMemberThatStopsAnsweringTurnsTheOtherToItsShareOfTheRate() throws Exception {
+    long pid = instances.get("b").process().pid();
+    // a has served this user before (each setting is read once, and in a cluster Payara may look
+    // an unset key up in the grid: the first login must not meet the stopped member)
+    assertThat(limiter("a").getBoolean("degraded")).isFalse();
+    List<String> degradedIds;
+    signal("STOP", pid);
+    try {
+      degradedIds = batch("a", 20, 2, "degraded", "degraded", 1);
+      awaitCompleted(degradedIds, Duration.ofMinutes(1));
+      JsonObject limiter = limiter("a");
+      assertThat(limiter.getBoolean("degraded")).as(limiter.toString()).isTrue();
+      assertThat(limiter.getInt("share")).isEqualTo(2);
+    } finally {
+      signal("CONT", pid);
+    }
+    List<String> afterIds = batch("a", 20, 2, "degraded", "resumed", 1);
+    awaitCompleted(afterIds, Duration.ofMinutes(1));
+    assertThat(limiter("a").getBoolean("degraded")).isFalse();
+
+    Map<String, List<Start>> starts = startsById();
+    for (String key : List.of("degraded-0", "degraded-1")) {
+      List<Long> during = new ArrayList<>();
+      List<Long> all = new ArrayList<>();
+      for (String id : degradedIds) {
+        Start start = starts.get(id).get(0);
+        if (start.key().equals(key)) {
+          during.add(start.micros());
+        }
+      }
+      for (String id : afterIds) {
+        Start start = starts.get(id).get(0);
+        if (start.key().equals(key)) {
+          all.add(start.micros());
+        }
+      }
+      all.addAll(during);
+      during.sort(null);
+      all.sort(null);
+      // at half the rate: 10 starts of the key at least 9 × 200 ms apart end to end
+      assertThat(during.get(during.size() - 1) - during.get(0))
+          .as(key + ": span of its starts while degraded, µs")
+          .isGreaterThanOrEqualTo(9 * 2 * INTERVAL_MICROS - 50_000);
+      // and no burst when the grid is back: never more than the policy allows in one second
+      for (int i = 0; i < all.size(); i++) {
+        int j = i;
+        while (j < all.size() && all.get(j) <= all.get(i) + 1_000_000) {
+          j++;
+        }
+        assertThat(j - i)
+            .as(key + ": starts in the second from start " + i)
+            .isLessThanOrEqualTo(11);
+      }
+    }
+  }
+
+  private JsonObject limiter(String id) throws Exception {
+    return Http.json(Http.send("GET", api(id, "cluster"), null, "admin", "taskgate"))
+        .getJsonObject("limiter");
+  }
+
+  private static void signal(String signal, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+    assertThat(kill.waitFor()).as("kill -" + signal + " " + pid).isZero();
+  }
+
   record Start(String taskId, String key, long micros, String instance, int attempt) {}
 
   private Map<String, List<Start>> startsById() throws IOException {

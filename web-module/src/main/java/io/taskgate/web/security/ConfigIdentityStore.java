@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -49,12 +50,40 @@ public class ConfigIdentityStore implements IdentityStore {
   static final Map<String, String> DEFAULTS = readDefaults();
   private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-  /** Validates a user name and password; called by Jakarta Security. */
+  /** The most settings remembered; beyond, a key is read from MicroProfile Config each time. */
+  static final int MAX_CACHED_SETTINGS = 1024;
+
+  private volatile Function<String, Optional<String>> settings;
+
+  /**
+   * Validates a user name and password; called by Jakarta Security. Each setting is read from
+   * MicroProfile Config once, at its first use: in a cluster Payara looks a key no other source has
+   * up in its data grid, which must not sit in every request's way (nor stop logins while a member
+   * does not answer).
+   */
   public CredentialValidationResult validate(UsernamePasswordCredential credential) {
-    return validate(
-        settings(ConfigProvider.getConfig()),
-        credential.getCaller(),
-        credential.getPasswordAsString());
+    Function<String, Optional<String>> current = settings;
+    if (current == null) {
+      current = cached(settings(ConfigProvider.getConfig()), MAX_CACHED_SETTINGS);
+      settings = current;
+    }
+    return validate(current, credential.getCaller(), credential.getPasswordAsString());
+  }
+
+  /** {@code source}, each key's answer remembered, for at most {@code max} keys. */
+  static Function<String, Optional<String>> cached(
+      Function<String, Optional<String>> source, int max) {
+    Map<String, Optional<String>> known = new ConcurrentHashMap<>();
+    return key -> {
+      Optional<String> value = known.get(key);
+      if (value == null) {
+        value = source.apply(key);
+        if (known.size() < max) {
+          known.putIfAbsent(key, value);
+        }
+      }
+      return value;
+    };
   }
 
   /**

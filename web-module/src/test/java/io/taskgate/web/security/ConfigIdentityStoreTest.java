@@ -7,6 +7,7 @@ import jakarta.security.enterprise.identitystore.CredentialValidationResult.Stat
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -94,5 +95,25 @@ class ConfigIdentityStoreTest {
       assertThat(String.join(",", new java.util.TreeSet<>(result.getCallerGroups())))
           .isEqualTo(groups);
     }
+  }
+
+  @Test
+  void eachSettingIsReadOnceAndAtMostTheCapIsRemembered() {
+    java.util.concurrent.atomic.AtomicInteger reads =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.function.Function<String, java.util.Optional<String>> settings =
+        ConfigIdentityStore.cached(
+            key -> {
+              reads.incrementAndGet();
+              return java.util.Optional.of(key + "!");
+            },
+            2);
+    assertThat(settings.apply("a")).contains("a!");
+    assertThat(settings.apply("a")).contains("a!");
+    assertThat(reads).hasValue(1);
+    settings.apply("b");
+    settings.apply("c");
+    settings.apply("c");
+    assertThat(reads).hasValue(4); // "c" is beyond the cap: read each time
   }
 }
