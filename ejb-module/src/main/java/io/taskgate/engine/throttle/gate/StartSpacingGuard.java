@@ -3,6 +3,7 @@ package io.taskgate.engine.throttle.gate;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.StartSpacing;
+import io.taskgate.engine.cluster.grid.GridState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -22,6 +23,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * the pacing benchmark saw 4–5 ms) keeps the key's other starts waiting instead of letting them
  * start too close to its own, late one. Another key waits on a window only if it shares the stripe
  * and the holder is descheduled right then.
+ *
+ * <p>With the budgets in the data grid ({@code taskgate.rate-limit.limiter=grid}) it holds nothing:
+ * it would see only this instance's starts, and holding them after a late one makes them later
+ * still, so that they fall among the other instances' on-time starts (measured by {@code
+ * ClusterIT}: with it, up to 18 starts of a key in one second on the merged timeline of two
+ * instances where the policy allows 11; without it, 11). The grid's slots space the key's starts.
  */
 @ApplicationScoped
 public class StartSpacingGuard {
@@ -31,6 +38,7 @@ public class StartSpacingGuard {
   private static final long SLACK_NANOS = GateTuning.DEFAULT.spacingSlack().toNanos();
 
   @Inject GateSettings gateSettings;
+  @Inject GridState grid;
 
   private volatile StartSpacing spacing; // made on first use, from the gate's settings
 
@@ -45,6 +53,9 @@ public class StartSpacingGuard {
    */
   public Instant holdUntil(
       String scope, String key, RateLimitPolicy policy, Instant now, boolean held) {
+    if (budgetsInTheGrid()) {
+      return null;
+    }
     long wait = spacing().tryStart(scope, key, policy, EpochNanos.of(now), held);
     if (wait == 0) {
       return null;
@@ -75,6 +86,10 @@ public class StartSpacingGuard {
   /** Starts held back so far to keep a key's spacing after a late start. */
   public long spacedStarts() {
     return spacedStarts.get();
+  }
+
+  private boolean budgetsInTheGrid() {
+    return grid != null && grid.settings().grid();
   }
 
   private StartSpacing spacing() {

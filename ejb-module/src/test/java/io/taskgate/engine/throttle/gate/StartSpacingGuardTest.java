@@ -3,8 +3,12 @@ package io.taskgate.engine.throttle.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.engine.cluster.grid.GridSettings;
+import io.taskgate.engine.cluster.grid.GridState;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The spacing after a late start, with a clock moved by hand. */
@@ -38,6 +42,19 @@ class StartSpacingGuardTest {
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
     assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(150), false)).isNull();
+    assertThat(guard.spacedStarts()).isZero();
+  }
+
+  @Test
+  void withTheBudgetsInTheGridNothingIsHeld() {
+    guard.grid =
+        GridState.of(
+            GridSettings.read(
+                key -> Optional.ofNullable(Map.of(GridSettings.LIMITER, "grid").get(key))));
+    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, false);
+    guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
+
+    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), false)).isNull();
     assertThat(guard.spacedStarts()).isZero();
   }
 
