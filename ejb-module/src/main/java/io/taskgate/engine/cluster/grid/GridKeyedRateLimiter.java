@@ -33,12 +33,13 @@ import java.util.logging.Logger;
  *
  * A call the grid does not answer within the budget ({@code taskgate.rate-limit.grid-timeout}) or
  * answers with an error is decided by a local fallback limiter instead, at this instance's share of
- * each key's rate: the policy's rate divided by N, the number of members the grid had when it
- * stopped answering (and its burst too, at least 1). From then on calls go to the fallback without
- * waiting, and one call a second tries the grid again. The first answer ends the degraded mode: the
- * TAT of every key the fallback spent budget on is carried into the grid ({@link GcraCell#raise}),
- * so that no key's slot moves back and no key bursts; tasks the fallback deferred keep their slots.
- * Entering it is logged once a minute at most, leaving it once; {@link #status()} counts both.
+ * each key's rate: the policy's rate divided by N, the number of members the grid has (and its
+ * burst too, at least 1). After {@link #DEGRADE_AFTER} such calls within a second, calls go to the
+ * fallback without waiting, and one call a second tries the grid again. The first answer ends the
+ * degraded mode: the TAT of every key the fallback spent budget on is carried into the grid ({@link
+ * GcraCell#raise}), so that no key's slot moves back and no key bursts; tasks the fallback deferred
+ * keep their slots. Entering it is logged once a minute at most, leaving it once; {@link #status()}
+ * counts both.
  *
  * <p>A call that timed out may still reach the grid later and spend budget there: the key is then
  * slower for a while, never faster.
@@ -48,6 +49,9 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
 
   /** The grid map that holds the budgets. */
   public static final String MAP_NAME = "taskgate-rate-limits";
+
+  /** How many calls within a second the grid must miss before the instance stops asking it. */
+  static final int DEGRADE_AFTER = 3;
 
   /** While degraded, how often one call tries the grid again. */
   static final long PROBE_EVERY_NANOS = 1_000_000_000L;
@@ -62,6 +66,9 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private final Supplier<KeyedRateLimiter> fallbacks;
   private final int maxTrackedKeys;
   private final AtomicBoolean degraded = new AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicInteger failures =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private volatile long failureWindow = Long.MIN_VALUE;
   private final AtomicLong nextProbe = new AtomicLong();
   private final AtomicLong degradations = new AtomicLong();
   private final AtomicLong fallbackDecisions = new AtomicLong();
@@ -112,9 +119,11 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     if (!degraded.get() || (probeDue(nowEpochNanos) && resumed(nowEpochNanos))) {
       GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
       try {
-        return cells.update(cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
+        RateLimitDecision decision =
+            cells.update(cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
+        return decision;
       } catch (GridUnavailable e) {
-        degrade(nowEpochNanos, e);
+        failed(nowEpochNanos, e);
       }
     }
     scopes.putIfAbsent(scope.name(), scope);
@@ -133,7 +142,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
         byte[] cell = cells.read(cellKey(scope, key));
         return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos);
       } catch (GridUnavailable e) {
-        degrade(nowEpochNanos, e);
+        failed(nowEpochNanos, e);
       }
     }
     return fallback.peek(shareOf(scope), key, nowEpochNanos);
@@ -186,6 +195,29 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private boolean probeDue(long now) {
     long next = nextProbe.get();
     return now >= next && nextProbe.compareAndSet(next, now + PROBE_EVERY_NANOS);
+  }
+
+  /**
+   * A call the grid did not answer in time: it is decided locally, at this instance's share, and
+   * after {@link #DEGRADE_AFTER} such calls within a second the instance stops asking the grid for
+   * a while (one slow answer, a collector pause on the key's member, does not switch the mode).
+   */
+  private void failed(long now, GridUnavailable cause) {
+    if (!degraded.get()) {
+      share = Math.max(1, members.getAsInt());
+    }
+    long start = failureWindow;
+    int missed;
+    if (now - start > PROBE_EVERY_NANOS || now < start) {
+      failureWindow = now;
+      failures.set(1);
+      missed = 1;
+    } else {
+      missed = failures.incrementAndGet();
+    }
+    if (missed >= DEGRADE_AFTER) {
+      degrade(now, cause);
+    }
   }
 
   private void degrade(long now, GridUnavailable cause) {
