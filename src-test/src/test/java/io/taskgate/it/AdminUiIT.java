@@ -185,6 +185,9 @@ class AdminUiIT {
     assertThat(Integer.parseInt(browser.find(By.id("count-THROTTLED")).getText()))
         .isGreaterThanOrEqualTo(3);
     assertThat(browser.find(By.id("queues")).getText()).contains("gated", "throttled");
+    // and the instances sharing the database: this one, alive, its budgets local
+    assertThat(browser.find(By.id("instances")).getText()).contains("(this one)", "alive");
+    assertThat(browser.find(By.id("limiter")).getText()).contains("in this instance");
     browser.screenshot("07-overview-throttled");
 
     // the tasks list marks parked tasks; the detail says until when

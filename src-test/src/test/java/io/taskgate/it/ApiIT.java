@@ -299,6 +299,8 @@ class ApiIT {
     assertThat(task.getString("status")).isEqualTo("QUEUED");
     assertThat(Instant.parse(task.getString("throttledUntil"))).isEqualTo(slot);
     assertThat(task.getBoolean("held")).isFalse();
+    // held by this instance, which dispatched it
+    assertThat(task.getString("owner")).isEqualTo(getJson("cluster", VIEWER).getString("self"));
 
     JsonObject list = getJson("tasks?status=QUEUED&type=Watched&size=500", VIEWER);
     JsonObject listed =
@@ -372,6 +374,7 @@ class ApiIT {
             .findFirst()
             .orElseThrow(() -> new AssertionError("this instance is not listed: " + cluster));
     assertThat(me.getBoolean("self")).isTrue();
+    assertThat(cluster.getJsonObject("limiter").getString("mode")).isEqualTo("local");
     assertThat(me.getBoolean("alive")).isTrue();
     assertThat(me.getString("version")).isNotBlank();
     Instant lastBeat = Instant.parse(me.getString("lastBeat"));

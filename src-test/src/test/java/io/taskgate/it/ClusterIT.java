@@ -198,6 +198,7 @@ class ClusterIT {
         assertThat(of.get(of.size() - 1).instance()).isEqualTo("b");
       }
     }
+    assertThat(owners(ids)).as("who holds them now").containsOnlyKeys("b");
     System.out.printf(
         "ClusterIT: b finished a's %d tasks %.1f s after the kill; %d ran again%n",
         ids.size(), seconds, rerun);
@@ -477,6 +478,23 @@ class ClusterIT {
       }
     }
     return byStatus;
+  }
+
+  private static Map<String, Long> owners(List<String> ids) throws Exception {
+    Map<String, Long> byOwner = new HashMap<>();
+    try (Connection connection = connect(DB);
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT owner_instance, count(*) FROM taskgate_task WHERE id = ANY (?)"
+                    + " GROUP BY owner_instance")) {
+      query.setArray(1, connection.createArrayOf("varchar", ids.toArray()));
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          byOwner.put(rows.getString(1), rows.getLong(2));
+        }
+      }
+    }
+    return byOwner;
   }
 
   private static Connection connect(String db) throws Exception {

@@ -29,6 +29,8 @@ import java.util.UUID;
  *     when it is not parked
  * @param held whether it waits on its queue because the parking lot is full (rate-limited, it would
  *     be parked)
+ * @param owner the instance that holds it (dispatched or last claimed it), or null for a task
+ *     stored before instances were recorded
  */
 public record TaskView(
     UUID id,
@@ -46,7 +48,8 @@ public record TaskView(
     String payload,
     List<Change> history,
     Instant throttledUntil,
-    boolean held) {
+    boolean held,
+    String owner) {
 
   /**
    * One status change of a task.
@@ -87,6 +90,7 @@ public record TaskView(
                 .map(a -> new Change(a.from(), a.to(), a.at(), a.attempt(), a.detail()))
                 .toList(),
         throttledUntil,
-        held);
+        held,
+        task.owner());
   }
 }
