@@ -3,6 +3,7 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.it.cluster.Cluster;
+import io.taskgate.it.ledger.Ledger;
 import jakarta.json.JsonObject;
 import java.io.File;
 import java.io.IOException;
@@ -13,10 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,9 +59,9 @@ class ClusterIT {
 
   @BeforeAll
   void twoInstances() throws Exception {
-    deleteTree(dir);
+    MicroRuns.deleteTree(dir);
     Files.createDirectories(dir);
-    recreateDatabase();
+    MicroRuns.recreateDatabase(DB);
     war = war();
     start("a", 28970);
     start("b", 28971);
@@ -177,8 +176,8 @@ class ClusterIT {
   void aSurvivorFinishesTheTasksOfAKilledInstance() throws Exception {
     List<String> ids = new ArrayList<>(batch("a", 4, 4, "long", "kill-long", 4_000));
     awaitStarted(ids, Duration.ofSeconds(60));
+    // killed as soon as they are acknowledged: the 4 long ones running, the 600 waiting
     ids.addAll(batch("a", 600, 20, "kill", "kill", 5));
-    Thread.sleep(500); // real time: some of them start, most wait for their slots
     Map<String, Long> byStatus = statuses(ids);
     kill("a");
     long killedAt = System.nanoTime();
@@ -198,7 +197,11 @@ class ClusterIT {
         assertThat(of.get(of.size() - 1).instance()).isEqualTo("b");
       }
     }
-    assertThat(owners(ids)).as("who holds them now").containsOnlyKeys("b");
+    // b holds every task that a had not finished
+    Map<String, Long> owners = owners(ids);
+    assertThat(owners.getOrDefault("a", 0L))
+        .as("tasks still a's: " + owners)
+        .isEqualTo(byStatus.getOrDefault("COMPLETED", 0L));
     System.out.printf(
         "ClusterIT: b finished a's %d tasks %.1f s after the kill; %d ran again%n",
         ids.size(), seconds, rerun);
@@ -336,12 +339,17 @@ class ClusterIT {
         List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Dtaskgate.examples.enabled=false",
-            "-Dcluster.ledger=" + ledger,
+            "-D" + Ledger.FILE + "=" + ledger,
             "-Dtaskgate.cluster.instance-id=" + id,
             "-Dtaskgate.cluster.heartbeat-interval=PT1S",
             "-Dtaskgate.cluster.instance-timeout=PT3S",
             "-Dtaskgate.sweep.interval=PT0.5S",
             "-Dtaskgate.rate-limit.limiter=grid",
+            // two Payara processes, PostgreSQL and the build share 2 cores here: at the start of
+            // the 2,000-task burst the grid missed the default 50 ms and both instances decided
+            // locally for a second (1.28x a key's rate in that run, as the README says of the
+            // degraded mode); the budget this machine can keep
+            "-Dtaskgate.rate-limit.grid-timeout=PT0.5S",
             "-jar",
             ItConfig.required("payara.microJar"),
             "--clustername",
@@ -358,35 +366,12 @@ class ClusterIT {
             war.getPath(),
             "--contextroot",
             "taskgate");
-    try {
-      Http.get(URI.create("http://localhost:" + port + "/taskgate/api/info"));
-      throw new AssertionError("port " + port + " is taken by another process");
-    } catch (IOException e) {
-      // free, as it should be
-    }
+    assertThat(MicroRuns.taken(port)).as("port " + port + " is taken by another process").isFalse();
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     started.add(process);
     instances.put(id, new Instance(id, port, process, ledger));
-    long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> info = null;
-      try {
-        info = Http.get(URI.create("http://localhost:" + port + "/taskgate/api/info"));
-      } catch (IOException e) {
-        // not listening yet
-      }
-      if (info != null && info.statusCode() == 200) {
-        return;
-      }
-      if (!process.isAlive()) {
-        throw new AssertionError("Payara Micro " + id + " stopped while booting: " + log);
-      }
-      Thread.sleep(250); // real time: a server booting
-    }
-    process.destroyForcibly();
-    throw new AssertionError(
-        "Payara Micro " + id + " did not answer in " + BOOT_TIMEOUT + ": " + log);
+    MicroRuns.awaitAnswering(port, process, log, BOOT_TIMEOUT);
   }
 
   private Path log(String id, int boot) {
@@ -440,74 +425,55 @@ class ClusterIT {
   }
 
   private void awaitStarted(List<String> ids, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!startsById().keySet().containsAll(ids)) {
-      assertThat(System.nanoTime()).as("tasks started in time: " + ids).isLessThan(deadline);
-      Thread.sleep(50); // real time: tasks running on two servers
-    }
+    Await.until(
+        () -> startsById().keySet().containsAll(ids),
+        Boolean::booleanValue,
+        timeout,
+        Duration.ofMillis(50),
+        seen -> "tasks started: " + ids);
   }
 
   /** Waits until every task is COMPLETED in the database; fails at once on a lost one. */
   private static void awaitCompleted(List<String> ids, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Map<String, Long> byStatus = statuses(ids);
-      long known = byStatus.values().stream().mapToLong(Long::longValue).sum();
-      assertThat(known).as("acknowledged tasks in the database").isEqualTo(ids.size());
-      if (byStatus.getOrDefault("COMPLETED", 0L) == ids.size()) {
-        return;
-      }
-      assertThat(System.nanoTime())
-          .as("all " + ids.size() + " tasks completed in time: " + byStatus)
-          .isLessThan(deadline);
-      Thread.sleep(250); // real time: tasks running on two servers
-    }
+    Await.until(
+        () -> {
+          Map<String, Long> byStatus = statuses(ids);
+          long known = byStatus.values().stream().mapToLong(Long::longValue).sum();
+          assertThat(known).as("acknowledged tasks in the database").isEqualTo(ids.size());
+          return byStatus;
+        },
+        byStatus -> byStatus.getOrDefault("COMPLETED", 0L) == ids.size(),
+        timeout,
+        Duration.ofMillis(250),
+        byStatus -> "all " + ids.size() + " tasks completed: " + byStatus);
   }
 
   private static Map<String, Long> statuses(List<String> ids) throws Exception {
-    Map<String, Long> byStatus = new HashMap<>();
-    try (Connection connection = connect(DB);
-        PreparedStatement query =
-            connection.prepareStatement(
-                "SELECT status, count(*) FROM taskgate_task WHERE id = ANY (?) GROUP BY status")) {
-      query.setArray(1, connection.createArrayOf("varchar", ids.toArray()));
-      try (ResultSet rows = query.executeQuery()) {
-        while (rows.next()) {
-          byStatus.put(rows.getString(1), rows.getLong(2));
-        }
-      }
-    }
-    return byStatus;
+    return countBy("status", ids);
   }
 
   private static Map<String, Long> owners(List<String> ids) throws Exception {
-    Map<String, Long> byOwner = new HashMap<>();
-    try (Connection connection = connect(DB);
+    return countBy("owner_instance", ids);
+  }
+
+  /** The tasks {@code ids} counted by a column of theirs, in the database. */
+  private static Map<String, Long> countBy(String column, List<String> ids) throws Exception {
+    Map<String, Long> counts = new HashMap<>();
+    try (Connection connection = MicroRuns.connect(DB);
         PreparedStatement query =
             connection.prepareStatement(
-                "SELECT owner_instance, count(*) FROM taskgate_task WHERE id = ANY (?)"
-                    + " GROUP BY owner_instance")) {
+                "SELECT "
+                    + column
+                    + ", count(*) FROM taskgate_task WHERE id = ANY (?) GROUP BY "
+                    + column)) {
       query.setArray(1, connection.createArrayOf("varchar", ids.toArray()));
       try (ResultSet rows = query.executeQuery()) {
         while (rows.next()) {
-          byOwner.put(rows.getString(1), rows.getLong(2));
+          counts.put(rows.getString(1), rows.getLong(2));
         }
       }
     }
-    return byOwner;
-  }
-
-  private static Connection connect(String db) throws Exception {
-    return DriverManager.getConnection(
-        "jdbc:postgresql://127.0.0.1:5432/" + db, "postgres", "postgres");
-  }
-
-  private static void recreateDatabase() throws Exception {
-    try (Connection connection = connect("postgres");
-        Statement statement = connection.createStatement()) {
-      statement.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
-      statement.execute("CREATE DATABASE " + DB);
-    }
+    return counts;
   }
 
   private File war() {
@@ -516,19 +482,9 @@ class ClusterIT {
         .importFrom(new File(ItConfig.required("taskgate.war")))
         .as(WebArchive.class)
         .addPackage(Cluster.class.getPackage())
+        .addPackage(Ledger.class.getPackage())
         .as(ZipExporter.class)
         .exportTo(file, true);
     return file;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (var paths = Files.walk(root)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

@@ -3,6 +3,7 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.it.crash.Crash;
+import io.taskgate.it.ledger.Ledger;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,12 +75,12 @@ class CrashIT {
   void acknowledgedTasksSurviveKillNineAndOnlyInterruptedAttemptsRunAgain(String db)
       throws Exception {
     Path run = dir.resolve(db);
-    deleteTree(run);
+    MicroRuns.deleteTree(run);
     Files.createDirectories(run);
     Path ledger = run.resolve("ledger.txt");
     File war = war(run);
     if (db.equals("postgresql")) {
-      recreateDatabase();
+      MicroRuns.recreateDatabase(PG_DATABASE);
     }
 
     // (a) killed right after the dispatch calls returned
@@ -189,7 +189,7 @@ class CrashIT {
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dtaskgate.examples.enabled=false",
-                "-Dcrash.ledger=" + ledger,
+                "-D" + Ledger.FILE + "=" + ledger,
                 "-Dtaskgate.h2.dir=" + run.resolve("data")));
     command.addAll(
         List.of(
@@ -223,28 +223,8 @@ class CrashIT {
     Process server =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     current = server;
-    long deadline = System.nanoTime() + BOOT_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      HttpResponse<String> info = null;
-      try {
-        info = Http.get(URI.create("http://localhost:" + PORT + "/taskgate/api/info"));
-      } catch (IOException e) {
-        // not listening yet
-      }
-      if (info != null && info.statusCode() == 200) {
-        return server;
-      }
-      if (!server.isAlive()) {
-        throw new AssertionError("Payara Micro stopped while booting: " + log);
-      }
-      if (Files.readString(log, StandardCharsets.UTF_8)
-          .contains("Exception while loading the app")) {
-        throw new AssertionError("the application failed to deploy: " + log);
-      }
-      Thread.sleep(250);
-    }
-    kill(server);
-    throw new AssertionError("Payara Micro did not answer in " + BOOT_TIMEOUT + ": " + log);
+    MicroRuns.awaitAnswering(PORT, server, log, BOOT_TIMEOUT);
+    return server;
   }
 
   /** {@code kill -9}: the process gets no chance to write anything more. */
@@ -387,6 +367,7 @@ class CrashIT {
         .importFrom(new File(ItConfig.required("taskgate.war")))
         .as(WebArchive.class)
         .addPackage(Crash.class.getPackage())
+        .addPackage(Ledger.class.getPackage())
         .as(ZipExporter.class)
         .exportTo(war, true);
     return war;
@@ -399,9 +380,7 @@ class CrashIT {
   private static List<String> storeUnschedulable() throws Exception {
     String far = java.util.UUID.randomUUID().toString();
     String garbled = java.util.UUID.randomUUID().toString();
-    try (Connection connection =
-            DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:5432/" + PG_DATABASE, "postgres", "postgres");
+    try (Connection connection = MicroRuns.connect(PG_DATABASE);
         Statement statement = connection.createStatement()) {
       String columns =
           "INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at,"
@@ -425,26 +404,5 @@ class CrashIT {
               + " now() - interval '1 minute', 0, NULL, 'every:??', 0, now(), now(), 0)");
     }
     return List.of(far, garbled);
-  }
-
-  private static void recreateDatabase() throws Exception {
-    try (Connection connection =
-            DriverManager.getConnection(
-                "jdbc:postgresql://127.0.0.1:5432/postgres", "postgres", "postgres");
-        Statement statement = connection.createStatement()) {
-      statement.execute("DROP DATABASE IF EXISTS " + PG_DATABASE + " WITH (FORCE)");
-      statement.execute("CREATE DATABASE " + PG_DATABASE);
-    }
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (var paths = Files.walk(root)) {
-      for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

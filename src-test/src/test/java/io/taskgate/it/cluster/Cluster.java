@@ -8,18 +8,13 @@ import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.TaskReceipt;
+import io.taskgate.it.ledger.Ledger;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -57,32 +52,6 @@ public final class Cluster {
               + " "
               + context.attempt());
       Thread.sleep(task.workMillis());
-    }
-  }
-
-  /** The ledger: one line per start, one write each, in the file {@code cluster.ledger} names. */
-  public static final class Ledger {
-    private static FileChannel channel;
-
-    private Ledger() {}
-
-    public static synchronized void write(String line) {
-      try {
-        if (channel == null) {
-          channel =
-              FileChannel.open(
-                  java.nio.file.Path.of(System.getProperty("cluster.ledger")),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.WRITE,
-                  StandardOpenOption.APPEND);
-        }
-        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-        while (bytes.hasRemaining()) {
-          channel.write(bytes);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
     }
   }
 

@@ -8,6 +8,7 @@ import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.TaskReceipt;
+import io.taskgate.it.ledger.Ledger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -17,12 +18,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,35 +45,6 @@ public final class Crash {
     public void handle(Probe task, TaskContext context) throws Exception {
       Ledger.write("start " + context.taskId() + " " + task.id() + " " + context.attempt());
       Thread.sleep(task.workMillis());
-    }
-  }
-
-  /**
-   * The ledger: one line per event, appended with one write each (the kernel keeps it when the
-   * process is killed), in the file named by the system property {@code crash.ledger}.
-   */
-  public static final class Ledger {
-    private static FileChannel channel;
-
-    private Ledger() {}
-
-    public static synchronized void write(String line) {
-      try {
-        if (channel == null) {
-          channel =
-              FileChannel.open(
-                  java.nio.file.Path.of(System.getProperty("crash.ledger")),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.WRITE,
-                  StandardOpenOption.APPEND);
-        }
-        ByteBuffer bytes = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-        while (bytes.hasRemaining()) {
-          channel.write(bytes);
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
     }
   }
 
