@@ -7,6 +7,8 @@ import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.OffTimer;
 import io.taskgate.engine.schedule.StoreSweep;
 import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
 import jakarta.annotation.PostConstruct;
@@ -55,6 +57,7 @@ public class TaskEngine {
   @Inject ConsumerStart consumerStart;
   @Inject Instances instances;
   @Inject ClusterSettings cluster;
+  @Inject ParkingLot parkingLot;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -89,7 +92,7 @@ public class TaskEngine {
     sweeper =
         timers.scheduleWithFixedDelay(
             new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
-    instances.beat(); // this instance's row, before any task of it is stored
+    instances.beat(ParkedSummary.NONE); // this instance's row, before any task of it is stored
     long beatEvery = cluster.heartbeatInterval().toMillis();
     heartbeat =
         timers.scheduleAtFixedRate(
@@ -130,11 +133,11 @@ public class TaskEngine {
   }
 
   /**
-   * One heartbeat: writes this instance's, then, once recovery has ended, takes over the tasks of
-   * the peers that died since the last one.
+   * One heartbeat: writes this instance's, with what it has parked, then, once recovery has ended,
+   * takes over the tasks of the peers that died since the last one.
    */
   void heartbeat() {
-    if (!instances.beat() || !recoveryEnded) {
+    if (!instances.beat(parkingLot.summary()) || !recoveryEnded) {
       return;
     }
     synchronized (sweepLock) {

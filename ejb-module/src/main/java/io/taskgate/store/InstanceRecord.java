@@ -13,9 +13,20 @@ import java.util.Objects;
  * @param started when it started
  * @param lastBeat when it last beat
  * @param version the Taskgate version it runs
+ * @param parked what it had parked at its last beat
  */
 public record InstanceRecord(
-    String id, String host, Instant started, Instant lastBeat, String version) {
+    String id,
+    String host,
+    Instant started,
+    Instant lastBeat,
+    String version,
+    ParkedSummary parked) {
+
+  /** An instance with nothing parked. */
+  public InstanceRecord(String id, String host, Instant started, Instant lastBeat, String version) {
+    this(id, host, started, lastBeat, version, ParkedSummary.NONE);
+  }
 
   /** Checks that every field is there. */
   public InstanceRecord {
@@ -24,6 +35,7 @@ public record InstanceRecord(
     Objects.requireNonNull(started, "started");
     Objects.requireNonNull(lastBeat, "lastBeat");
     Objects.requireNonNull(version, "version");
+    Objects.requireNonNull(parked, "parked");
   }
 
   /** Whether its last beat is older than {@code timeout} at {@code now}: it is then dead. */

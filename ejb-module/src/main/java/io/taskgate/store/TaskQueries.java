@@ -46,4 +46,10 @@ public interface TaskQueries {
    * are absent.
    */
   Map<String, Map<TaskStatus, Long>> countByQueueAndStatus();
+
+  /**
+   * How many tasks each instance holds IN_PROGRESS (running, or claimed to start at its slot), by
+   * owner, in one read; instances without such tasks are absent.
+   */
+  Map<String, Long> countInProgressByOwner();
 }

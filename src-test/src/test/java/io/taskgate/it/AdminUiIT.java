@@ -187,6 +187,9 @@ class AdminUiIT {
     assertThat(browser.find(By.id("queues")).getText()).contains("gated", "throttled");
     // and the instances sharing the database: this one, alive, its budgets local
     assertThat(browser.find(By.id("instances")).getText()).contains("(this one)", "alive");
+    // with what it holds: its parked tasks and their keys, read as the page was built
+    assertThat(browser.find(By.cssSelector("#instances tr.instance.self td.parked")).getText())
+        .matches("[1-9][0-9]* \\([1-9][0-9]*\\)");
     assertThat(browser.find(By.id("limiter")).getText()).contains("in this instance");
     browser.screenshot("07-overview-throttled");
 

@@ -539,6 +539,10 @@ class ApiIT {
             "taskgate_events_dropped")) {
       assertThat(metrics).as(name).contains(name);
     }
+    // the grid limiter's gauges, per instance: 0 with local budgets
+    assertThat(metrics)
+        .containsPattern("taskgate_rate_limit_grid_degraded\\{[^}]*instance=\"[^\"]+\"[^}]*\\} 0")
+        .contains("taskgate_rate_limit_grid_degradations", "taskgate_rate_limit_local_decisions");
     assertThat(metrics).contains("type=\"" + WATCHED + "\"");
 
     HttpResponse<String> ready = Http.get(root("health/ready"));
@@ -550,7 +554,15 @@ class ApiIT {
             .filter(c -> c.getString("status").equals("UP"))
             .map(c -> c.getString("name"))
             .toList();
-    assertThat(checks).contains("taskgate-store", "taskgate-consumers");
+    assertThat(checks).contains("taskgate-store", "taskgate-consumers", "taskgate-rate-limiter");
+    JsonObject limiter =
+        health.getJsonArray("checks").getValuesAs(JsonObject.class).stream()
+            .filter(c -> c.getString("name").equals("taskgate-rate-limiter"))
+            .findFirst()
+            .orElseThrow()
+            .getJsonObject("data");
+    assertThat(limiter.getString("mode")).isEqualTo("local");
+    assertThat(limiter.containsKey("degraded")).as("a local limiter has no grid to miss").isFalse();
 
     HttpResponse<String> openApi = Http.get(root("openapi"));
     assertThat(openApi.statusCode()).isEqualTo(200);

@@ -17,6 +17,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -97,16 +99,40 @@ class ClusterIT {
   /**
    * 2,000 tasks over 20 keys, half dispatched to each instance, 10 a second per key: every task
    * starts exactly once, and each key keeps to its rate over the run (one budget per key, not one
-   * per instance). The most starts of a key in one second and how close two came are printed, not
-   * checked: tasks whose slots passed while their instance was paused start at once when it resumes
-   * (see README, several instances).
+   * per instance); on the merged timeline the slots reserved for a key are the policy's interval
+   * apart and no task starts before its slot. The most starts of a key in one second and how close
+   * two starts came are printed, not checked: tasks whose slots passed while their instance was
+   * paused start at once when it resumes (see README, several instances).
    */
   @Test
   @Order(2)
   void twoInstancesKeepOneBudgetPerKey() throws Exception {
     List<String> ids = new ArrayList<>(batch("a", 1000, 20, "conform-a", 5));
     ids.addAll(batch("b", 1000, 20, "conform-b", 5));
+    List<String> onlyOnB = batch("b", 30, 1, "only-b", "only-b", 5);
+
+    // a's views count the tasks b has parked (as of b's last heartbeat) beside its own
+    JsonObject page =
+        Await.until(
+            () -> rateLimits("a", "only-b"),
+            p -> !p.getJsonArray("items").isEmpty(),
+            Duration.ofSeconds(10),
+            Duration.ofMillis(100),
+            p -> "a's row of b's key only-b-0: " + p);
+    JsonObject row = page.getJsonArray("items").getJsonObject(0);
+    assertThat(row.getString("key")).isEqualTo("only-b-0");
+    assertThat(row.getInt("parkedCount")).as(row.toString()).isPositive();
+    assertThat(page.getJsonObject("totals").getInt("peerParkedTasks")).isPositive();
+    JsonObject members =
+        Http.json(Http.send("GET", api("a", "cluster"), null, "admin", "taskgate"));
+    for (var member : members.getJsonArray("instances").getValuesAs(JsonObject.class)) {
+      if (member.getString("id").equals("b")) {
+        assertThat(member.getInt("parkedTasks")).as("b in a's view: " + member).isPositive();
+      }
+    }
+
     awaitCompleted(ids, Duration.ofMinutes(4));
+    awaitCompleted(onlyOnB, Duration.ofMinutes(1));
 
     Map<String, List<Start>> starts = startsById();
     Map<String, List<Start>> byKey = new HashMap<>();
@@ -162,8 +188,44 @@ class ClusterIT {
           limiter.getJsonNumber("localDecisions").longValue());
     }
     assertThat(keysOnBoth).as("keys whose tasks started on both instances").isGreaterThan(10);
+    // most were parked until a slot (the others were let through when they came): the slots are
+    // what the check covers
+    assertThat(assertSlotsConform(byKey)).as("tasks parked until a slot").isGreaterThan(1000);
     // one budget per key: over the run each key keeps to its rate (two budgets would make 2x)
     assertThat(worstRatio).as("rate per key over the policy's").isLessThanOrEqualTo(1.01);
+  }
+
+  /**
+   * The merged timeline of reserved slots: for every key, the slots its parked tasks were given on
+   * either instance are at least the policy's interval apart (GCRA with burst 1: one budget, not
+   * one per instance), and no task starts before its slot.
+   */
+  private static int assertSlotsConform(Map<String, List<Start>> byKey) {
+    int parked = 0;
+    long earliestMicros = Long.MIN_VALUE;
+    for (var entry : byKey.entrySet()) {
+      List<Long> slots = new ArrayList<>();
+      for (Start start : entry.getValue()) {
+        if (start.slotMicros() >= 0) {
+          slots.add(start.slotMicros());
+          earliestMicros = Math.max(earliestMicros, start.slotMicros() - start.micros());
+        }
+      }
+      slots.sort(null);
+      for (int i = 1; i < slots.size(); i++) {
+        assertThat(slots.get(i) - slots.get(i - 1))
+            .as(entry.getKey() + ": reserved slots " + (i - 1) + " and " + i + " apart, µs")
+            .isGreaterThanOrEqualTo(INTERVAL_MICROS - 1);
+      }
+      parked += slots.size();
+    }
+    System.out.printf(
+        "ClusterIT: %d tasks parked until a slot; the earliest start %.3f ms before its slot%n",
+        parked, earliestMicros / 1000.0);
+    assertThat(earliestMicros)
+        .as("how far a start came before its slot, µs")
+        .isLessThanOrEqualTo(0);
+    return parked;
   }
 
   /**
@@ -174,13 +236,34 @@ class ClusterIT {
   @Test
   @Order(3)
   void aSurvivorFinishesTheTasksOfAKilledInstance() throws Exception {
-    List<String> ids = new ArrayList<>(batch("a", 4, 4, "long", "kill-long", 4_000));
+    // long enough to be running still when a is killed; 2 of the queue's 4 workers, so that the
+    // other 2 claim and park the rest
+    List<String> ids = new ArrayList<>(batch("a", 2, 2, "long", "kill-long", 20_000));
     awaitStarted(ids, Duration.ofSeconds(60));
-    // killed as soon as they are acknowledged: the 4 long ones running, the 600 waiting
-    ids.addAll(batch("a", 600, 20, "kill", "kill", 5));
+    // 120 tasks on each of 5 keys: slots for 12 s; killed once a has parked 200 (slots 4 s ahead,
+    // beyond the takeover), with the 2 long ones running
+    ids.addAll(batch("a", 600, 5, "kill", "kill", 5));
+    Await.until(
+        () -> overview("a").getInt("parkedTasks"),
+        parked -> parked >= 200,
+        Duration.ofSeconds(20),
+        Duration.ofMillis(20),
+        parked -> "tasks parked on a: " + parked);
     Map<String, Long> byStatus = statuses(ids);
+    int parkedAtKill = overview("a").getInt("parkedTasks");
+    // per key, the latest slot a had reserved: b reserves anything new after it
+    Map<String, Long> reservedByA = new HashMap<>();
+    for (JsonObject row :
+        rateLimits("a", "kill-").getJsonArray("items").getValuesAs(JsonObject.class)) {
+      reservedByA.put(
+          row.getString("key"),
+          ChronoUnit.MICROS.between(Instant.EPOCH, Instant.parse(row.getString("parkedUntil"))));
+    }
     kill("a");
     long killedAt = System.nanoTime();
+    // the running ones start again on b once a is dead: the instance timeout and a heartbeat
+    awaitStartedOn("b", ids.subList(0, 2), Duration.ofSeconds(30));
+    double takeover = (System.nanoTime() - killedAt) / 1e9;
     System.out.printf("ClusterIT: a killed with %s%n", byStatus);
     assertThat(byStatus.getOrDefault("QUEUED", 0L)).as("queued or parked at the kill").isPositive();
 
@@ -188,23 +271,56 @@ class ClusterIT {
     double seconds = (System.nanoTime() - killedAt) / 1e9;
     Map<String, List<Start>> starts = startsById();
     int rerun = 0;
+    int keptAhead = 0; // parked on b until the slot a had reserved
+    int ranAtOnce = 0; // the slot a had reserved passed before b took over: no new one
+    int newSlots = 0;
+    Map<String, List<Start>> onBByKey = new HashMap<>();
     for (String id : ids) {
       List<Start> of = starts.get(id);
       assertThat(of).as("starts of " + id).isNotEmpty();
+      Start last = of.get(of.size() - 1);
+      if (last.instance().equals("b")) {
+        onBByKey.computeIfAbsent(last.key(), k -> new ArrayList<>()).add(last);
+        long reserved = reservedByA.getOrDefault(last.key(), Long.MIN_VALUE);
+        if (last.slotMicros() < 0) {
+          ranAtOnce++;
+        } else if (last.slotMicros() <= reserved) {
+          keptAhead++;
+        } else {
+          newSlots++;
+        }
+      }
       if (of.size() > 1) {
         rerun++;
         assertThat(of.get(0).instance()).as("a re-run's first start").isEqualTo("a");
         assertThat(of.get(of.size() - 1).instance()).isEqualTo("b");
       }
     }
-    // b holds every task that a had not finished
-    Map<String, Long> owners = owners(ids);
-    assertThat(owners.getOrDefault("a", 0L))
-        .as("tasks still a's: " + owners)
-        .isEqualTo(byStatus.getOrDefault("COMPLETED", 0L));
+    // b holds every task that a had not finished: a task still a's ended on a, the others on b
+    Map<String, String> owners = ownerById(ids);
+    for (String id : ids) {
+      List<Start> of = starts.get(id);
+      assertThat(owners.get(id))
+          .as("owner of " + id + ", started " + of)
+          .isEqualTo(of.get(of.size() - 1).instance());
+    }
     System.out.printf(
-        "ClusterIT: b finished a's %d tasks %.1f s after the kill; %d ran again%n",
-        ids.size(), seconds, rerun);
+        "ClusterIT: a killed with %d parked; b ran its interrupted tasks again %.1f s after the"
+            + " kill and finished all %d tasks %.1f s after it; %d ran again; on b %d waited for"
+            + " the slot a had reserved, %d ran at once (their slots had passed), %d got a new"
+            + " slot%n",
+        parkedAtKill, takeover, ids.size(), seconds, rerun, keptAhead, ranAtOnce, newSlots);
+    // instance timeout 3 s, heartbeat 1 s (the takeover runs with it), sweep 0.5 s; 2 s of slack
+    // for two Payara processes on a loaded machine
+    assertThat(takeover).as("seconds from the kill to the re-run on b").isLessThanOrEqualTo(7.0);
+    // a parked task keeps the slot a reserved for it: b does not pay for it again (had it paid,
+    // every task a had parked would have waited for a new slot on b, after a's last)
+    assertThat(keptAhead).as("tasks b parked until the slots a had reserved").isPositive();
+    // a's parked tasks at the kill, less those whose slots came before it (5 keys, 10 a second)
+    assertThat(keptAhead + ranAtOnce)
+        .as("tasks b ran at a's reservations")
+        .isGreaterThanOrEqualTo(parkedAtKill - 20);
+    assertSlotsConform(onBByKey);
     assertThat(rerun).as("attempts cut short by the kill").isLessThanOrEqualTo(8);
   }
 
@@ -235,6 +351,10 @@ class ClusterIT {
     // a has served this user before (each setting is read once, and in a cluster Payara may look
     // an unset key up in the grid: the first login must not meet the stopped member)
     assertThat(limiter("a").getBoolean("degraded")).isFalse();
+    assertThat(Http.get(URI.create("http://localhost:28970/health/ready")).statusCode())
+        .isEqualTo(200);
+    assertThat(Http.getText(URI.create("http://localhost:28970/metrics?scope=application")).body())
+        .containsPattern("taskgate_rate_limit_grid_degraded\\{[^}]*instance=\"a\"[^}]*\\} 0");
     List<String> degradedIds;
     signal("STOP", pid);
     try {
@@ -243,6 +363,24 @@ class ClusterIT {
       JsonObject limiter = limiter("a");
       assertThat(limiter.getBoolean("degraded")).as(limiter.toString()).isTrue();
       assertThat(limiter.getInt("share")).isEqualTo(2);
+      // health and metrics say so too
+      JsonObject health =
+          Http.json(Http.get(URI.create("http://localhost:28970/health/ready")))
+              .getJsonArray("checks")
+              .getValuesAs(JsonObject.class)
+              .stream()
+              .filter(c -> c.getString("name").equals("taskgate-rate-limiter"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(health.getString("status")).isEqualTo("UP");
+      // Payara may write a check's data values as strings
+      assertThat(health.getJsonObject("data").get("degraded").toString())
+          .as(health.toString())
+          .contains("true");
+      assertThat(health.getJsonObject("data").getString("instance")).isEqualTo("a");
+      assertThat(
+              Http.getText(URI.create("http://localhost:28970/metrics?scope=application")).body())
+          .containsPattern("taskgate_rate_limit_grid_degraded\\{[^}]*instance=\"a\"[^}]*\\} 1");
     } finally {
       signal("CONT", pid);
     }
@@ -286,6 +424,12 @@ class ClusterIT {
     }
   }
 
+  private JsonObject rateLimits(String id, String key) throws Exception {
+    return Http.json(
+        Http.send(
+            "GET", api(id, "rate-limits?throttled=true&key=" + key), null, "admin", "taskgate"));
+  }
+
   private JsonObject limiter(String id) throws Exception {
     return Http.json(Http.send("GET", api(id, "cluster"), null, "admin", "taskgate"))
         .getJsonObject("limiter");
@@ -296,7 +440,9 @@ class ClusterIT {
     assertThat(kill.waitFor()).as("kill -" + signal + " " + pid).isZero();
   }
 
-  record Start(String taskId, String key, long micros, String instance, int attempt) {}
+  /** A start in a ledger; {@code slotMicros} the slot it was parked until, or -1 if none. */
+  record Start(
+      String taskId, String key, long micros, String instance, int attempt, long slotMicros) {}
 
   private Map<String, List<Start>> startsById() throws IOException {
     Map<String, List<Start>> starts = new HashMap<>();
@@ -307,10 +453,11 @@ class ClusterIT {
       }
       for (String line : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
         String[] f = line.split(" ");
-        if (f.length == 6 && f[0].equals("start")) {
+        if (f.length == 7 && f[0].equals("start")) {
+          long slot = f[6].equals("-") ? -1 : Long.parseLong(f[6]);
           starts
               .computeIfAbsent(f[1], k -> new ArrayList<>())
-              .add(new Start(f[1], f[2], Long.parseLong(f[3]), f[4], Integer.parseInt(f[5])));
+              .add(new Start(f[1], f[2], Long.parseLong(f[3]), f[4], Integer.parseInt(f[5]), slot));
         }
       }
     }
@@ -424,6 +571,27 @@ class ClusterIT {
     return ids;
   }
 
+  private void awaitStartedOn(String instance, List<String> ids, Duration timeout)
+      throws Exception {
+    Await.until(
+        () -> {
+          Map<String, List<Start>> starts = startsById();
+          return ids.stream()
+              .allMatch(
+                  id ->
+                      starts.getOrDefault(id, List.of()).stream()
+                          .anyMatch(start -> start.instance().equals(instance)));
+        },
+        Boolean::booleanValue,
+        timeout,
+        Duration.ofMillis(50),
+        seen -> "tasks started on " + instance + ": " + ids);
+  }
+
+  private JsonObject overview(String id) throws Exception {
+    return Http.json(Http.send("GET", api(id, "overview"), null, "admin", "taskgate"));
+  }
+
   private void awaitStarted(List<String> ids, Duration timeout) throws Exception {
     Await.until(
         () -> startsById().keySet().containsAll(ids),
@@ -452,8 +620,21 @@ class ClusterIT {
     return countBy("status", ids);
   }
 
-  private static Map<String, Long> owners(List<String> ids) throws Exception {
-    return countBy("owner_instance", ids);
+  /** The owner of each of the tasks {@code ids}, in the database. */
+  private static Map<String, String> ownerById(List<String> ids) throws Exception {
+    Map<String, String> owners = new HashMap<>();
+    try (Connection connection = MicroRuns.connect(DB);
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT id, owner_instance FROM taskgate_task WHERE id = ANY (?)")) {
+      query.setArray(1, connection.createArrayOf("varchar", ids.toArray()));
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          owners.put(rows.getString(1), rows.getString(2));
+        }
+      }
+    }
+    return owners;
   }
 
   /** The tasks {@code ids} counted by a column of theirs, in the database. */

@@ -38,6 +38,17 @@ final class Http {
     return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
+  /** A GET that accepts text (Prometheus metrics). */
+  static HttpResponse<String> getText(URI uri) throws IOException, InterruptedException {
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .timeout(REQUEST_TIMEOUT)
+            .header("Accept", "text/plain")
+            .GET()
+            .build();
+    return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+  }
+
   /**
    * Sends {@code method} to {@code uri} with an optional JSON body and optional Basic credentials
    * ({@code user} null: none).

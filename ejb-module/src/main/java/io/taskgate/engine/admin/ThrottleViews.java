@@ -16,6 +16,7 @@ import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitRow;
 import io.taskgate.engine.admin.dto.RateLimitSort;
 import io.taskgate.engine.admin.dto.RateLimitTotals;
+import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
@@ -24,6 +25,8 @@ import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.throttle.gate.GateSettings;
 import io.taskgate.engine.throttle.gate.PacingLog;
 import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -47,7 +50,8 @@ import java.util.function.Predicate;
  * <p>Cost: a rate-limit page asks the limiter for the first rows in the asked order ({@link
  * KeyedRateLimiter#keys}: one pass over the tracked keys, memory bounded by the page's depth) and
  * walks the parked tasks once (at most {@code taskgate.rate-limit.max-parked-tasks}), without
- * copying them. The overview is one grouped count in the store plus that walk.
+ * copying them, adding what the live peers sharing the database listed at their last heartbeat. The
+ * overview is one grouped count in the store plus that walk.
  */
 @ApplicationScoped
 public class ThrottleViews {
@@ -61,6 +65,7 @@ public class ThrottleViews {
   @Inject TaskQueries queries;
   @Inject PacingLog pacing;
   @Inject InstantSource clock;
+  @Inject Instances instances;
 
   /** The parked tasks of one (scope, key): how many, and their latest slot. */
   private static final class ParkedKey {
@@ -78,7 +83,11 @@ public class ThrottleViews {
     long now = EpochNanos.of(at);
     Optional<String> scope = query.taskType().map(admin::resolveTaskType);
     Map<String, Map<String, ParkedKey>> parked = parkedByKey();
-    int throttledKeys = parked.values().stream().mapToInt(Map::size).sum();
+    List<ParkedSummary> peers = peersParked(at);
+    int throttledKeys =
+        parked.values().stream().mapToInt(Map::size).sum()
+            + peers.stream().mapToInt(ParkedSummary::unlistedKeys).sum();
+    int peerParked = peers.stream().mapToInt(ParkedSummary::tasks).sum();
 
     Comparator<KeyState> order = order(query, parked, now);
     Predicate<KeyState> filter =
@@ -86,7 +95,8 @@ public class ThrottleViews {
     int depth = query.page() * query.size() + query.size();
     KeyQuery keyQuery = new KeyQuery(scope, query.keyContains(), filter, order, depth);
     KeySnapshot snapshot = limiter.keys(keyQuery, now);
-    if (!snapshot.supported()) {
+    boolean keysListed = snapshot.supported();
+    if (!keysListed) {
       snapshot = fromParked(keyQuery, parked, now);
     }
 
@@ -115,10 +125,11 @@ public class ThrottleViews {
             stats.untrackedDecisions(),
             throttledKeys,
             parkingLot.parkedCount(),
+            peerParked,
             gateSettings.maxParkedTasks(),
             queues.held(),
             stats.pendingReservations(),
-            snapshot.supported());
+            keysListed);
     return new RateLimitPage(rows, query.page(), query.size(), snapshot.matched(), totals, at);
   }
 
@@ -149,19 +160,42 @@ public class ThrottleViews {
     return ofScope == null ? null : ofScope.get(key.key());
   }
 
+  /**
+   * The parked tasks by (scope, key): this instance's now, and those its live peers listed at their
+   * last heartbeat (each lists its {@value ParkedSummary#MAX_KEYS} keys with the most).
+   */
   private Map<String, Map<String, ParkedKey>> parkedByKey() {
     Map<String, Map<String, ParkedKey>> parked = new HashMap<>();
     for (ParkingLot.Parked task : parkingLot.parkedTasks()) {
-      ParkedKey key =
-          parked
-              .computeIfAbsent(task.scope().name(), s -> new HashMap<>())
-              .computeIfAbsent(task.key(), k -> new ParkedKey());
-      key.count++;
-      if (key.latest == null || task.slot().isAfter(key.latest)) {
-        key.latest = task.slot();
+      parked(parked, task.scope().name(), task.key(), 1, task.slot());
+    }
+    for (ParkedSummary peer : peersParked(clock.instant())) {
+      for (ParkedSummary.Key key : peer.top()) {
+        parked(parked, key.scope(), key.key(), key.tasks(), key.latestSlot());
       }
     }
     return parked;
+  }
+
+  private static void parked(
+      Map<String, Map<String, ParkedKey>> parked,
+      String scope,
+      String name,
+      int tasks,
+      Instant slot) {
+    ParkedKey key =
+        parked
+            .computeIfAbsent(scope, s -> new HashMap<>())
+            .computeIfAbsent(name, k -> new ParkedKey());
+    key.count += tasks;
+    if (key.latest == null || slot.isAfter(key.latest)) {
+      key.latest = slot;
+    }
+  }
+
+  /** What the live peers had parked at their last heartbeat. */
+  private List<ParkedSummary> peersParked(Instant now) {
+    return instances.alivePeers(now).stream().map(InstanceRecord::parked).toList();
   }
 
   /** Rows for a limiter that cannot list its keys: the keys with parked tasks, peeked at. */
@@ -223,8 +257,15 @@ public class ThrottleViews {
               waiting > 0 ? waiting : null));
     }
     int throttledTasks = parkedTasks + held;
+    int peerParked = peersParked(at).stream().mapToInt(ParkedSummary::tasks).sum();
     return new Overview(
-        at, all, queueViews, throttledTasks > 0 ? throttledTasks : null, parkedTasks, held);
+        at,
+        all,
+        queueViews,
+        throttledTasks > 0 ? throttledTasks : null,
+        parkedTasks,
+        peerParked,
+        held);
   }
 
   private static Map<String, Long> byStatus(Map<TaskStatus, Long> counts) {

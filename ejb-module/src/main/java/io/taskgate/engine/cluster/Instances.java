@@ -2,6 +2,7 @@ package io.taskgate.engine.cluster;
 
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.InstanceStore;
+import io.taskgate.store.ParkedSummary;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -42,18 +43,20 @@ public class Instances {
   }
 
   /**
-   * Writes this instance's heartbeat and reads the others'; returns whether the write succeeded. A
-   * failure is logged and the view kept as it was: the next beat tries again.
+   * Writes this instance's heartbeat, with what it has {@code parked}, and reads the others';
+   * returns whether the write succeeded. A failure is logged and the view kept as it was: the next
+   * beat tries again.
    */
-  public boolean beat() {
+  public boolean beat(ParkedSummary parked) {
     Instant now = clock.instant();
     if (started == null) {
-      started = now;
+      started = now.truncatedTo(ChronoUnit.MICROS); // as the database keeps it
     }
     try {
       Optional<InstanceRecord> before =
           store.beat(
-              new InstanceRecord(self(), settings.host(), started, now, TaskgateVersion.CURRENT),
+              new InstanceRecord(
+                  self(), settings.host(), started, now, TaskgateVersion.CURRENT, parked),
               now);
       if (lastBeat != null
           && before.isPresent()
@@ -103,6 +106,13 @@ public class Instances {
   public List<InstanceRecord> deadPeers(Instant now) {
     return known().stream()
         .filter(i -> !i.id().equals(self()) && i.deadAt(now, settings.instanceTimeout()))
+        .toList();
+  }
+
+  /** The peers (this instance not among them) alive at {@code now} as of the last beat. */
+  public List<InstanceRecord> alivePeers(Instant now) {
+    return known().stream()
+        .filter(i -> !i.id().equals(self()) && !i.deadAt(now, settings.instanceTimeout()))
         .toList();
   }
 

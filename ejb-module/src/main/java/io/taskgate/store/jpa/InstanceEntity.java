@@ -1,9 +1,11 @@
 package io.taskgate.store.jpa;
 
 import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.ParkedSummary;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.Lob;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -31,6 +33,11 @@ class InstanceEntity {
   @Column(name = "version", length = ID_LENGTH, nullable = false)
   private String version;
 
+  /** {@link ParkedSummary#encode}; null in rows from before it existed. */
+  @Lob
+  @Column(name = "parked")
+  private String parked;
+
   protected InstanceEntity() {}
 
   InstanceEntity(InstanceRecord instance) {
@@ -43,6 +50,10 @@ class InstanceEntity {
     startedAt = instance.started().atOffset(ZoneOffset.UTC);
     host = instance.host();
     version = instance.version();
+    String summary = instance.parked().encode();
+    if (!summary.equals(parked)) {
+      parked = summary;
+    }
     OffsetDateTime beat = instance.lastBeat().atOffset(ZoneOffset.UTC);
     if (lastBeat == null || beat.isAfter(lastBeat)) {
       lastBeat = beat;
@@ -55,6 +66,13 @@ class InstanceEntity {
   }
 
   InstanceRecord toRecord() {
-    return new InstanceRecord(id, host, startedAt.toInstant(), lastBeat.toInstant(), version);
+    ParkedSummary summary;
+    try {
+      summary = ParkedSummary.decode(parked);
+    } catch (IllegalArgumentException e) {
+      summary = ParkedSummary.NONE; // written by another version: its peers see nothing parked
+    }
+    return new InstanceRecord(
+        id, host, startedAt.toInstant(), lastBeat.toInstant(), version, summary);
   }
 }

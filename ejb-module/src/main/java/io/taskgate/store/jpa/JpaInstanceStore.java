@@ -27,7 +27,12 @@ public final class JpaInstanceStore implements InstanceStore {
     }
     InstanceRecord beating =
         new InstanceRecord(
-            instance.id(), instance.host(), instance.started(), now, instance.version());
+            instance.id(),
+            instance.host(),
+            instance.started(),
+            now,
+            instance.version(),
+            instance.parked());
     return transactor.inTransaction(
         em -> {
           InstanceEntity row = em.find(InstanceEntity.class, instance.id());

@@ -169,6 +169,24 @@ public final class JpaTaskQueries implements TaskQueries {
   }
 
   @Override
+  public Map<String, Long> countInProgressByOwner() {
+    return tx.inTransaction(
+        em -> {
+          Map<String, Long> counts = new TreeMap<>();
+          for (Object[] row :
+              em.createQuery(
+                      "SELECT t.owner, COUNT(t) FROM TaskEntity t WHERE t.status = :status"
+                          + " AND t.owner IS NOT NULL GROUP BY t.owner",
+                      Object[].class)
+                  .setParameter("status", TaskStatus.IN_PROGRESS)
+                  .getResultList()) {
+            counts.put((String) row[0], ((Number) row[1]).longValue());
+          }
+          return counts;
+        });
+  }
+
+  @Override
   public List<TaskAudit> history(UUID id) {
     String key = Objects.requireNonNull(id, "id").toString();
     return tx.inTransaction(

@@ -8,6 +8,8 @@ import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.engine.admin.dto.Pacing;
@@ -16,6 +18,7 @@ import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitRow;
 import io.taskgate.engine.admin.dto.RateLimitSort;
 import io.taskgate.engine.admin.dto.RateLimitTotals;
+import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
@@ -24,6 +27,8 @@ import io.taskgate.engine.throttle.gate.GateSettings;
 import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.throttle.gate.PacingLog;
 import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.StoredTask;
 import java.time.Duration;
 import java.time.Instant;
@@ -73,6 +78,7 @@ class ThrottleViewsTest {
   final List<ParkingLot.Parked> parked = new ArrayList<>();
   final InMemoryKeyedRateLimiter limiter = new InMemoryKeyedRateLimiter(1_000);
   final ThrottleViews views = new ThrottleViews();
+  final List<InstanceRecord> peers = new ArrayList<>();
 
   @BeforeEach
   void wire() {
@@ -112,6 +118,18 @@ class ThrottleViewsTest {
         };
     views.pacing = new PacingLog(10);
     views.clock = InstantSource.fixed(NOW);
+    views.instances =
+        new Instances() {
+          @Override
+          public List<InstanceRecord> alivePeers(Instant now) {
+            return peers;
+          }
+        };
+  }
+
+  /** A live peer that listed {@code keys} of Mail at its last heartbeat. */
+  void peer(String id, ParkedSummary.Key... keys) {
+    peers.add(new InstanceRecord(id, "h", NOW, NOW, "1", ParkedSummary.of(List.of(keys))));
   }
 
   /** Spends {@code n} reservations of {@code key} now; those beyond the burst are parked. */
@@ -158,8 +176,77 @@ class ThrottleViewsTest {
     assertThat(hot.policy().permits()).isEqualTo(5);
     assertThat(hot.policy().emissionInterval()).isEqualTo(Duration.ofMillis(200));
     assertThat(hot.policy().overflow()).isEqualTo("WAIT_FOR_CAPACITY");
-    assertThat(page.totals()).isEqualTo(new RateLimitTotals(3, 1_000, 0, 2, 4, 2000, 0, 4, true));
+    assertThat(page.totals())
+        .isEqualTo(new RateLimitTotals(3, 1_000, 0, 2, 4, 0, 2000, 0, 4, true));
     assertThat(page.at()).isEqualTo(NOW);
+  }
+
+  @Test
+  void theParkedCountsOfLivePeersAddUpWithThisInstancesOwn() {
+    dispatch("hot", 8); // 3 parked here: 200, 400, 600 ms
+    peer(
+        "b",
+        new ParkedSummary.Key(MAIL.name(), "hot", 5, NOW.plusSeconds(2)),
+        new ParkedSummary.Key(MAIL.name(), "only-on-b", 2, NOW.plusMillis(300)));
+    peer("c", new ParkedSummary.Key(MAIL.name(), "hot", 1, NOW.plusMillis(100)));
+
+    RateLimitPage page =
+        views.rateLimits(
+            new RateLimitQuery(
+                Optional.empty(), Optional.empty(), true, RateLimitSort.PARKED, true, 0, 50));
+
+    // this instance's own budgets: the peer's key is not one of them, its tasks are counted
+    RateLimitRow hot = page.items().get(0);
+    assertThat(hot.key()).isEqualTo("hot");
+    assertThat(hot.parkedCount()).isEqualTo(9);
+    assertThat(hot.parkedUntil()).isEqualTo(NOW.plusSeconds(2));
+    assertThat(page.totals().parkedTasks()).isEqualTo(3);
+    assertThat(page.totals().peerParkedTasks()).isEqualTo(8);
+    assertThat(page.totals().throttledKeys()).isEqualTo(2);
+  }
+
+  @Test
+  void aLimiterThatCannotListItsKeysShowsTheKeysParkedOnAnyInstance() {
+    KeyedRateLimiter local = limiter;
+    views.limiter = // like the grid's: it cannot list its keys
+        new KeyedRateLimiter() {
+          @Override
+          public RateLimitDecision reserve(
+              RateLimitScope scope, String key, Object reservationId, long now) {
+            return local.reserve(scope, key, reservationId, now);
+          }
+
+          @Override
+          public RateLimitDecision peek(RateLimitScope scope, String key, long now) {
+            return local.peek(scope, key, now);
+          }
+
+          @Override
+          public boolean release(RateLimitScope scope, String key, Object reservationId) {
+            return local.release(scope, key, reservationId);
+          }
+
+          @Override
+          public int evictIdle(long now) {
+            return local.evictIdle(now);
+          }
+
+          @Override
+          public Stats stats() {
+            return local.stats();
+          }
+        };
+    peer("b", new ParkedSummary.Key(MAIL.name(), "only-on-b", 2, NOW.plusMillis(300)));
+
+    RateLimitPage page =
+        views.rateLimits(
+            new RateLimitQuery(
+                Optional.empty(), Optional.empty(), true, RateLimitSort.KEY, false, 0, 50));
+
+    assertThat(page.items())
+        .extracting(RateLimitRow::key, RateLimitRow::parkedCount, RateLimitRow::parkedUntil)
+        .containsExactly(tuple("only-on-b", 2, NOW.plusMillis(300)));
+    assertThat(page.totals().keysListed()).isFalse();
   }
 
   @Test

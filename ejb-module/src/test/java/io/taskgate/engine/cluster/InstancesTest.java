@@ -6,6 +6,7 @@ import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.time.SettableClock;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.InstanceStore;
+import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.jpa.H2TestDatabase;
 import io.taskgate.store.jpa.JpaInstanceStore;
 import io.taskgate.store.jpa.ResourceLocalTransactor;
@@ -53,24 +54,24 @@ class InstancesTest {
 
   @Test
   void aPeerThatBeatsIsAliveAndOneSilentForLongerThanTheTimeoutIsDead() {
-    assertThat(a.beat()).isTrue();
-    assertThat(b.beat()).isTrue();
+    assertThat(a.beat(ParkedSummary.NONE)).isTrue();
+    assertThat(b.beat(ParkedSummary.NONE)).isTrue();
     assertThat(a.dead("b", clock.instant())).isFalse();
     assertThat(a.mayTake("b", clock.instant())).isFalse();
 
     clock.advance(Duration.ofSeconds(31)); // b is silent from here
-    a.beat();
+    a.beat(ParkedSummary.NONE);
 
     assertThat(a.dead("b", clock.instant())).isTrue();
     assertThat(a.mayTake("b", clock.instant())).isTrue();
     assertThat(b.dead("a", clock.instant())).as("b has not read a's new beat").isTrue();
-    b.beat();
+    b.beat(ParkedSummary.NONE);
     assertThat(b.dead("a", clock.instant())).isFalse();
   }
 
   @Test
   void itsOwnTasksAreNeverAPeersAndUnownedOrUnknownOwnersAreNobodyAlive() {
-    a.beat();
+    a.beat(ParkedSummary.NONE);
 
     assertThat(a.dead("a", clock.instant())).isFalse();
     assertThat(a.mayTake("a", clock.instant())).isTrue();
@@ -80,9 +81,9 @@ class InstancesTest {
 
   @Test
   void aPeerThatStartedSinceTheLastBeatIsReadBeforeItCountsAsDead() {
-    a.beat();
+    a.beat(ParkedSummary.NONE);
     clock.advance(Duration.ofSeconds(1));
-    b.beat(); // a has not seen b yet
+    b.beat(ParkedSummary.NONE); // a has not seen b yet
 
     assertThat(a.dead("b", clock.instant())).isFalse();
     assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a", "b");
@@ -90,44 +91,44 @@ class InstancesTest {
 
   @Test
   void aCleanStopMarksTheRowSoPeersSeeItDeadAtOnceAndForgetItOnceItsTasksAreTaken() {
-    a.beat();
-    b.beat();
+    a.beat(ParkedSummary.NONE);
+    b.beat(ParkedSummary.NONE);
     b.leave();
 
-    a.beat();
+    a.beat(ParkedSummary.NONE);
 
     assertThat(a.dead("b", clock.instant())).isTrue();
     assertThat(a.deadPeers(clock.instant())).extracting(InstanceRecord::id).containsExactly("b");
     assertThat(a.alive(clock.instant())).containsExactly("a");
     assertThat(a.forget(a.deadPeers(clock.instant()).get(0))).isTrue();
-    a.beat();
+    a.beat(ParkedSummary.NONE);
     assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a");
   }
 
   @Test
   void aDeadPeerThatCameBackIsNotForgotten() {
-    a.beat();
-    b.beat();
+    a.beat(ParkedSummary.NONE);
+    b.beat(ParkedSummary.NONE);
     clock.advance(Duration.ofSeconds(31));
-    a.beat();
+    a.beat(ParkedSummary.NONE);
     InstanceRecord dead = a.deadPeers(clock.instant()).get(0);
 
-    b.beat(); // back before a forgets it
+    b.beat(ParkedSummary.NONE); // back before a forgets it
     assertThat(a.forget(dead)).isFalse();
-    a.beat();
+    a.beat(ParkedSummary.NONE);
     assertThat(a.dead("b", clock.instant())).isFalse();
   }
 
   @Test
   void twoInstancesWritingOneIdentityAreReported() {
-    a.beat();
+    a.beat(ParkedSummary.NONE);
     clock.advance(Duration.ofSeconds(1));
     Instances twin = instance("a");
-    twin.beat(); // started a second after a, under a's identity
+    twin.beat(ParkedSummary.NONE); // started a second after a, under a's identity
     clock.advance(Duration.ofSeconds(9));
 
     try (LogCapture log = new LogCapture(Instances.class, Level.SEVERE)) {
-      a.beat();
+      a.beat(ParkedSummary.NONE);
       assertThat(log.messages(Level.SEVERE))
           .singleElement()
           .asString()
@@ -138,14 +139,14 @@ class InstancesTest {
 
   @Test
   void aRestartUnderTheSameIdentityIsNotReported() {
-    a.beat();
+    a.beat(ParkedSummary.NONE);
     clock.advance(Duration.ofSeconds(40));
     Instances restarted = instance("a");
 
     try (LogCapture log = new LogCapture(Instances.class, Level.SEVERE)) {
-      restarted.beat();
+      restarted.beat(ParkedSummary.NONE);
       clock.advance(Duration.ofSeconds(10));
-      restarted.beat();
+      restarted.beat(ParkedSummary.NONE);
       assertThat(log.messages(Level.SEVERE)).isEmpty();
     }
     assertThat(restarted.known().get(0).started()).isEqualTo(T0.plusSeconds(40));
@@ -153,9 +154,9 @@ class InstancesTest {
 
   @Test
   void theRowShowsWhenTheInstanceStartedAndLastBeat() {
-    a.beat();
+    a.beat(ParkedSummary.NONE);
     clock.advance(Duration.ofSeconds(10));
-    a.beat();
+    a.beat(ParkedSummary.NONE);
 
     InstanceRecord row = a.known().get(0);
     assertThat(row.started()).isEqualTo(T0);

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.ParkedSummary;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,20 @@ class JpaInstanceStoreTest {
         .containsExactly(
             new InstanceRecord("a", "host-a", T0, T0.plusSeconds(1), "1.0"),
             new InstanceRecord("b", "host-b", T0, T0.plusSeconds(10), "1.0"));
+  }
+
+  @Test
+  void eachBeatCarriesWhatTheInstanceHasParkedForItsPeersToRead() {
+    ParkedSummary parked =
+        ParkedSummary.of(
+            List.of(
+                new ParkedSummary.Key("shop.Mail", "tenant a/ü", 3, T0.plusSeconds(2)),
+                new ParkedSummary.Key("shop.Mail", "b", 1, T0.plusMillis(100))));
+    store.beat(new InstanceRecord("a", "h", T0, T0, "1.0", parked), T0);
+    assertThat(store.instances().get(0).parked()).isEqualTo(parked);
+
+    store.beat(new InstanceRecord("a", "h", T0, T0, "1.0", ParkedSummary.NONE), T0.plusSeconds(1));
+    assertThat(store.instances().get(0).parked()).isEqualTo(ParkedSummary.NONE);
   }
 
   @Test

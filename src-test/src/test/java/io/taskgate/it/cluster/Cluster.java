@@ -33,7 +33,10 @@ public final class Cluster {
     }
   }
 
-  /** 10 a second per key, one at a time: starts of a key at least 100 ms apart. */
+  /**
+   * 10 a second per key, one at a time: starts of a key at least 100 ms apart. Each start goes to
+   * the ledger as {@code start <task id> <key> <µs> <instance> <attempt> <slot µs or ->}.
+   */
   @TaskHandler
   @RateLimit(permits = 10, period = "PT1S", burst = 1)
   public static class JobHandler implements Handler<Job> {
@@ -50,7 +53,12 @@ public final class Cluster {
               + " "
               + System.getProperty("taskgate.cluster.instance-id")
               + " "
-              + context.attempt());
+              + context.attempt()
+              + " "
+              + context
+                  .throttledUntil()
+                  .map(slot -> Long.toString(ChronoUnit.MICROS.between(Instant.EPOCH, slot)))
+                  .orElse("-"));
       Thread.sleep(task.workMillis());
     }
   }

@@ -5,6 +5,7 @@ import io.taskgate.api.RateLimitRejected;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.engine.admin.ClusterViews;
 import io.taskgate.engine.admin.EngineMonitor;
 import io.taskgate.web.api.EventStream;
 import jakarta.annotation.PreDestroy;
@@ -34,6 +35,8 @@ import org.eclipse.microprofile.metrics.Timer;
  *   <li>gauges {@value #PARKED}, {@value #HELD}, {@value #TRACKED_KEYS}, {@value #FAIL_OPEN} (the
  *       limiter's fail-open count since the start), {@value #EVENT_CONNECTIONS} and {@value
  *       #EVENTS_DROPPED} (the event stream's);
+ *   <li>gauges {@value #GRID_DEGRADED}, {@value #GRID_DEGRADATIONS} and {@value #LOCAL_DECISIONS}
+ *       (the data grid limiter's; 0 with local budgets), tagged with the instance's identity;
  *   <li>counters {@value #DEFERRALS} per task type (from the aggregated {@link RateLimitDeferred}
  *       events: a window's summary arrives when it ends, and nothing is counted while {@code
  *       taskgate.rate-limit.emit-deferral-events} is off) and {@value #REJECTIONS} per task type
@@ -60,6 +63,9 @@ public class TaskgateMetrics {
   static final String FINISHED = "taskgate.tasks.finished";
   static final String DURATION = "taskgate.task.duration";
   static final String START_DELAY = "taskgate.task.start_delay";
+  static final String GRID_DEGRADED = "taskgate.rate_limit.grid_degraded";
+  static final String GRID_DEGRADATIONS = "taskgate.rate_limit.grid_degradations";
+  static final String LOCAL_DECISIONS = "taskgate.rate_limit.local_decisions";
   static final String EVENT_CONNECTIONS = "taskgate.events.connections";
   static final String EVENTS_DROPPED = "taskgate.events.dropped";
   static final String TRANSITIONS_DROPPED = "taskgate.metrics.dropped_transitions";
@@ -72,6 +78,7 @@ public class TaskgateMetrics {
   @Inject KeyedRateLimiter limiter;
   @Inject EngineMonitor engine;
   @Inject EventStream events;
+  @Inject ClusterViews cluster;
 
   /** A tagged metric: its name and tag values (status may be null), cheap to build and hash. */
   private record Series(String name, String type, String queue, String status) {
@@ -114,6 +121,26 @@ public class TaskgateMetrics {
             "New keys run unthrottled because the key cap was reached",
             MetricUnits.NONE),
         () -> limiter.stats().untrackedDecisions());
+    Tag instance = new Tag("instance", cluster.self());
+    registry.gauge(
+        meta(
+            GRID_DEGRADED,
+            "1 while the data grid does not answer and this instance decides locally at its share"
+                + " of each key's rate, else 0",
+            MetricUnits.NONE),
+        () -> cluster.limiter().degraded() ? 1 : 0,
+        instance);
+    registry.gauge(
+        meta(GRID_DEGRADATIONS, "Times the data grid stopped answering", MetricUnits.NONE),
+        () -> cluster.limiter().degradations(),
+        instance);
+    registry.gauge(
+        meta(
+            LOCAL_DECISIONS,
+            "Rate-limit decisions taken locally because the data grid did not answer",
+            MetricUnits.NONE),
+        () -> cluster.limiter().localDecisions(),
+        instance);
     registry.gauge(
         meta(EVENT_CONNECTIONS, "Open /api/events connections", MetricUnits.NONE),
         events::connections);

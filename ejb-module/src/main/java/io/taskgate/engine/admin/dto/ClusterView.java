@@ -70,6 +70,10 @@ public record ClusterView(
    * @param version the Taskgate version it runs
    * @param alive whether its last beat is within the instance timeout
    * @param self whether it is the instance answering
+   * @param inProgressTasks tasks it holds IN_PROGRESS (owner counts, from the database)
+   * @param parkedTasks tasks it has parked until their slot (the answering instance's now, a peer's
+   *     as of its last beat)
+   * @param parkedKeys keys with parked tasks there (same moment)
    */
   public record Member(
       String id,
@@ -78,5 +82,8 @@ public record ClusterView(
       Instant lastBeat,
       String version,
       boolean alive,
-      boolean self) {}
+      boolean self,
+      long inProgressTasks,
+      int parkedTasks,
+      int parkedKeys) {}
 }

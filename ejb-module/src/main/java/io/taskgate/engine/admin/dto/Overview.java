@@ -12,7 +12,9 @@ import java.util.Map;
  * @param queues each queue, the configured ones first
  * @param throttledTasks tasks waiting for budget (parked until their slot, or held because the
  *     parking lot is full); null, and left out of JSON, while none is
- * @param parkedTasks tasks parked until their slot
+ * @param parkedTasks tasks parked until their slot on this instance
+ * @param peerParkedTasks tasks parked on the live peers sharing the database, as of their last
+ *     heartbeats
  * @param heldTasks tasks held on their queues because the parking lot is full
  */
 public record Overview(
@@ -21,6 +23,7 @@ public record Overview(
     List<QueueOverview> queues,
     Integer throttledTasks,
     int parkedTasks,
+    int peerParkedTasks,
     int heldTasks) {
 
   /**

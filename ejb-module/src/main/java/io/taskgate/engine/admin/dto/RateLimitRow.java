@@ -8,7 +8,8 @@ import java.time.Instant;
  * @param taskType the task type's full class name (the budget's scope)
  * @param key the key as the limiter tracks it (user data: escape it when rendering)
  * @param throttled whether a new task of the key would wait now, or tasks of it are parked
- * @param parkedCount tasks of the key parked until their slot
+ * @param parkedCount tasks of the key parked until their slot, on this instance and on its live
+ *     peers (as of their last heartbeats)
  * @param nextSlot the slot a new task of the key would get; null when it has budget now
  * @param parkedUntil the latest slot a parked task of the key waits for; null when none is parked
  * @param availablePermits tasks of the key that could start at once

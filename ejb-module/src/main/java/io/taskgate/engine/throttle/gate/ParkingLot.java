@@ -8,6 +8,7 @@ import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -15,6 +16,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -158,6 +161,23 @@ public class ParkingLot {
   /** How many tasks are parked. */
   public int parkedCount() {
     return parked.size();
+  }
+
+  /** What is parked, by key, for this instance's heartbeat (its peers' views): one walk. */
+  public ParkedSummary summary() {
+    Map<List<String>, ParkedSummary.Key> keys = new HashMap<>();
+    for (Parked task : parked.values()) {
+      keys.merge(
+          List.of(task.scope().name(), task.key()),
+          new ParkedSummary.Key(task.scope().name(), task.key(), 1, task.slot()),
+          (a, b) ->
+              new ParkedSummary.Key(
+                  a.scope(),
+                  a.key(),
+                  a.tasks() + 1,
+                  a.latestSlot().isAfter(b.latestSlot()) ? a.latestSlot() : b.latestSlot()));
+    }
+    return ParkedSummary.of(List.copyOf(keys.values()));
   }
 
   /** The parked task with this id, if it is parked. */
