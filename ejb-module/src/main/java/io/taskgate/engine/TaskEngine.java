@@ -1,7 +1,9 @@
 package io.taskgate.engine;
 
+import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.engine.cluster.ClusterSettings;
 import io.taskgate.engine.cluster.Instances;
+import io.taskgate.engine.cluster.grid.GridState;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.OffTimer;
@@ -16,6 +18,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -44,6 +47,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  */
 @Singleton
 @Startup
+@DependsOn("RateLimiterBean") // in grid mode its member of the grid goes into the first heartbeat
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class TaskEngine {
   private static final Logger LOG = Logger.getLogger(TaskEngine.class.getName());
@@ -58,6 +62,7 @@ public class TaskEngine {
   @Inject Instances instances;
   @Inject ClusterSettings cluster;
   @Inject ParkingLot parkingLot;
+  @Inject GridState grid;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -92,7 +97,8 @@ public class TaskEngine {
     sweeper =
         timers.scheduleWithFixedDelay(
             new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
-    instances.beat(ParkedSummary.NONE); // this instance's row, before any task of it is stored
+    // this instance's row, before any task of it is stored
+    instances.beat(ParkedSummary.NONE, grid.member().orElse(null));
     long beatEvery = cluster.heartbeatInterval().toMillis();
     heartbeat =
         timers.scheduleAtFixedRate(
@@ -137,7 +143,12 @@ public class TaskEngine {
    * takes over the tasks of the peers that died since the last one.
    */
   void heartbeat() {
-    if (!instances.beat(parkingLot.summary()) || !recoveryEnded) {
+    if (!instances.beat(parkingLot.summary(), grid.member().orElse(null))) {
+      return;
+    }
+    Instant now = clock.instant();
+    grid.checkPeers(instances.alivePeers(now), EpochNanos.of(now));
+    if (!recoveryEnded) {
       return;
     }
     synchronized (sweepLock) {

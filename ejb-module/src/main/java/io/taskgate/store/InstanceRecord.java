@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param lastBeat when it last beat
  * @param version the Taskgate version it runs
  * @param parked what it had parked at its last beat
+ * @param gridMember its member of the data grid that holds its rate-limit budgets; null when they
+ *     are local
  */
 public record InstanceRecord(
     String id,
@@ -21,11 +23,12 @@ public record InstanceRecord(
     Instant started,
     Instant lastBeat,
     String version,
-    ParkedSummary parked) {
+    ParkedSummary parked,
+    String gridMember) {
 
-  /** An instance with nothing parked. */
+  /** An instance with nothing parked, its budgets local. */
   public InstanceRecord(String id, String host, Instant started, Instant lastBeat, String version) {
-    this(id, host, started, lastBeat, version, ParkedSummary.NONE);
+    this(id, host, started, lastBeat, version, ParkedSummary.NONE, null);
   }
 
   /** Checks that every field is there. */

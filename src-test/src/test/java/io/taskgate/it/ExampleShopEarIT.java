@@ -4,17 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,21 +48,12 @@ class ExampleShopEarIT {
     ports = ItConfig.required("taskgate.shop.ports");
     domainDir = Path.of(ItConfig.required("taskgate.shop.domaindir"));
     if (Files.isDirectory(domainDir.resolve(DOMAIN))) { // left by a build that was killed
-      asadmin(Map.of(), "stop-domain", "--domaindir", domainDir.toString(), DOMAIN);
-      asadmin(Map.of(), "delete-domain", "--domaindir", domainDir.toString(), DOMAIN);
+      PayaraServer.asadmin(Map.of(), "stop-domain", "--domaindir", domainDir.toString(), DOMAIN);
+      PayaraServer.asadmin(Map.of(), "delete-domain", "--domaindir", domainDir.toString(), DOMAIN);
     }
-    require(
-        asadmin(
-            Map.of(),
-            "create-domain",
-            "--nopassword",
-            "--portbase",
-            ports + "00",
-            "--domaindir",
-            domainDir.toString(),
-            DOMAIN));
-    require(
-        asadmin(
+    PayaraServer.createDomain(domainDir, DOMAIN, ports);
+    PayaraServer.require(
+        PayaraServer.asadmin(
             ENVIRONMENT,
             "start-domain",
             "--prebootcommandfile",
@@ -74,8 +61,9 @@ class ExampleShopEarIT {
             "--domaindir",
             domainDir.toString(),
             DOMAIN));
-    require(
-        asadmin(Map.of(), "--port", ports + "48", "deploy", ItConfig.required("taskgate.shopEar")));
+    PayaraServer.require(
+        PayaraServer.asadmin(
+            Map.of(), "--port", ports + "48", "deploy", ItConfig.required("taskgate.shopEar")));
     // Taskgate's API first: had it filled the application's IdentityStoreHandler with its own
     // users, the shop's clerk would be refused from now on.
     assertThat(
@@ -86,7 +74,7 @@ class ExampleShopEarIT {
   @AfterAll
   static void stopTheDomain() throws Exception {
     if (domainDir != null) {
-      asadmin(Map.of(), "stop-domain", "--domaindir", domainDir.toString(), DOMAIN);
+      PayaraServer.asadmin(Map.of(), "stop-domain", "--domaindir", domainDir.toString(), DOMAIN);
     }
   }
 
@@ -201,34 +189,5 @@ class ExampleShopEarIT {
         CLERK_PASSWORD,
         body -> true,
         TIMEOUT);
-  }
-
-  /** Runs asadmin with the JDK running the tests; answers its exit code. */
-  private static int asadmin(Map<String, String> environment, String... arguments)
-      throws IOException, InterruptedException {
-    Path cli = Path.of(ItConfig.required("payara.home"), "glassfish/lib/client/appserver-cli.jar");
-    if (!Files.isRegularFile(cli)) {
-      throw new IllegalStateException(
-          cli
-              + " is missing: Payara Server is unpacked in pre-integration-test unless"
-              + " -Dtaskgate.server.skip=true");
-    }
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-jar");
-    command.add(cli.toString());
-    command.addAll(List.of(arguments));
-    ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
-    builder.environment().putAll(environment);
-    Process process = builder.start();
-    if (!process.waitFor(5, TimeUnit.MINUTES)) {
-      process.destroyForcibly();
-      throw new IllegalStateException("asadmin " + String.join(" ", arguments) + " hung");
-    }
-    return process.exitValue();
-  }
-
-  private static void require(int exitCode) {
-    assertThat(exitCode).as("asadmin exit code (its output is above)").isZero();
   }
 }

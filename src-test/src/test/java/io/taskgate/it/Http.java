@@ -38,6 +38,18 @@ final class Http {
     return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
+  /** The check named {@code name} of the readiness at {@code server}'s {@code /health/ready}. */
+  static JsonObject readinessCheck(String server, String name)
+      throws IOException, InterruptedException {
+    return json(get(URI.create(server + "/health/ready")))
+        .getJsonArray("checks")
+        .getValuesAs(JsonObject.class)
+        .stream()
+        .filter(check -> check.getString("name").equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no readiness check " + name + " at " + server));
+  }
+
   /** A GET that accepts text (Prometheus metrics). */
   static HttpResponse<String> getText(URI uri) throws IOException, InterruptedException {
     HttpRequest request =

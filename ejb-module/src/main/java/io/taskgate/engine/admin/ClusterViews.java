@@ -50,7 +50,8 @@ public class ClusterViews {
                       self,
                       inProgress.getOrDefault(i.id(), 0L),
                       parked.tasks(),
-                      parked.keys());
+                      parked.keys(),
+                      i.gridMember());
                 })
             .toList();
     return ClusterView.of(
@@ -78,7 +79,8 @@ public class ClusterViews {
                     s.degradations(),
                     s.fallbackDecisions(),
                     s.share(),
-                    s.budget().toString()))
+                    s.budget().toString(),
+                    s.outside()))
         .orElse(ClusterView.Limiter.LOCAL);
   }
 }

@@ -43,11 +43,11 @@ public class Instances {
   }
 
   /**
-   * Writes this instance's heartbeat, with what it has {@code parked}, and reads the others';
-   * returns whether the write succeeded. A failure is logged and the view kept as it was: the next
-   * beat tries again.
+   * Writes this instance's heartbeat, with what it has {@code parked} and its member of the data
+   * grid (null: its budgets are local), and reads the others'; returns whether the write succeeded.
+   * A failure is logged and the view kept as it was: the next beat tries again.
    */
-  public boolean beat(ParkedSummary parked) {
+  public boolean beat(ParkedSummary parked, String gridMember) {
     Instant now = clock.instant();
     if (started == null) {
       started = now.truncatedTo(ChronoUnit.MICROS); // as the database keeps it
@@ -56,7 +56,13 @@ public class Instances {
       Optional<InstanceRecord> before =
           store.beat(
               new InstanceRecord(
-                  self(), settings.host(), started, now, TaskgateVersion.CURRENT, parked),
+                  self(),
+                  settings.host(),
+                  started,
+                  now,
+                  TaskgateVersion.CURRENT,
+                  parked,
+                  gridMember),
               now);
       if (lastBeat != null
           && before.isPresent()

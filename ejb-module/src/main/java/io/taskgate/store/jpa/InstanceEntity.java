@@ -38,6 +38,10 @@ class InstanceEntity {
   @Column(name = "parked")
   private String parked;
 
+  /** {@link InstanceRecord#gridMember}. */
+  @Column(name = "grid_member", length = ID_LENGTH)
+  private String gridMember;
+
   protected InstanceEntity() {}
 
   InstanceEntity(InstanceRecord instance) {
@@ -50,6 +54,7 @@ class InstanceEntity {
     startedAt = instance.started().atOffset(ZoneOffset.UTC);
     host = instance.host();
     version = instance.version();
+    gridMember = instance.gridMember();
     String summary = instance.parked().encode();
     if (!summary.equals(parked)) {
       parked = summary;
@@ -73,6 +78,6 @@ class InstanceEntity {
       summary = ParkedSummary.NONE; // written by another version: its peers see nothing parked
     }
     return new InstanceRecord(
-        id, host, startedAt.toInstant(), lastBeat.toInstant(), version, summary);
+        id, host, startedAt.toInstant(), lastBeat.toInstant(), version, summary, gridMember);
   }
 }

@@ -32,7 +32,8 @@ public final class JpaInstanceStore implements InstanceStore {
             instance.started(),
             now,
             instance.version(),
-            instance.parked());
+            instance.parked(),
+            instance.gridMember());
     return transactor.inTransaction(
         em -> {
           InstanceEntity row = em.find(InstanceEntity.class, instance.id());

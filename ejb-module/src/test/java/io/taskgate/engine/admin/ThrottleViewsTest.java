@@ -129,7 +129,7 @@ class ThrottleViewsTest {
 
   /** A live peer that listed {@code keys} of Mail at its last heartbeat. */
   void peer(String id, ParkedSummary.Key... keys) {
-    peers.add(new InstanceRecord(id, "h", NOW, NOW, "1", ParkedSummary.of(List.of(keys))));
+    peers.add(new InstanceRecord(id, "h", NOW, NOW, "1", ParkedSummary.of(List.of(keys)), null));
   }
 
   /** Spends {@code n} reservations of {@code key} now; those beyond the burst are parked. */

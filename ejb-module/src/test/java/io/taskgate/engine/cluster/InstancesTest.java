@@ -54,24 +54,24 @@ class InstancesTest {
 
   @Test
   void aPeerThatBeatsIsAliveAndOneSilentForLongerThanTheTimeoutIsDead() {
-    assertThat(a.beat(ParkedSummary.NONE)).isTrue();
-    assertThat(b.beat(ParkedSummary.NONE)).isTrue();
+    assertThat(a.beat(ParkedSummary.NONE, null)).isTrue();
+    assertThat(b.beat(ParkedSummary.NONE, null)).isTrue();
     assertThat(a.dead("b", clock.instant())).isFalse();
     assertThat(a.mayTake("b", clock.instant())).isFalse();
 
     clock.advance(Duration.ofSeconds(31)); // b is silent from here
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
 
     assertThat(a.dead("b", clock.instant())).isTrue();
     assertThat(a.mayTake("b", clock.instant())).isTrue();
     assertThat(b.dead("a", clock.instant())).as("b has not read a's new beat").isTrue();
-    b.beat(ParkedSummary.NONE);
+    b.beat(ParkedSummary.NONE, null);
     assertThat(b.dead("a", clock.instant())).isFalse();
   }
 
   @Test
   void itsOwnTasksAreNeverAPeersAndUnownedOrUnknownOwnersAreNobodyAlive() {
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
 
     assertThat(a.dead("a", clock.instant())).isFalse();
     assertThat(a.mayTake("a", clock.instant())).isTrue();
@@ -81,9 +81,9 @@ class InstancesTest {
 
   @Test
   void aPeerThatStartedSinceTheLastBeatIsReadBeforeItCountsAsDead() {
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
     clock.advance(Duration.ofSeconds(1));
-    b.beat(ParkedSummary.NONE); // a has not seen b yet
+    b.beat(ParkedSummary.NONE, null); // a has not seen b yet
 
     assertThat(a.dead("b", clock.instant())).isFalse();
     assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a", "b");
@@ -91,44 +91,44 @@ class InstancesTest {
 
   @Test
   void aCleanStopMarksTheRowSoPeersSeeItDeadAtOnceAndForgetItOnceItsTasksAreTaken() {
-    a.beat(ParkedSummary.NONE);
-    b.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
+    b.beat(ParkedSummary.NONE, null);
     b.leave();
 
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
 
     assertThat(a.dead("b", clock.instant())).isTrue();
     assertThat(a.deadPeers(clock.instant())).extracting(InstanceRecord::id).containsExactly("b");
     assertThat(a.alive(clock.instant())).containsExactly("a");
     assertThat(a.forget(a.deadPeers(clock.instant()).get(0))).isTrue();
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
     assertThat(a.known()).extracting(InstanceRecord::id).containsExactly("a");
   }
 
   @Test
   void aDeadPeerThatCameBackIsNotForgotten() {
-    a.beat(ParkedSummary.NONE);
-    b.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
+    b.beat(ParkedSummary.NONE, null);
     clock.advance(Duration.ofSeconds(31));
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
     InstanceRecord dead = a.deadPeers(clock.instant()).get(0);
 
-    b.beat(ParkedSummary.NONE); // back before a forgets it
+    b.beat(ParkedSummary.NONE, null); // back before a forgets it
     assertThat(a.forget(dead)).isFalse();
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
     assertThat(a.dead("b", clock.instant())).isFalse();
   }
 
   @Test
   void twoInstancesWritingOneIdentityAreReported() {
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
     clock.advance(Duration.ofSeconds(1));
     Instances twin = instance("a");
-    twin.beat(ParkedSummary.NONE); // started a second after a, under a's identity
+    twin.beat(ParkedSummary.NONE, null); // started a second after a, under a's identity
     clock.advance(Duration.ofSeconds(9));
 
     try (LogCapture log = new LogCapture(Instances.class, Level.SEVERE)) {
-      a.beat(ParkedSummary.NONE);
+      a.beat(ParkedSummary.NONE, null);
       assertThat(log.messages(Level.SEVERE))
           .singleElement()
           .asString()
@@ -139,14 +139,14 @@ class InstancesTest {
 
   @Test
   void aRestartUnderTheSameIdentityIsNotReported() {
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
     clock.advance(Duration.ofSeconds(40));
     Instances restarted = instance("a");
 
     try (LogCapture log = new LogCapture(Instances.class, Level.SEVERE)) {
-      restarted.beat(ParkedSummary.NONE);
+      restarted.beat(ParkedSummary.NONE, null);
       clock.advance(Duration.ofSeconds(10));
-      restarted.beat(ParkedSummary.NONE);
+      restarted.beat(ParkedSummary.NONE, null);
       assertThat(log.messages(Level.SEVERE)).isEmpty();
     }
     assertThat(restarted.known().get(0).started()).isEqualTo(T0.plusSeconds(40));
@@ -154,9 +154,9 @@ class InstancesTest {
 
   @Test
   void theRowShowsWhenTheInstanceStartedAndLastBeat() {
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
     clock.advance(Duration.ofSeconds(10));
-    a.beat(ParkedSummary.NONE);
+    a.beat(ParkedSummary.NONE, null);
 
     InstanceRecord row = a.known().get(0);
     assertThat(row.started()).isEqualTo(T0);

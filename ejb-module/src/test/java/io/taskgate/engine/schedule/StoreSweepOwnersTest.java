@@ -104,8 +104,8 @@ class StoreSweepOwnersTest {
   void recoveryAndTheSweepLeaveALivePeersTasksAlone() {
     Node a = node("a");
     Node b = node("b");
-    b.instances().beat(ParkedSummary.NONE);
-    a.instances().beat(ParkedSummary.NONE);
+    b.instances().beat(ParkedSummary.NONE, null);
+    a.instances().beat(ParkedSummary.NONE, null);
     StoredTask bQueued = stored("b", T0);
     StoredTask bRunning = running("b");
     StoredTask aQueued = stored("a", T0);
@@ -122,7 +122,7 @@ class StoreSweepOwnersTest {
   @Test
   void recoveryTakesItsOwnInterruptedTasksAndThoseOfNoInstanceAndMakesThemItsOwn() {
     Node a = node("a");
-    a.instances().beat(ParkedSummary.NONE);
+    a.instances().beat(ParkedSummary.NONE, null);
     StoredTask own = running("a");
     StoredTask legacy = running(null);
     StoredTask unowned = stored(null, T0);
@@ -144,13 +144,13 @@ class StoreSweepOwnersTest {
     Node a = node("a");
     Node b = node("b");
     Node c = node("c");
-    b.instances().beat(ParkedSummary.NONE); // b's last beat: T0
+    b.instances().beat(ParkedSummary.NONE, null); // b's last beat: T0
     StoredTask dueNow = stored("b", T0);
     StoredTask later = stored("b", T0.plus(Duration.ofHours(1)));
     StoredTask interrupted = running("b");
     timeline.advance(Duration.ofSeconds(31)); // b is silent for longer than the timeout
-    a.instances().beat(ParkedSummary.NONE);
-    c.instances().beat(ParkedSummary.NONE);
+    a.instances().beat(ParkedSummary.NONE, null);
+    c.instances().beat(ParkedSummary.NONE, null);
     Instant now = timeline.clock().instant();
 
     int byA = a.sweep().takeOver(now);
@@ -170,7 +170,7 @@ class StoreSweepOwnersTest {
     String laterOwner = now(later).owner();
     Node holder = laterOwner.equals("a") ? a : c;
     assertThat(holder.scheduler().hasTimer(later.id())).as("on its timeline until due").isTrue();
-    a.instances().beat(ParkedSummary.NONE);
+    a.instances().beat(ParkedSummary.NONE, null);
     assertThat(a.instances().known()).extracting(InstanceRecord::id).containsExactly("a", "c");
   }
 
@@ -178,12 +178,12 @@ class StoreSweepOwnersTest {
   void aPeerThatStoppedCleanlyIsTakenOverAtTheNextBeatWithoutWaitingForTheTimeout() {
     Node a = node("a");
     Node b = node("b");
-    b.instances().beat(ParkedSummary.NONE);
-    a.instances().beat(ParkedSummary.NONE);
+    b.instances().beat(ParkedSummary.NONE, null);
+    a.instances().beat(ParkedSummary.NONE, null);
     StoredTask queued = stored("b", T0);
     b.instances().leave();
     timeline.advance(Duration.ofSeconds(10)); // one beat later, well within the timeout
-    a.instances().beat(ParkedSummary.NONE);
+    a.instances().beat(ParkedSummary.NONE, null);
 
     assertThat(a.sweep().takeOver(timeline.clock().instant())).isEqualTo(1);
     assertThat(now(queued).owner()).isEqualTo("a");

@@ -55,10 +55,12 @@ class JpaInstanceStoreTest {
             List.of(
                 new ParkedSummary.Key("shop.Mail", "tenant a/ü", 3, T0.plusSeconds(2)),
                 new ParkedSummary.Key("shop.Mail", "b", 1, T0.plusMillis(100))));
-    store.beat(new InstanceRecord("a", "h", T0, T0, "1.0", parked), T0);
+    store.beat(new InstanceRecord("a", "h", T0, T0, "1.0", parked, "member-1"), T0);
     assertThat(store.instances().get(0).parked()).isEqualTo(parked);
+    assertThat(store.instances().get(0).gridMember()).isEqualTo("member-1");
 
-    store.beat(new InstanceRecord("a", "h", T0, T0, "1.0", ParkedSummary.NONE), T0.plusSeconds(1));
+    store.beat(
+        new InstanceRecord("a", "h", T0, T0, "1.0", ParkedSummary.NONE, null), T0.plusSeconds(1));
     assertThat(store.instances().get(0).parked()).isEqualTo(ParkedSummary.NONE);
   }
 

@@ -13,7 +13,8 @@ import org.eclipse.microprofile.health.Readiness;
  * Readiness of the rate limiter: always up (while the grid does not answer the instance decides
  * locally at its share of each key's rate, and tasks keep running), with where the budgets live
  * ({@code mode}), this instance's identity, and in grid mode whether it is {@code degraded} now,
- * since when, how often it was, and its share.
+ * since when, how often it was, its share, and the live instances sharing the database but not the
+ * grid ({@code outsideGrid}, while there are any).
  */
 @Readiness
 @ApplicationScoped
@@ -36,6 +37,9 @@ public class LimiterReadiness implements HealthCheck {
           .withData("degradations", limiter.degradations())
           .withData("localDecisions", limiter.localDecisions())
           .withData("share", limiter.share());
+      if (!limiter.outsideGrid().isEmpty()) {
+        response.withData("outsideGrid", String.join(",", limiter.outsideGrid()));
+      }
       if (limiter.degradedSince() != null) {
         response.withData("degradedSince", limiter.degradedSince().toString());
       }

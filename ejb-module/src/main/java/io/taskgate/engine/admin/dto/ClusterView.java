@@ -46,6 +46,8 @@ public record ClusterView(
    * @param localDecisions rate-limit decisions taken locally while the grid did not answer
    * @param share while degraded, each key gets 1/share of its rate here
    * @param gridTimeout how long a call waits for the grid (ISO-8601); null for a local limiter
+   * @param outsideGrid live instances sharing the database but not this grid (they spend budgets of
+   *     their own; this instance is degraded meanwhile); empty when there are none
    */
   public record Limiter(
       String mode,
@@ -54,10 +56,11 @@ public record ClusterView(
       long degradations,
       long localDecisions,
       int share,
-      String gridTimeout) {
+      String gridTimeout,
+      List<String> outsideGrid) {
 
     /** The limiter of an instance whose budgets are local. */
-    public static final Limiter LOCAL = new Limiter("local", false, null, 0, 0, 1, null);
+    public static final Limiter LOCAL = new Limiter("local", false, null, 0, 0, 1, null, List.of());
   }
 
   /**
@@ -74,6 +77,7 @@ public record ClusterView(
    * @param parkedTasks tasks it has parked until their slot (the answering instance's now, a peer's
    *     as of its last beat)
    * @param parkedKeys keys with parked tasks there (same moment)
+   * @param gridMember its member of the data grid holding its budgets; null when they are local
    */
   public record Member(
       String id,
@@ -85,5 +89,6 @@ public record ClusterView(
       boolean self,
       long inProgressTasks,
       int parkedTasks,
-      int parkedKeys) {}
+      int parkedKeys,
+      String gridMember) {}
 }

@@ -11,6 +11,7 @@ import io.taskgate.core.ratelimit.RateLimitScope;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,6 +44,14 @@ import java.util.logging.Logger;
  *
  * <p>A call that timed out may still reach the grid later and spend budget there: the key is then
  * slower for a while, never faster.
+ *
+ * <h2>Instances outside the grid</h2>
+ *
+ * Instances that share the database but not this grid (another cluster name, a grid of their own,
+ * the local limiter) spend budgets of their own. Told so ({@link #peersOutside}, at each
+ * heartbeat), the instance decides locally at 1/N of each key's rate, N the live instances, until
+ * every one of them is in its grid again; then it resumes as after the degraded mode. Logged as
+ * {@code SEVERE} once a minute at most.
  */
 public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private static final Logger LOG = Logger.getLogger(GridKeyedRateLimiter.class.getName());
@@ -76,6 +85,8 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private volatile long lastWarning = Long.MIN_VALUE;
   private volatile int share = 1;
   private volatile KeyedRateLimiter fallback;
+  private volatile List<String> outside = List.of();
+  private volatile long lastSplitWarning = Long.MIN_VALUE;
   private final Map<String, RateLimitScope> scopes = new ConcurrentHashMap<>();
   private final Map<UUID, Long> fallbackReservations = new ConcurrentHashMap<>();
 
@@ -116,7 +127,8 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
         return RateLimitDecision.runNow();
       }
     }
-    if (!degraded.get() || (probeDue(nowEpochNanos) && resumed(nowEpochNanos))) {
+    if (!degraded.get()
+        || (outside.isEmpty() && probeDue(nowEpochNanos) && resumed(nowEpochNanos))) {
       GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
       try {
         RateLimitDecision decision =
@@ -189,7 +201,48 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
         degradations.get(),
         fallbackDecisions.get(),
         share,
-        budget);
+        budget,
+        outside);
+  }
+
+  /**
+   * The live instances sharing the database that are not members of this grid ({@code ids}; empty:
+   * none), of {@code instances} live ones in all, this one included. While there are any, every key
+   * is decided locally at 1/{@code instances} of its rate; once there are none, the next call tries
+   * the grid again.
+   */
+  public void peersOutside(List<String> ids, int instances, long now) {
+    if (ids.isEmpty()) {
+      if (!outside.isEmpty()) {
+        outside = List.of();
+        LOG.info(
+            "Taskgate: every instance sharing the database is in this data grid again; its"
+                + " budgets go back to the grid");
+        nextProbe.set(now);
+        if (degraded.get() && probeDue(now)) {
+          resumed(now); // else the next call tries again
+        }
+      }
+      return;
+    }
+    outside = List.copyOf(ids);
+    share = Math.max(Math.max(1, instances), share);
+    if (degraded.compareAndSet(false, true)) {
+      share = Math.max(1, instances);
+      degradedSince = now;
+      degradations.incrementAndGet();
+    }
+    if (lastSplitWarning == Long.MIN_VALUE || now - lastSplitWarning >= WARN_EVERY_NANOS) {
+      lastSplitWarning = now;
+      LOG.severe(
+          "Taskgate instances "
+              + ids
+              + " share this database but not this data grid (another cluster name, a grid of"
+              + " their own, or taskgate.rate-limit.limiter=local): they spend budgets of their"
+              + " own. Until every instance is in one grid, this instance limits each key to 1/"
+              + share
+              + " of its rate");
+    }
   }
 
   private boolean probeDue(long now) {

@@ -1,9 +1,12 @@
 package io.taskgate.engine.cluster.grid;
 
+import io.taskgate.store.InstanceRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -17,6 +20,7 @@ public class GridState {
 
   private GridSettings settings;
   private volatile GridKeyedRateLimiter limiter;
+  private volatile GridMembership membership;
 
   /** For CDI. */
   public GridState() {}
@@ -40,9 +44,35 @@ public class GridState {
     return settings;
   }
 
-  /** Registers the grid limiter in use. */
-  public void use(GridKeyedRateLimiter limiter) {
+  /** Registers the grid limiter in use and the grid it uses. */
+  public void use(GridKeyedRateLimiter limiter, GridMembership membership) {
     this.limiter = limiter;
+    this.membership = membership;
+  }
+
+  /** This instance's member of the grid, for its heartbeat; empty when the budgets are local. */
+  public Optional<String> member() {
+    GridMembership current = membership;
+    return current == null ? Optional.empty() : Optional.of(current.self());
+  }
+
+  /**
+   * Checks that each live peer sharing the database named a member of this grid in its heartbeat;
+   * tells the limiter which did not. Does nothing when the budgets are local.
+   */
+  public void checkPeers(List<InstanceRecord> alivePeers, long nowEpochNanos) {
+    GridKeyedRateLimiter current = limiter;
+    GridMembership grid = membership;
+    if (current == null || grid == null) {
+      return;
+    }
+    Set<String> members = grid.members();
+    List<String> outside =
+        alivePeers.stream()
+            .filter(peer -> peer.gridMember() == null || !members.contains(peer.gridMember()))
+            .map(InstanceRecord::id)
+            .toList();
+    current.peersOutside(outside, alivePeers.size() + 1, nowEpochNanos);
   }
 
   /** The grid's status; empty when the budgets are local. */

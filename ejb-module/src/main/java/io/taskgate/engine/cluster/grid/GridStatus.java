@@ -1,6 +1,7 @@
 package io.taskgate.engine.cluster.grid;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What the grid limiter reports about the grid.
@@ -11,6 +12,7 @@ import java.time.Duration;
  * @param fallbackDecisions decisions taken locally, in all
  * @param share the N of the current or last degraded mode (each key at 1/N of its rate)
  * @param budget how long a call waits for the grid
+ * @param outside the live instances sharing the database that are not in this grid (empty: none)
  */
 public record GridStatus(
     boolean degraded,
@@ -18,4 +20,5 @@ public record GridStatus(
     long degradations,
     long fallbackDecisions,
     int share,
-    Duration budget) {}
+    Duration budget,
+    List<String> outside) {}

@@ -9,6 +9,7 @@ import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.cluster.grid.GridKeyedRateLimiter;
 import io.taskgate.engine.cluster.grid.GridMaps;
+import io.taskgate.engine.cluster.grid.GridMembership;
 import io.taskgate.engine.cluster.grid.GridSettings;
 import io.taskgate.engine.cluster.grid.GridState;
 import io.taskgate.engine.schedule.OffTimer;
@@ -25,12 +26,14 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 
@@ -103,8 +106,9 @@ public class RateLimiterBean implements KeyedRateLimiter {
     GridSettings gridSettings = gridState.settings();
     int maxKeys = settings.maxTrackedKeys();
     if (gridSettings.grid()) {
-      GridKeyedRateLimiter onGrid = gridLimiter(gridSettings, maxKeys);
-      gridState.use(onGrid);
+      HazelcastInstance hazelcast = payaraGrid();
+      GridKeyedRateLimiter onGrid = gridLimiter(hazelcast, gridSettings, maxKeys);
+      gridState.use(onGrid, membership(hazelcast));
       grid = onGrid;
       limiter = onGrid;
       LOG.info(
@@ -123,10 +127,9 @@ public class RateLimiterBean implements KeyedRateLimiter {
             TimeUnit.NANOSECONDS);
   }
 
-  private static GridKeyedRateLimiter gridLimiter(GridSettings grid, int maxKeys) {
-    HazelcastInstance hazelcast;
+  private static HazelcastInstance payaraGrid() {
     try {
-      hazelcast = InitialContext.doLookup(PAYARA_GRID);
+      return InitialContext.doLookup(PAYARA_GRID);
     } catch (NamingException | RuntimeException e) {
       throw new IllegalStateException(
           "Configuration "
@@ -137,6 +140,26 @@ public class RateLimiterBean implements KeyedRateLimiter {
               + " --nohazelcast, or enable the data grid of Payara Server",
           e);
     }
+  }
+
+  private static GridMembership membership(HazelcastInstance hazelcast) {
+    return new GridMembership() {
+      @Override
+      public String self() {
+        return hazelcast.getCluster().getLocalMember().getUuid().toString();
+      }
+
+      @Override
+      public Set<String> members() {
+        return hazelcast.getCluster().getMembers().stream()
+            .map(member -> member.getUuid().toString())
+            .collect(Collectors.toSet());
+      }
+    };
+  }
+
+  private static GridKeyedRateLimiter gridLimiter(
+      HazelcastInstance hazelcast, GridSettings grid, int maxKeys) {
     return new GridKeyedRateLimiter(
         GridMaps.budgets(hazelcast, maxKeys),
         () -> hazelcast.getCluster().getMembers().size(),

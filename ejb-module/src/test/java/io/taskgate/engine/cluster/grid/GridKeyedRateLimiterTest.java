@@ -104,6 +104,76 @@ class GridKeyedRateLimiterTest {
     assertThat(b.status().fallbackDecisions()).isZero();
   }
 
+  /**
+   * An instance told that a live peer is not in its grid decides locally at 1/N of each key's rate;
+   * once every peer is back in the grid it returns to the grid without moving a slot back.
+   */
+  @Test
+  void peersOutsideTheGridTurnTheInstanceToItsShareUntilTheyJoin() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    GridKeyedRateLimiter b = limiterOn(members.get(1), Duration.ofSeconds(5));
+    a.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0); // the grid's TAT: T0 + 100 ms
+
+    a.peersOutside(List.of("c"), 3, T0);
+    List<Long> local = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      RateLimitDecision d = a.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0);
+      local.add(d.runsNow() ? T0 : d.slotEpochNanos());
+    }
+    // a third of the rate, from a fresh local budget: 300 ms apart
+    assertThat(local).containsExactly(T0, T0 + 300 * MS, T0 + 600 * MS);
+    assertThat(a.status().degraded()).isTrue();
+    assertThat(a.status().outside()).containsExactly("c");
+    assertThat(a.status().share()).isEqualTo(3);
+    // the peer in the grid still spends the grid's budget
+    assertThat(b.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0).slotEpochNanos())
+        .isEqualTo(T0 + 100 * MS);
+
+    a.peersOutside(List.of(), 2, T0 + 10 * MS);
+    RateLimitDecision back = a.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0 + 10 * MS);
+    assertThat(a.status().degraded()).isFalse();
+    assertThat(a.status().outside()).isEmpty();
+    // the local slots were carried into the grid: the next one comes after them
+    assertThat(back.slotEpochNanos()).isGreaterThanOrEqualTo(T0 + 900 * MS);
+  }
+
+  @Test
+  void thePeersWhoseHeartbeatsNameNoMemberOfTheGridAreOutside() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    GridState state = GridState.of(GridSettings.read(key -> java.util.Optional.empty()));
+    state.use(
+        a,
+        new GridMembership() {
+          @Override
+          public String self() {
+            return "m-a";
+          }
+
+          @Override
+          public java.util.Set<String> members() {
+            return java.util.Set.of("m-a", "m-b", "m-das");
+          }
+        });
+    java.time.Instant t = java.time.Instant.EPOCH;
+    var inGrid =
+        new io.taskgate.store.InstanceRecord(
+            "b", "h", t, t, "1", io.taskgate.store.ParkedSummary.NONE, "m-b");
+    var otherGrid =
+        new io.taskgate.store.InstanceRecord(
+            "c", "h", t, t, "1", io.taskgate.store.ParkedSummary.NONE, "m-elsewhere");
+    var local =
+        new io.taskgate.store.InstanceRecord(
+            "d", "h", t, t, "1", io.taskgate.store.ParkedSummary.NONE, null);
+
+    assertThat(state.member()).contains("m-a");
+    state.checkPeers(List.of(inGrid), T0);
+    assertThat(a.status().outside()).isEmpty();
+    assertThat(a.status().degraded()).isFalse();
+    state.checkPeers(List.of(inGrid, otherGrid, local), T0);
+    assertThat(a.status().outside()).containsExactly("c", "d");
+    assertThat(a.status().share()).isEqualTo(4);
+  }
+
   /** Eight threads on each of two instances reserve for one key at once: no slot is given twice. */
   @Test
   void concurrentReservationsFromTwoInstancesGetDistinctSlots() throws Exception {

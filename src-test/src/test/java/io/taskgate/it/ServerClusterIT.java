@@ -1,0 +1,250 @@
+package io.taskgate.it;
+
+import static io.taskgate.it.PayaraServer.asadmin;
+import static io.taskgate.it.PayaraServer.require;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.json.JsonObject;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The README's recipe for several instances on Payara Server: a domain of its own (portbase {@code
+ * taskgate.dg.ports}, the instances' the next two), its data grid under a cluster name of its own,
+ * PostgreSQL (database {@code taskgate_dg}), a deployment group of two instances a and b with the
+ * budgets in the grid, and Taskgate's EAR deployed to the group.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ServerClusterIT {
+  private static final String DOMAIN = "taskgate-dg";
+  private static final String GROUP = "taskgate";
+  private static final String DB = "taskgate_dg";
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  private final String ports = ItConfig.required("taskgate.dg.ports");
+  private final Path domainDir = Path.of(ItConfig.required("taskgate.shop.domaindir"));
+  // portbases: the domain's ports00, the instances' the next two hundreds
+  private final Map<String, String> instancePorts =
+      Map.of(
+          "a", String.valueOf(Integer.parseInt(ports) + 1),
+          "b", String.valueOf(Integer.parseInt(ports) + 2));
+  private boolean started;
+
+  @BeforeAll
+  void aDeploymentGroupOfTwoInstances() throws Exception {
+    Path nodes = Path.of(ItConfig.required("payara.home"), "glassfish", "nodes");
+    if (Files.isDirectory(domainDir.resolve(DOMAIN))) { // left by a build that was killed
+      for (String instance : instancePorts.keySet()) {
+        asadmin(
+            Map.of(), "stop-local-instance", "--node", "localhost-" + DOMAIN, "--kill", instance);
+      }
+      asadmin(Map.of(), "stop-domain", "--kill", "--domaindir", domainDir.toString(), DOMAIN);
+      asadmin(Map.of(), "delete-domain", "--domaindir", domainDir.toString(), DOMAIN);
+    }
+    MicroRuns.deleteTree(nodes.resolve("localhost-" + DOMAIN));
+    MicroRuns.recreateDatabase(DB);
+    String admin = ports + "48";
+    PayaraServer.createDomain(domainDir, DOMAIN, ports);
+    require(asadmin(Map.of(), "start-domain", "--domaindir", domainDir.toString(), DOMAIN));
+    started = true;
+    // a data grid of its own: the domain's server and instances, and no other Payara
+    require(
+        asadmin(
+            Map.of(),
+            "--port",
+            admin,
+            "set-hazelcast-configuration",
+            "--clustername",
+            "taskgate-it-" + UUID.randomUUID()));
+    require(asadmin(Map.of(), "restart-domain", "--domaindir", domainDir.toString(), DOMAIN));
+    require(
+        asadmin(
+            Map.of(), "--port", admin, "add-library", ItConfig.required("taskgate.postgresqlJar")));
+    require(asadmin(Map.of(), "--port", admin, "multimode", "--file", datasource().toString()));
+    require(asadmin(Map.of(), "--port", admin, "create-deployment-group", GROUP));
+    for (var instance : instancePorts.entrySet()) {
+      require(
+          asadmin(
+              Map.of(),
+              "--port",
+              admin,
+              "create-instance",
+              "--node",
+              "localhost-" + DOMAIN,
+              "--deploymentgroup",
+              GROUP,
+              "--portbase",
+              instance.getValue() + "00",
+              "--systemproperties",
+              "taskgate.cluster.instance-id="
+                  + instance.getKey()
+                  + ":taskgate.rate-limit.limiter=grid"
+                  // the test's: the peers' views within a second
+                  + ":taskgate.cluster.heartbeat-interval=PT1S",
+              instance.getKey()));
+    }
+    require(asadmin(Map.of(), "--port", admin, "start-deployment-group", GROUP));
+    require(
+        asadmin(
+            Map.of(),
+            "--port",
+            admin,
+            "deploy",
+            "--target",
+            GROUP,
+            Path.of(ItConfig.required("taskgate.war")).resolveSibling("taskgate.ear").toString()));
+  }
+
+  @AfterAll
+  void stopTheGroupAndTheDomain() throws Exception {
+    if (started) {
+      asadmin(Map.of(), "--port", ports + "48", "stop-deployment-group", "--kill", GROUP);
+      asadmin(Map.of(), "stop-domain", "--domaindir", domainDir.toString(), DOMAIN);
+    }
+  }
+
+  /** The PostgreSQL switch of server-config, its placeholders filled for this test's database. */
+  private Path datasource() throws Exception {
+    Path config = Path.of(ItConfig.required("taskgate.serverConfig"));
+    Properties values = new Properties();
+    try (InputStream in = Files.newInputStream(config.resolve("postgresql.properties"))) {
+      values.load(in);
+    }
+    values.setProperty("taskgate.db.name", DB);
+    String commands =
+        Files.readString(config.resolve("datasource-postgresql.asadmin"), StandardCharsets.UTF_8);
+    for (String name : values.stringPropertyNames()) {
+      commands = commands.replace("${" + name + "}", values.getProperty(name));
+    }
+    assertThat(commands).doesNotContain("${");
+    Path filled = domainDir.resolve("datasource-" + DB + ".asadmin");
+    Files.writeString(filled, commands, StandardCharsets.UTF_8);
+    return filled;
+  }
+
+  private URI api(String instance, String path) {
+    return URI.create(
+        "http://localhost:" + instancePorts.get(instance) + "80/taskgate/api/" + path);
+  }
+
+  private JsonObject get(String instance, String path) throws Exception {
+    return Http.json(Http.send("GET", api(instance, path), null, "admin", "taskgate"));
+  }
+
+  @Test
+  @Order(1)
+  void theInstancesOfTheGroupShareOneGridAndOneBudgetPerKey() throws Exception {
+    for (String self : List.of("a", "b")) {
+      JsonObject view =
+          Await.until(
+              () -> get(self, "cluster"),
+              v ->
+                  v.getJsonArray("instances").getValuesAs(JsonObject.class).stream()
+                          .filter(i -> i.getBoolean("alive") && i.containsKey("gridMember"))
+                          .count()
+                      == 2,
+              TIMEOUT,
+              Duration.ofMillis(250),
+              v -> self + "'s view of two live instances in the grid: " + v);
+      JsonObject limiter = view.getJsonObject("limiter");
+      assertThat(limiter.getString("mode")).isEqualTo("grid");
+      assertThat(limiter.getBoolean("degraded")).as(limiter.toString()).isFalse();
+      assertThat(limiter.getJsonArray("outsideGrid")).isEmpty();
+    }
+
+    // one tenant's tasks, three dispatched to each instance: 15 a minute, burst 1, so one budget
+    // gives them slots 4 s apart over 20 s; two budgets would park 4 of them, not 5
+    String tenant = UUID.randomUUID().toString();
+    List<Instant> estimates = new ArrayList<>();
+    for (String instance : List.of("a", "a", "a", "b", "b", "b")) {
+      HttpResponse<String> sent =
+          Http.send(
+              "POST",
+              api(instance, "tasks/SyncTenantData"),
+              "{\"tenantId\":\"" + tenant + "\"}",
+              "admin",
+              "taskgate");
+      assertThat(sent.statusCode()).as(sent.body()).isEqualTo(202);
+      estimates.add(Instant.parse(Http.json(sent).getString("estimatedStart")));
+    }
+    JsonObject page =
+        Await.until(
+            () -> get("a", "rate-limits?key=" + tenant),
+            p ->
+                p.getJsonObject("totals").getInt("parkedTasks")
+                        + p.getJsonObject("totals").getInt("peerParkedTasks")
+                    == 5,
+            TIMEOUT,
+            Duration.ofMillis(250),
+            p -> "five of the tenant's six tasks parked, on a or b: " + p);
+    JsonObject row = page.getJsonArray("items").getJsonObject(0);
+    assertThat(row.getInt("parkedCount")).isEqualTo(5);
+    Instant first = estimates.stream().min(Instant::compareTo).orElseThrow();
+    assertThat(Duration.between(first, Instant.parse(row.getString("nextSlot"))))
+        .as("the key's next free slot after six tasks, from the first")
+        .isGreaterThanOrEqualTo(Duration.ofSeconds(23));
+  }
+
+  /**
+   * Instance b restarted with its budgets local: a sees a live peer outside its grid, says so in
+   * its cluster view and health, and limits each key to its share.
+   */
+  @Test
+  @Order(2)
+  void aPeerWithBudgetsOfItsOwnTurnsTheOthersToTheirShare() throws Exception {
+    String admin = ports + "48";
+    require(
+        asadmin(
+            Map.of(),
+            "--port",
+            admin,
+            "create-system-properties",
+            "--target",
+            "b",
+            "taskgate.rate-limit.limiter=local"));
+    require(asadmin(Map.of(), "--port", admin, "restart-instance", "b"));
+
+    JsonObject limiter =
+        Await.until(
+            () -> get("a", "cluster").getJsonObject("limiter"),
+            l -> !l.getJsonArray("outsideGrid").isEmpty(),
+            TIMEOUT,
+            Duration.ofMillis(250),
+            l -> "a's limiter naming b outside its grid: " + l);
+    assertThat(limiter.getJsonArray("outsideGrid").getString(0)).isEqualTo("b");
+    assertThat(limiter.getBoolean("degraded")).isTrue();
+    assertThat(limiter.getInt("share")).isEqualTo(2);
+    // b itself, once its API answers again: budgets of its own
+    HttpResponse<String> b =
+        Await.until(
+            () -> Http.send("GET", api("b", "cluster"), null, "admin", "taskgate"),
+            r -> r.statusCode() == 200,
+            TIMEOUT,
+            Duration.ofMillis(250),
+            r -> "b's cluster view: " + r.statusCode());
+    assertThat(Http.json(b).getJsonObject("limiter").getString("mode")).isEqualTo("local");
+    JsonObject health =
+        Http.readinessCheck(
+            "http://localhost:" + instancePorts.get("a") + "80", "taskgate-rate-limiter");
+    assertThat(health.getJsonObject("data").getString("outsideGrid")).isEqualTo("b");
+  }
+}
