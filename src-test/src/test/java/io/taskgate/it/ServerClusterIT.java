@@ -221,7 +221,10 @@ class ServerClusterIT {
             "--target",
             "b",
             "taskgate.rate-limit.limiter=local"));
-    require(asadmin(Map.of(), "--port", admin, "restart-instance", "b"));
+    // stopped, then started: each step waits for the instance (restart-instance left it stopped
+    // once, on a loaded machine, and said it had succeeded)
+    require(asadmin(Map.of(), "--port", admin, "stop-instance", "b"));
+    require(asadmin(Map.of(), "--port", admin, "start-instance", "b"));
 
     JsonObject limiter =
         Await.until(

@@ -177,6 +177,12 @@ public final class GcraCell {
     }
   }
 
+  /** The slot reserved for {@code id}, or {@link KeyedRateLimiter#NO_RESERVATION}. */
+  public long slotOf(UUID id) {
+    int at = indexOf(id);
+    return at < 0 ? KeyedRateLimiter.NO_RESERVATION : reservations[at * 3 + 2];
+  }
+
   private int indexOf(UUID id) {
     long high = id.getMostSignificantBits();
     long low = id.getLeastSignificantBits();

@@ -57,6 +57,18 @@ public interface KeyedRateLimiter {
    */
   boolean release(RateLimitScope scope, String key, Object reservationId);
 
+  /** What {@link #reservedSlot} answers for no pending reservation. */
+  long NO_RESERVATION = Long.MIN_VALUE;
+
+  /**
+   * The slot of a pending reservation, as epoch nanoseconds, or {@link #NO_RESERVATION}. The
+   * default knows none: a limiter whose reservations live only in one instance's memory has none
+   * that another instance could redeem.
+   */
+  default long reservedSlot(RateLimitScope scope, String key, Object reservationId) {
+    return NO_RESERVATION;
+  }
+
   /**
    * Forgets keys whose budget has refilled completely, which would restart exactly as a new key
    * (or, for {@code startEmpty} policies, stricter), and reservations left unredeemed for over an

@@ -5,12 +5,15 @@ import io.taskgate.store.InstanceStore;
 import io.taskgate.store.ParkedSummary;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -36,6 +39,10 @@ public class Instances {
   private volatile Map<String, InstanceRecord> known = Map.of();
   private volatile Instant read = Instant.MIN; // when known was read
   private volatile Instant lastBeat;
+  private final Map<UUID, Instant> adopted = new ConcurrentHashMap<>();
+
+  /** How many tasks taken over from dead peers are remembered until their first gate. */
+  static final int MAX_ADOPTED = 100_000;
 
   /** This instance's identity. */
   public String self() {
@@ -182,6 +189,27 @@ public class Instances {
   /** Whether this instance may take over a task of {@code owner}: its own, or a dead one's. */
   public boolean mayTake(String owner, Instant now) {
     return self().equals(owner) || dead(owner, now);
+  }
+
+  /**
+   * Notes that this instance took over {@code taskId} from a dead peer at {@code now}, for the
+   * rate-limit gate ({@link #takeAdopted}). Beyond {@value #MAX_ADOPTED} remembered, those older
+   * than an hour are forgotten first; if none is, the task is not remembered.
+   */
+  public void adopted(UUID taskId, Instant now) {
+    if (adopted.size() >= MAX_ADOPTED) {
+      Instant old = now.minus(Duration.ofHours(1));
+      adopted.values().removeIf(at -> at.isBefore(old));
+      if (adopted.size() >= MAX_ADOPTED) {
+        return;
+      }
+    }
+    adopted.put(taskId, now);
+  }
+
+  /** Whether {@code taskId} was taken over from a dead peer and not asked about since. */
+  public boolean takeAdopted(UUID taskId) {
+    return !adopted.isEmpty() && adopted.remove(taskId) != null;
   }
 
   /** The instances as of the last beat, in the order of their ids. */

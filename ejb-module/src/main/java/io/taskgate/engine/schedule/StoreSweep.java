@@ -142,6 +142,7 @@ public final class StoreSweep {
         Optional<StoredTask> took = store.update(task, mine, now);
         if (took.isPresent()) {
           taken++;
+          instances.adopted(task.id(), now);
           offer(took.get(), now);
         }
       }

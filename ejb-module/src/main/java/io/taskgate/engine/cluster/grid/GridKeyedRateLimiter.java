@@ -177,6 +177,25 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     }
   }
 
+  /** The slot the grid (or, while degraded, the fallback) holds for the reservation. */
+  @Override
+  public long reservedSlot(RateLimitScope scope, String key, Object reservationId) {
+    UUID id = uuid(reservationId);
+    Long local = fallbackReservations.get(id);
+    if (local != null) {
+      return local;
+    }
+    if (degraded.get()) {
+      return NO_RESERVATION;
+    }
+    try {
+      return GcraCell.decode(cells.read(cellKey(scope, key))).slotOf(id);
+    } catch (GridUnavailable e) {
+      LOG.log(Level.FINE, "Taskgate could not read a reservation in the data grid", e);
+      return NO_RESERVATION;
+    }
+  }
+
   /** Grid entries expire by themselves; this forgets the fallback's idle keys. */
   @Override
   public int evictIdle(long nowEpochNanos) {

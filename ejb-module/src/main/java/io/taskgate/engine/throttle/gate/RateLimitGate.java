@@ -7,6 +7,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerInvoker;
@@ -21,6 +22,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
+import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -46,6 +48,7 @@ public class RateLimitGate implements Throttle {
   @Inject PacingLog pacing;
   @Inject GateSettings gateSettings;
   @Inject RateLimitKeySelector keys;
+  @Inject Instances instances;
 
   private final StartLead startLead = new StartLead();
 
@@ -100,6 +103,9 @@ public class RateLimitGate implements Throttle {
       // a task let through starts once its claim is committed, and its start is counted with the
       // spacing's margin: the decision is for then (a parked task coming back for its slot is
       // judged at its slot, so that it never starts before it)
+      if (instances.takeAdopted(queued.id())) {
+        forgetPassedSlot(gate, key, queued.id(), now);
+      }
       Instant startsAt =
           parkingLot.contains(queued.id())
               ? now
@@ -129,6 +135,23 @@ public class RateLimitGate implements Throttle {
       default:
         parkingLot.left(queued.id());
         return rejected(queued, handlerInfo, gate, key, decision);
+    }
+  }
+
+  /**
+   * A task taken over from a dead instance: the slot reserved for it there is kept while it is
+   * still to come (or just came), but one that passed longer ago than the policy's interval and
+   * burst, while no instance could start it, is given up, so that the task gets a new slot after
+   * the key's others instead of starting together with every other task whose slot passed
+   * meanwhile.
+   */
+  private void forgetPassedSlot(GateSpec gate, String key, UUID taskId, Instant now) {
+    long reserved = limiter.reservedSlot(gate.scope(), key, taskId);
+    RateLimitPolicy policy = gate.policy();
+    if (reserved != KeyedRateLimiter.NO_RESERVATION
+        && EpochNanos.of(now) - reserved
+            > policy.emissionIntervalNanos() + policy.burstToleranceNanos()) {
+      limiter.release(gate.scope(), key, taskId);
     }
   }
 

@@ -213,6 +213,11 @@ public class RateLimiterBean implements KeyedRateLimiter {
   }
 
   @Override
+  public long reservedSlot(RateLimitScope scope, String key, Object reservationId) {
+    return limiter.reservedSlot(scope, key, reservationId);
+  }
+
+  @Override
   public int evictIdle(long nowEpochNanos) {
     return limiter.evictIdle(nowEpochNanos);
   }

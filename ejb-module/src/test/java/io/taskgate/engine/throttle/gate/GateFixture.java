@@ -96,6 +96,7 @@ final class GateFixture {
     gate.pacing = new PacingLog(10);
     gate.gateSettings = settings;
     gate.keys = keys;
+    gate.instances = new io.taskgate.engine.cluster.Instances();
   }
 
   /** A first attempt of a new task of {@code tenant}, due now. */
