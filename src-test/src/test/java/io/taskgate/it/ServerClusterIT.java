@@ -165,6 +165,10 @@ class ServerClusterIT {
               TIMEOUT,
               Duration.ofMillis(250),
               v -> self + "'s view of two live instances in the grid: " + v);
+      for (JsonObject member : view.getJsonArray("instances").getValuesAs(JsonObject.class)) {
+        // read from the EAR, which Payara Server deploys unpacked
+        assertThat(member.getString("version")).isEqualTo(ItConfig.required("taskgate.version"));
+      }
       JsonObject limiter = view.getJsonObject("limiter");
       assertThat(limiter.getString("mode")).isEqualTo("grid");
       assertThat(limiter.getBoolean("degraded")).as(limiter.toString()).isFalse();
