@@ -563,13 +563,7 @@ class ClusterIT {
             "",
             "admin",
             "taskgate");
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<String> ids =
-        Http.json(response).getJsonArray("ids").getValuesAs(jakarta.json.JsonString.class).stream()
-            .map(jakarta.json.JsonString::getString)
-            .toList();
-    assertThat(ids).hasSize(n);
-    return ids;
+    return Http.batchIds(response, n);
   }
 
   private void awaitStartedOn(String instance, List<String> ids, Duration timeout)

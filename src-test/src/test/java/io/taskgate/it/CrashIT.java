@@ -255,13 +255,7 @@ class CrashIT {
             "",
             "admin",
             "taskgate");
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    List<String> ids =
-        Http.json(response).getJsonArray("ids").getValuesAs(jakarta.json.JsonString.class).stream()
-            .map(jakarta.json.JsonString::getString)
-            .toList();
-    assertThat(ids).hasSize(n);
-    return ids;
+    return Http.batchIds(response, n);
   }
 
   /** Waits until every task is COMPLETED; fails at once on one the store does not know. */

@@ -1,8 +1,11 @@
 package io.taskgate.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
@@ -12,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -29,12 +33,13 @@ final class Http {
   private Http() {}
 
   static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+    return get(uri, "application/json");
+  }
+
+  private static HttpResponse<String> get(URI uri, String accept)
+      throws IOException, InterruptedException {
     HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(REQUEST_TIMEOUT)
-            .header("Accept", "application/json")
-            .GET()
-            .build();
+        HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).header("Accept", accept).GET().build();
     return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
   }
 
@@ -52,13 +57,18 @@ final class Http {
 
   /** A GET that accepts text (Prometheus metrics). */
   static HttpResponse<String> getText(URI uri) throws IOException, InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(REQUEST_TIMEOUT)
-            .header("Accept", "text/plain")
-            .GET()
-            .build();
-    return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+    return get(uri, "text/plain");
+  }
+
+  /** The {@code ids} of a test resource's batch answer: 200, and {@code n} of them. */
+  static List<String> batchIds(HttpResponse<String> response, int n) {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    List<String> ids =
+        json(response).getJsonArray("ids").getValuesAs(JsonString.class).stream()
+            .map(JsonString::getString)
+            .toList();
+    assertThat(ids).hasSize(n);
+    return ids;
   }
 
   /**

@@ -82,8 +82,8 @@ public class ThrottleViews {
     Instant at = clock.instant();
     long now = EpochNanos.of(at);
     Optional<String> scope = query.taskType().map(admin::resolveTaskType);
-    Map<String, Map<String, ParkedKey>> parked = parkedByKey();
     List<ParkedSummary> peers = peersParked(at);
+    Map<String, Map<String, ParkedKey>> parked = parkedByKey(peers);
     int throttledKeys =
         parked.values().stream().mapToInt(Map::size).sum()
             + peers.stream().mapToInt(ParkedSummary::unlistedKeys).sum();
@@ -161,15 +161,15 @@ public class ThrottleViews {
   }
 
   /**
-   * The parked tasks by (scope, key): this instance's now, and those its live peers listed at their
-   * last heartbeat (each lists its {@value ParkedSummary#MAX_KEYS} keys with the most).
+   * The parked tasks by (scope, key): this instance's now, and those its live {@code peers} listed
+   * at their last heartbeat (each lists its {@value ParkedSummary#MAX_KEYS} keys with the most).
    */
-  private Map<String, Map<String, ParkedKey>> parkedByKey() {
+  private Map<String, Map<String, ParkedKey>> parkedByKey(List<ParkedSummary> peers) {
     Map<String, Map<String, ParkedKey>> parked = new HashMap<>();
     for (ParkingLot.Parked task : parkingLot.parkedTasks()) {
       parked(parked, task.scope().name(), task.key(), 1, task.slot());
     }
-    for (ParkedSummary peer : peersParked(clock.instant())) {
+    for (ParkedSummary peer : peers) {
       for (ParkedSummary.Key key : peer.top()) {
         parked(parked, key.scope(), key.key(), key.tasks(), key.latestSlot());
       }

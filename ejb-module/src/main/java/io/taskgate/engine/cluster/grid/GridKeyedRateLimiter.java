@@ -245,11 +245,8 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       return;
     }
     outside = List.copyOf(ids);
-    share = Math.max(Math.max(1, instances), share);
-    if (degraded.compareAndSet(false, true)) {
-      share = Math.max(1, instances);
-      degradedSince = now;
-      degradations.incrementAndGet();
+    if (!enterDegraded(now, Math.max(1, instances))) {
+      share = Math.max(share, instances); // already degraded: the smaller share of the two
     }
     if (lastSplitWarning == Long.MIN_VALUE || now - lastSplitWarning >= WARN_EVERY_NANOS) {
       lastSplitWarning = now;
@@ -293,11 +290,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   }
 
   private void degrade(long now, GridUnavailable cause) {
-    if (degraded.compareAndSet(false, true)) {
-      share = Math.max(1, members.getAsInt());
-      degradedSince = now;
-      nextProbe.set(now + PROBE_EVERY_NANOS);
-      degradations.incrementAndGet();
+    if (enterDegraded(now, Math.max(1, members.getAsInt()))) {
       if (lastWarning == Long.MIN_VALUE || now - lastWarning >= WARN_EVERY_NANOS) {
         lastWarning = now;
         LOG.log(
@@ -312,6 +305,21 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
             cause.getCause());
       }
     }
+  }
+
+  /** Switches to the fallback at 1/{@code n} of each rate; false if it was on it already. */
+  private boolean enterDegraded(long now, int n) {
+    if (degraded.get()) {
+      return false;
+    }
+    share = n; // before the switch: no call decides locally at the full rate
+    if (!degraded.compareAndSet(false, true)) {
+      return false;
+    }
+    degradedSince = now;
+    nextProbe.set(now + PROBE_EVERY_NANOS);
+    degradations.incrementAndGet();
+    return true;
   }
 
   /**
