@@ -4,11 +4,14 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.engine.cluster.ClusterSettings;
 import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.cluster.grid.GridState;
+import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.OffTimer;
 import io.taskgate.engine.schedule.StoreSweep;
 import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
@@ -63,6 +66,9 @@ public class TaskEngine {
   @Inject ClusterSettings cluster;
   @Inject ParkingLot parkingLot;
   @Inject GridState grid;
+  @Inject JobThrottlers throttlers;
+  @Inject HandlerRegistry registry;
+  @Inject Payloads payloads;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -117,6 +123,7 @@ public class TaskEngine {
     if (!opened.compareAndSet(false, true)) {
       return;
     }
+    retakeHolds();
     queues.startConsuming();
     started = clock.instant();
     executor.execute(
@@ -136,6 +143,24 @@ public class TaskEngine {
             recoveryEnded = true;
           }
         });
+  }
+
+  /**
+   * Before any task runs: the mutexes and semaphores held by tasks that started and did not end are
+   * theirs again, so that no other task takes them while they are taken back.
+   */
+  private void retakeHolds() {
+    try {
+      int held = throttlers.rebuild(registry.all(), queries, payloads);
+      if (held > 0) {
+        LOG.info("Taskgate: " + held + " mutex or semaphore holds taken again by their tasks");
+      }
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.SEVERE,
+          "Taskgate could not read which tasks hold mutexes and semaphores; they start free",
+          e);
+    }
   }
 
   /**

@@ -35,6 +35,13 @@ public interface TaskQueries {
    */
   List<StoredTask> findOwnedBy(TaskStatus status, Set<String> owners, UUID after, int max);
 
+  /**
+   * Up to {@code max} tasks of {@code types} that started and have not ended: IN_PROGRESS, or, with
+   * {@code retrying}, QUEUED after an attempt (waiting for a retry, or taken back from a crash); in
+   * id order, after {@code after} (null: from the first). What holds a mutex or semaphore.
+   */
+  List<StoredTask> findStarted(Set<String> types, boolean retrying, UUID after, int max);
+
   /** A page of tasks matching the query, newest first, and how many match in all. */
   TaskPage query(TaskQuery query);
 

@@ -94,6 +94,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       Task task = Objects.requireNonNull(tasks.get(i), "tasks[" + i + "]");
       HandlerInfo handler = registry.require(task.getClass());
       validation.check(task, "tasks[" + i + "]");
+      TaskValidation.checkThrottlers(task, handler, "tasks[" + i + "]");
       String payload = payloads.write(task);
       limits.checkPayload(handler.typeName(), payload);
       String queue = queues.resolve(options.queue().orElse(handler.queue()));
@@ -166,6 +167,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       Task task, DispatchOptions options, Instant due, String recurrence, Instant now) {
     HandlerInfo handler = registry.require(task.getClass());
     validation.check(task, null);
+    TaskValidation.checkThrottlers(task, handler, null);
     String payload = payloads.write(task);
     limits.checkPayload(handler.typeName(), payload);
     String queue = queues.resolve(options.queue().orElse(handler.queue()));

@@ -3,6 +3,9 @@ package io.taskgate.engine.dispatch;
 import io.taskgate.api.InvalidTaskException;
 import io.taskgate.api.InvalidTaskException.Violation;
 import io.taskgate.api.Task;
+import io.taskgate.core.throttle.ResourceTemplate;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.ThrottlerSpec;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -10,6 +13,8 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.MessageInterpolator;
 import jakarta.validation.Validator;
 import jakarta.validation.ValidatorFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -83,6 +88,35 @@ public class TaskValidation {
             .sorted(Comparator.comparing(Violation::field).thenComparing(Violation::message))
             .toList();
     throw new InvalidTaskException(task.getClass().getName(), where, violations);
+  }
+
+  /**
+   * Checks that {@code task}'s throttler ids can be filled: a placeholder's value is present and
+   * the id is at most 100 characters.
+   *
+   * @throws InvalidTaskException naming the throttler, the template and why
+   */
+  public static void checkThrottlers(Task task, HandlerInfo handler, String where) {
+    if (handler.throttling().isEmpty()) {
+      return;
+    }
+    List<Violation> violations = new ArrayList<>();
+    for (ThrottlerSpec spec : handler.throttling().get().throttlers()) {
+      for (ResourceTemplate template :
+          Arrays.asList(spec.resource(), spec.owner(), spec.window())) {
+        if (template == null || !template.isDynamic()) {
+          continue;
+        }
+        try {
+          template.fill(task);
+        } catch (IllegalArgumentException e) {
+          violations.add(new Violation(spec.kind().label(), e.getMessage(), template.text()));
+        }
+      }
+    }
+    if (!violations.isEmpty()) {
+      throw new InvalidTaskException(task.getClass().getName(), where, violations);
+    }
   }
 
   private static String text(Object value) {

@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param retry its retry policy
  * @param timeout the per-attempt time limit, if any
  * @param gate how its tasks pass the rate-limit gate; empty: they are not throttled
+ * @param throttling the job throttlers its tasks pass (mutex, semaphore, windows); empty: none
  */
 public record HandlerInfo(
     Class<? extends Task> taskType,
@@ -22,11 +23,24 @@ public record HandlerInfo(
     String queue,
     RetryPolicy retry,
     Optional<Duration> timeout,
-    Optional<GateSpec> gate) {
+    Optional<GateSpec> gate,
+    Optional<ThrottlingSpec> throttling) {
 
-  /** Checks that the gate, possibly empty, is present. */
+  /** Checks that the gate and the throttling, possibly empty, are present. */
   public HandlerInfo {
     Objects.requireNonNull(gate, "gate");
+    Objects.requireNonNull(throttling, "throttling");
+  }
+
+  /** A handler whose tasks pass no job throttler. */
+  public HandlerInfo(
+      Class<? extends Task> taskType,
+      Class<?> beanClass,
+      String queue,
+      RetryPolicy retry,
+      Optional<Duration> timeout,
+      Optional<GateSpec> gate) {
+    this(taskType, beanClass, queue, retry, timeout, gate, Optional.empty());
   }
 
   /** A handler whose tasks are not throttled. */
@@ -46,6 +60,11 @@ public record HandlerInfo(
 
   /** This handler with another gate. */
   public HandlerInfo withGate(Optional<GateSpec> gate) {
-    return new HandlerInfo(taskType, beanClass, queue, retry, timeout, gate);
+    return new HandlerInfo(taskType, beanClass, queue, retry, timeout, gate, throttling);
+  }
+
+  /** This handler with other job throttlers. */
+  public HandlerInfo withThrottling(Optional<ThrottlingSpec> throttling) {
+    return new HandlerInfo(taskType, beanClass, queue, retry, timeout, gate, throttling);
   }
 }

@@ -1,11 +1,17 @@
 package io.taskgate.engine.handler;
 
+import io.taskgate.api.DynamicWindow;
+import io.taskgate.api.FixedWindow;
 import io.taskgate.api.Handler;
+import io.taskgate.api.Mutex;
 import io.taskgate.api.RateLimit;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.RateLimitedTask;
+import io.taskgate.api.Semaphore;
+import io.taskgate.api.SlidingWindow;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskHandler;
+import io.taskgate.api.Throttling;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.task.RetryPolicy;
 import jakarta.enterprise.context.spi.CreationalContext;
@@ -16,6 +22,7 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.lang.reflect.TypeVariable;
@@ -45,17 +52,31 @@ import java.util.logging.Logger;
 public class TaskgateExtension implements Extension {
   private static final Logger LOG = Logger.getLogger(TaskgateExtension.class.getName());
 
+  private static final List<Class<? extends Annotation>> HANDLER_ONLY =
+      List.of(
+          RateLimit.class,
+          Mutex.class,
+          Semaphore.class,
+          FixedWindow.class,
+          SlidingWindow.class,
+          DynamicWindow.class,
+          Throttling.class);
+
   private final Map<String, HandlerInfo> handlers = new LinkedHashMap<>();
   private final Map<Class<?>, Bean<?>> beans = new LinkedHashMap<>();
 
   void onBean(@Observes ProcessManagedBean<?> event) {
     TaskHandler options = event.getAnnotatedBeanClass().getAnnotation(TaskHandler.class);
     if (options == null) {
-      if (event.getAnnotatedBeanClass().isAnnotationPresent(RateLimit.class)) {
-        LOG.warning(
-            "Taskgate: "
-                + event.getAnnotatedBeanClass().getJavaClass().getName()
-                + " is annotated @RateLimit but not @TaskHandler; the annotation is ignored");
+      for (Class<? extends Annotation> a : HANDLER_ONLY) {
+        if (event.getAnnotatedBeanClass().isAnnotationPresent(a)) {
+          LOG.warning(
+              "Taskgate: "
+                  + event.getAnnotatedBeanClass().getJavaClass().getName()
+                  + " is annotated @"
+                  + a.getSimpleName()
+                  + " but not @TaskHandler; the annotation is ignored");
+        }
       }
       return;
     }
@@ -170,7 +191,8 @@ public class TaskgateExtension implements Extension {
         overridesPolicy(beanClass)
             ? Optional.empty() // resolved after validation, from the handler's method
             : gate(taskType, beanClass, policy.orElse(null), GateSpec.PolicySource.ANNOTATION);
-    return new HandlerInfo(taskType, beanClass, options.queue(), retry, timeout, gate);
+    Optional<ThrottlingSpec> throttling = ThrottlerSpecs.of(beanClass, taskType);
+    return new HandlerInfo(taskType, beanClass, options.queue(), retry, timeout, gate, throttling);
   }
 
   /**

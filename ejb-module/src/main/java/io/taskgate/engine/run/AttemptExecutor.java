@@ -188,9 +188,9 @@ public class AttemptExecutor {
             end,
             claimed.runs() + 1);
     AttemptEnd ended =
-        failure instanceof TaskTimeoutException
-            ? AttemptEnd.TIMED_OUT
-            : next instanceof AttemptOutcomes.Retry ? AttemptEnd.RETRIED : AttemptEnd.FAILED;
+        next instanceof AttemptOutcomes.Retry
+            ? AttemptEnd.RETRIED
+            : failure instanceof TaskTimeoutException ? AttemptEnd.TIMED_OUT : AttemptEnd.FAILED;
     claimer.released(claim.permits().release(ended));
     if (next instanceof AttemptOutcomes.Retry retry) {
       invoker.callback(

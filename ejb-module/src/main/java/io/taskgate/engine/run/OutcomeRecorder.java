@@ -160,6 +160,12 @@ public class OutcomeRecorder {
   /** Hands the task back to the scheduler: to its queue, its timeline, or held on its queue. */
   private void followUp(AttemptOutcome outcome) {
     FollowUp next = outcome.next();
+    String woken = claimer.takeWokenInFlight(outcome.taskId());
+    if (woken != null) {
+      // its resource was freed while its wait was being recorded: back to its queue now
+      scheduler.cancelTimer(outcome.taskId());
+      next = new FollowUp(woken, clock.instant());
+    }
     if (next != null && next.due() == null) {
       queues.hold(next.queue(), outcome.taskId()); // still held by the scheduler
       return;

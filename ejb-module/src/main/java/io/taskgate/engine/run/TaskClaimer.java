@@ -3,6 +3,7 @@ package io.taskgate.engine.run;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.api.TaskThrottledException;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerInvoker;
@@ -11,13 +12,16 @@ import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.ResourceWaiters;
+import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
+import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.engine.throttle.gate.RateLimitGate;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -61,8 +65,16 @@ public class TaskClaimer {
    */
   private final Map<Class<?>, ThrottleChain> chains = new ConcurrentHashMap<>();
 
-  private final ResourceWaiters waiters = new ResourceWaiters();
+  @Inject JobThrottlers throttlers;
   @Inject Ticker ticker;
+  private ResourceWaiters waiters;
+  private final Map<UUID, String> wokenInFlight = new ConcurrentHashMap<>();
+
+  @PostConstruct
+  void listen() {
+    waiters = throttlers.waiters();
+    throttlers.onFreed(this::released);
+  }
 
   /**
    * Reads the task (or takes the dispatcher's copy) and checks it can run now; an outcome instead
@@ -153,7 +165,13 @@ public class TaskClaimer {
   ThrottleChain chainOf(HandlerInfo handlerInfo) {
     return chains.computeIfAbsent(
         handlerInfo.beanClass(),
-        c -> handlerInfo.gate().isPresent() ? ThrottleChain.of(List.of(gate)) : ThrottleChain.NONE);
+        c -> {
+          List<Throttle> throttles = new ArrayList<>(throttlers.throttlesOf(handlerInfo));
+          if (handlerInfo.gate().isPresent()) {
+            throttles.add(gate);
+          }
+          return ThrottleChain.of(throttles);
+        });
   }
 
   /**
@@ -177,9 +195,23 @@ public class TaskClaimer {
     }
     if (decision instanceof ThrottleDecision.WaitForRelease wait) {
       boolean waits = waiters.waitFor(wait.resource(), queued.id(), queued.queue(), releasesSeen);
-      // not waiting: a release came meanwhile, so it tries again at once
+      // not waiting: a release came meanwhile, so it tries again at once; waiting: it looks again
+      // by itself at the recheck time, if there is one, keeping its place in the line
+      Instant next = waits ? wait.recheckAt() : now;
       return AttemptOutcome.nothing(
-          queued.id(), now, waits ? null : new FollowUp(queued.queue(), now));
+          queued.id(), now, next == null ? null : new FollowUp(queued.queue(), next));
+    }
+    if (decision instanceof ThrottleDecision.Drop drop) {
+      TaskContext context = HandlerInvoker.context(queued, handlerInfo, null);
+      TaskThrottledException cause = new TaskThrottledException(drop.throttle(), drop.reason());
+      return Outcomes.ended(
+          queued,
+          TaskStatus.CANCELLED,
+          drop.reason(),
+          now,
+          () ->
+              invoker.withHandler(
+                  queued, handlerInfo, "onError", h -> h.onError(task, context, cause)));
     }
     if (decision instanceof ThrottleDecision.SkipOccurrence skip) {
       return Outcomes.skipped(queued, skip.notBefore(), now, skip.reason());
@@ -203,10 +235,28 @@ public class TaskClaimer {
   /** Throttles freed {@code resources}: the first task waiting for each goes back to its queue. */
   void released(Set<String> resources) {
     for (String resource : resources) {
-      waiters
-          .released(resource)
-          .ifPresent(w -> scheduler.submit(w.queue(), w.taskId(), clock.instant()));
+      waiters.released(resource).ifPresent(this::wake);
     }
+  }
+
+  /**
+   * A waiter goes back to its queue now: its recheck timer, if any, is dropped; if a worker still
+   * has it (its wait is being recorded), its follow-up submits it instead ({@link
+   * #takeWokenInFlight}).
+   */
+  private void wake(ResourceWaiters.Waiter waiter) {
+    scheduler.cancelTimer(waiter.taskId());
+    if (!scheduler.submit(waiter.queue(), waiter.taskId(), clock.instant())) {
+      wokenInFlight.put(waiter.taskId(), waiter.queue());
+    }
+  }
+
+  /**
+   * The queue of a task woken while the engine still held it (between its throttle's answer and its
+   * follow-up), which must now go back to it at once; null if it was not.
+   */
+  String takeWokenInFlight(UUID taskId) {
+    return wokenInFlight.isEmpty() ? null : wokenInFlight.remove(taskId);
   }
 
   /**

@@ -8,7 +8,7 @@ public enum AttemptEnd {
   FAILED,
   /** The handler threw (or timed out) and the task will be tried again. */
   RETRIED,
-  /** The attempt ran over its timeout and was interrupted. */
+  /** The attempt ran over its timeout and was interrupted, and no attempt is left. */
   TIMED_OUT,
   /** The task was cancelled before it started. */
   CANCELLED,

@@ -31,14 +31,18 @@ public final class ResourceWaiters {
   }
 
   /**
-   * {@code taskId} waits for {@code resource} (a task waiting already moves to the new one), unless
-   * a release was reported since {@code releasesSeen} ({@link #releases}, read before the throttles
-   * were asked): then it does not wait, and false says to try again now.
+   * {@code taskId} waits for {@code resource} (a task waiting already for it keeps its place; one
+   * waiting for another resource moves to the end of this one's line), unless a release was
+   * reported since {@code releasesSeen} ({@link #releases}, read before the throttles were asked):
+   * then it does not wait, and false says to try again now.
    */
   public synchronized boolean waitFor(
       String resource, UUID taskId, String queue, long releasesSeen) {
     if (releases != releasesSeen) {
       return false;
+    }
+    if (resource.equals(waitingFor.get(taskId))) {
+      return true;
     }
     forget(taskId);
     byResource
@@ -82,6 +86,17 @@ public final class ResourceWaiters {
       byResource.remove(resource);
     }
     return true;
+  }
+
+  /** The tasks waiting for {@code resource}, first come first. */
+  public synchronized java.util.List<UUID> waiting(String resource) {
+    Deque<Waiter> waiters = byResource.get(resource);
+    return waiters == null ? java.util.List.of() : waiters.stream().map(Waiter::taskId).toList();
+  }
+
+  /** The resource {@code taskId} waits for, if it waits. */
+  public synchronized Optional<String> waitsFor(UUID taskId) {
+    return Optional.ofNullable(waitingFor.get(taskId));
   }
 
   /** How many tasks wait, for any resource. */

@@ -31,11 +31,30 @@ public sealed interface ThrottleDecision {
 
   /**
    * Not until {@code resource} is released: the task stays queued, holds no worker, and is woken
-   * when a permit of the resource is given back.
+   * when a permit of the resource is given back, or at {@code recheckAt} (null: never) to look
+   * again, keeping its place among the waiters: for a max wait, or a release this instance cannot
+   * see.
    */
-  record WaitForRelease(String resource) implements ThrottleDecision {
+  record WaitForRelease(String resource, Instant recheckAt) implements ThrottleDecision {
     public WaitForRelease {
       Objects.requireNonNull(resource, "resource");
+    }
+
+    /** Waits for {@code resource} with no recheck. */
+    public WaitForRelease(String resource) {
+      this(resource, null);
+    }
+  }
+
+  /**
+   * Never, by the task's choice: a throttle whose action is DROP (or whose max wait passed) ends
+   * the task CANCELLED with {@code reason}; its {@code onError} gets a {@code
+   * TaskThrottledException} naming {@code throttle}.
+   */
+  record Drop(String throttle, String reason) implements ThrottleDecision {
+    public Drop {
+      Objects.requireNonNull(throttle, "throttle");
+      Objects.requireNonNull(reason, "reason");
     }
   }
 

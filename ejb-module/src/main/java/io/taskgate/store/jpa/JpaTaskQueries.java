@@ -114,6 +114,42 @@ public final class JpaTaskQueries implements TaskQueries {
   }
 
   @Override
+  public List<StoredTask> findStarted(Set<String> types, boolean retrying, UUID after, int max) {
+    Objects.requireNonNull(types, "types");
+    if (max < 0) {
+      throw new IllegalArgumentException("max must not be negative, was " + max);
+    }
+    if (max == 0 || types.isEmpty()) {
+      return List.of();
+    }
+    String from = after == null ? "" : " AND t.id > :after";
+    String started =
+        retrying
+            ? "(t.status = :running OR (t.status = :queued AND t.attempt > 0))"
+            : "t.status = :running";
+    return tx.inTransaction(
+        em -> {
+          var query =
+              em.createQuery(
+                      "SELECT t FROM TaskEntity t WHERE t.type IN :types AND "
+                          + started
+                          + from
+                          + " ORDER BY t.id",
+                      TaskEntity.class)
+                  .setParameter("types", List.copyOf(types))
+                  .setParameter("running", TaskStatus.IN_PROGRESS)
+                  .setMaxResults(max);
+          if (retrying) {
+            query.setParameter("queued", TaskStatus.QUEUED);
+          }
+          if (after != null) {
+            query.setParameter("after", after.toString());
+          }
+          return JpaTaskStore.readAll(em, query);
+        });
+  }
+
+  @Override
   public List<DueTask> findQueued(DueTask after, int max) {
     return QueuedPages.page(tx, null, after, max);
   }

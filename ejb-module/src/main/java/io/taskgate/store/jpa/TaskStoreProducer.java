@@ -7,6 +7,7 @@ import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWriteListener;
+import io.taskgate.store.ThrottlerStore;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -81,6 +82,13 @@ public class TaskStoreProducer {
   @ApplicationScoped
   InstanceStore instanceStore() {
     return new JpaInstanceStore(transactor);
+  }
+
+  /** The definitions of semaphores and windows and their change log, on the same transactions. */
+  @Produces
+  @ApplicationScoped
+  ThrottlerStore throttlerStore() {
+    return new JpaThrottlerStore(transactor);
   }
 
   @Produces

@@ -30,7 +30,9 @@ class PersistenceXmlTest {
         .containsExactly(
             TaskEntity.class.getName(),
             TaskAuditEntity.class.getName(),
-            InstanceEntity.class.getName());
+            InstanceEntity.class.getName(),
+            ThrottlerEntity.class.getName(),
+            ThrottlerChangeEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

@@ -1,0 +1,53 @@
+package io.taskgate.api;
+
+import java.util.Optional;
+
+/**
+ * Defines the semaphores and windows that handlers name, at run time: {@code @Inject
+ * ThrottlingManager}. Every method is idempotent; definitions are stored in the database (they
+ * survive a restart and are shared by the instances of a cluster) and every change is audited (who,
+ * when, old and new value). Mutexes need no definition: they are created on first use.
+ *
+ * <pre>{@code
+ * @Inject ThrottlingManager throttling;
+ *
+ * void define(@Observes @Initialized(ApplicationScoped.class) Object start) {
+ *   throttling.addOrUpdateSemaphore("newsletter", 3);
+ *   throttling.addOrUpdateWindow(ThrottlerKind.FIXED_WINDOW, "github",
+ *       WindowOptions.fixed(5000, Duration.ofHours(1)));
+ * }
+ * }</pre>
+ */
+public interface ThrottlingManager {
+
+  /**
+   * Defines semaphore {@code id} with {@code maxCount} permits, or changes its count: lowering it
+   * below the tasks holding it never fails; the excess drains as they end.
+   *
+   * @throws IllegalArgumentException naming the value, if {@code maxCount} is below 1 or the id is
+   *     not a valid resource id
+   */
+  void addOrUpdateSemaphore(String id, int maxCount);
+
+  /**
+   * Defines window {@code id} of {@code kind} (FIXED_WINDOW, SLIDING_WINDOW or DYNAMIC_WINDOW), or
+   * changes it. Counts already taken stay counted.
+   *
+   * @throws IllegalArgumentException if the options do not suit the kind (a fixed window has one
+   *     bucket; capacity and rebalancing are for dynamic windows)
+   */
+  void addOrUpdateWindow(ThrottlerKind kind, String id, WindowOptions options);
+
+  /**
+   * Removes throttler {@code id} of {@code kind}; returns false if it did not exist.
+   *
+   * @throws ThrottlerInUseException if it is a semaphore that tasks still hold
+   */
+  boolean remove(ThrottlerKind kind, String id);
+
+  /** The semaphore's max count, if it is defined. */
+  Optional<Integer> semaphore(String id);
+
+  /** The window's definition, if it is defined. */
+  Optional<WindowOptions> window(ThrottlerKind kind, String id);
+}

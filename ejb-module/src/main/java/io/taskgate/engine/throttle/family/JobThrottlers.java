@@ -1,0 +1,351 @@
+package io.taskgate.engine.throttle.family;
+
+import io.taskgate.api.Strictness;
+import io.taskgate.api.Task;
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.ThrottlingAction;
+import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.Holders;
+import io.taskgate.engine.event.TaskTransitions;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.Payloads;
+import io.taskgate.engine.handler.ThrottlerSpec;
+import io.taskgate.engine.handler.ThrottlingSpec;
+import io.taskgate.engine.throttle.ResourceWaiters;
+import io.taskgate.engine.throttle.Throttle;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskQueries;
+import io.taskgate.store.ThrottlerRecord;
+import io.taskgate.store.ThrottlerStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The job throttlers of this application: builds each task type's {@link FamilyThrottle}s, keeps
+ * their state ({@link ThrottlerState}) and the definitions of semaphores and windows (read from the
+ * {@link ThrottlerStore}, cached, re-read every {@link #DEFINITIONS_TTL} so that a change made on
+ * another instance arrives), gives back what a task holds when it reaches a final state whatever
+ * the path (cancelled while waiting for its retry, say), and keeps the tasks waiting for a resource
+ * ({@link #waiters}).
+ */
+@ApplicationScoped
+public class JobThrottlers {
+  /** Config key: the default throttling action, WAIT or DROP. */
+  public static final String ACTION_KEY = "taskgate.throttling.action";
+
+  /** Config key: the default max wait (ISO-8601), unset for none. */
+  public static final String MAX_WAIT_KEY = "taskgate.throttling.max-wait";
+
+  /** Config key: whether throttles are strict by default. */
+  public static final String STRICT_KEY = "taskgate.throttling.strict";
+
+  /** Config key: how often a task waiting for a release looks again by itself. */
+  public static final String RECHECK_KEY = "taskgate.throttling.recheck";
+
+  /** How long definitions are cached before they are read again. */
+  static final Duration DEFINITIONS_TTL = Duration.ofSeconds(2);
+
+  @Inject ThrottlerStore store;
+  @Inject InstantSource clock;
+  @Inject Config config;
+  @Inject TaskTransitions transitions;
+
+  private static final int REBUILD_PAGE = 500;
+  private final AtomicBoolean subscribed = new AtomicBoolean();
+
+  private final ResourceWaiters waiters = new ResourceWaiters();
+  private volatile ThrottlerState state = new LocalThrottlerState();
+  private volatile Map<String, ThrottlerRecord> definitions = Map.of();
+  private volatile Instant definitionsRead = Instant.MIN;
+  private volatile Consumer<Set<String>> onFreed = freed -> {};
+  private final Map<String, Counters> counters = new ConcurrentHashMap<>();
+
+  private ThrottlingAction defaultAction;
+  private Duration defaultMaxWait;
+  private boolean defaultStrict;
+  private Duration recheck;
+
+  /** What a throttle did, since start. */
+  public static final class Counters {
+    final LongAdder acquired = new LongAdder();
+    final LongAdder waited = new LongAdder();
+    final LongAdder dropped = new LongAdder();
+
+    public long acquired() {
+      return acquired.sum();
+    }
+
+    public long waited() {
+      return waited.sum();
+    }
+
+    public long dropped() {
+      return dropped.sum();
+    }
+  }
+
+  @PostConstruct
+  void readSettings() {
+    String action = config.getOptionalValue(ACTION_KEY, String.class).orElse("WAIT").trim();
+    ThrottlingAction parsed;
+    try {
+      parsed = ThrottlingAction.valueOf(action.toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      parsed = ThrottlingAction.CONFIGURED;
+    }
+    if (parsed == ThrottlingAction.CONFIGURED) {
+      throw new IllegalArgumentException(
+          "Taskgate: " + ACTION_KEY + " must be WAIT or DROP, was '" + action + "'");
+    }
+    configure(
+        parsed,
+        config
+            .getOptionalValue(MAX_WAIT_KEY, String.class)
+            .map(v -> duration(MAX_WAIT_KEY, v))
+            .orElse(null),
+        config.getOptionalValue(STRICT_KEY, Boolean.class).orElse(false),
+        duration(RECHECK_KEY, config.getOptionalValue(RECHECK_KEY, String.class).orElse("PT30S")));
+  }
+
+  /**
+   * The global defaults: {@code action} (WAIT or DROP), {@code maxWait} (null: none), whether
+   * throttles are {@code strict}, and how often a waiting task looks again by itself.
+   */
+  void configure(ThrottlingAction action, Duration maxWait, boolean strict, Duration recheck) {
+    this.defaultAction = action;
+    this.defaultMaxWait = maxWait;
+    this.defaultStrict = strict;
+    this.recheck = recheck;
+  }
+
+  private static Duration duration(String key, String text) {
+    try {
+      Duration d = Duration.parse(text.trim());
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(
+            "Taskgate: " + key + " must be a positive duration, was '" + text + "'");
+      }
+      return d;
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "Taskgate: " + key + " '" + text + "' is not an ISO-8601 duration such as PT10M", e);
+    }
+  }
+
+  /** The name the waiters and views use for throttler {@code id} of {@code kind}. */
+  static String resource(ThrottlerKind kind, String id) {
+    return kind.label() + ":" + id;
+  }
+
+  /** The throttles of {@code handler}'s task type; empty if it names none. */
+  public List<Throttle> throttlesOf(HandlerInfo handler) {
+    if (handler.throttling().isEmpty()) {
+      return List.of();
+    }
+    ThrottlingSpec spec = handler.throttling().get();
+    ThrottlingAction action =
+        spec.action() == ThrottlingAction.CONFIGURED ? defaultAction : spec.action();
+    Duration maxWait = spec.maxWait().orElse(defaultMaxWait);
+    boolean strict = strict(spec);
+    if (spec.holds()) {
+      subscribe();
+    }
+    List<Throttle> throttles = new ArrayList<>();
+    for (ThrottlerSpec throttler : spec.throttlers()) {
+      throttles.add(
+          new FamilyThrottle(
+              throttler, handler.beanClass().getName(), this, action, maxWait, strict));
+    }
+    return throttles;
+  }
+
+  private boolean strict(ThrottlingSpec spec) {
+    return spec.strictness() == Strictness.CONFIGURED
+        ? defaultStrict
+        : spec.strictness() == Strictness.STRICT;
+  }
+
+  /**
+   * Takes again, before any task runs, the mutexes and semaphores of the tasks that hold them in
+   * the store: those IN_PROGRESS (an instance crashed while they ran: they re-enter when taken
+   * back) and, for strict throttles, those waiting for a retry. Returns how many holds it took.
+   */
+  public int rebuild(Collection<HandlerInfo> handlers, TaskQueries queries, Payloads payloads) {
+    Map<String, HandlerInfo> byType = new HashMap<>();
+    Set<String> strictTypes = new HashSet<>();
+    Set<String> relaxedTypes = new HashSet<>();
+    for (HandlerInfo handler : handlers) {
+      if (handler.throttling().isPresent() && handler.throttling().get().holds()) {
+        byType.put(handler.typeName(), handler);
+        (strict(handler.throttling().get()) ? strictTypes : relaxedTypes).add(handler.typeName());
+      }
+    }
+    int held = 0;
+    for (boolean retrying : new boolean[] {true, false}) {
+      Set<String> types = retrying ? strictTypes : relaxedTypes;
+      UUID after = null;
+      List<StoredTask> page;
+      do {
+        page = queries.findStarted(types, retrying, after, REBUILD_PAGE);
+        for (StoredTask task : page) {
+          held += rehold(task, byType.get(task.type()), payloads);
+          after = task.id();
+        }
+      } while (page.size() == REBUILD_PAGE);
+    }
+    if (held > 0) {
+      subscribe();
+    }
+    return held;
+  }
+
+  private int rehold(StoredTask task, HandlerInfo handler, Payloads payloads) {
+    Task payload;
+    try {
+      payload = payloads.read(task.payload(), handler.taskType());
+    } catch (RuntimeException e) {
+      return 0; // it fails alone when it runs
+    }
+    int held = 0;
+    for (ThrottlerSpec spec : handler.throttling().get().throttlers()) {
+      if (!spec.holds()) {
+        continue;
+      }
+      try {
+        String resource = resource(spec.kind(), spec.resource().fill(payload));
+        String owner = spec.owner() == null ? task.id().toString() : spec.owner().fill(payload);
+        if (state.acquire(resource, owner, task.id().toString(), Integer.MAX_VALUE)
+            == Holders.Acquired.GRANTED) {
+          held++;
+        }
+      } catch (IllegalArgumentException e) {
+        // its id cannot be filled: it never held
+      }
+    }
+    return held;
+  }
+
+  /** Listens for tasks reaching a final state, once. */
+  private void subscribe() {
+    if (subscribed.compareAndSet(false, true)) {
+      transitions.subscribe(
+          t -> {
+            if (t.to() != null && t.to().terminal()) {
+              ended(t.taskId());
+            }
+          });
+    }
+  }
+
+  /** The tasks waiting for a resource to be released. */
+  public ResourceWaiters waiters() {
+    return waiters;
+  }
+
+  /** Who is told which resources were freed outside an attempt (a task ended while holding). */
+  public void onFreed(Consumer<Set<String>> onFreed) {
+    this.onFreed = onFreed;
+  }
+
+  /**
+   * Task {@code taskId} reached a final state: it gives back whatever it still holds (a strict
+   * permit kept across retries, one re-entered after a crash) and waits for nothing.
+   */
+  public void ended(UUID taskId) {
+    waiters.forget(taskId);
+    Set<String> freed = state.releaseAll(taskId.toString());
+    if (!freed.isEmpty()) {
+      onFreed.accept(freed);
+    }
+  }
+
+  /** Wakes up to {@code n} of the tasks waiting for {@code resource} (a semaphore grew). */
+  void wake(String resource, int n) {
+    for (int i = 0; i < n; i++) {
+      onFreed.accept(Set.of(resource));
+    }
+  }
+
+  ThrottlerState state() {
+    return state;
+  }
+
+  /** Uses {@code state} from now on (the data grid's, in a cluster). */
+  public void useState(ThrottlerState state) {
+    this.state = state;
+  }
+
+  Duration recheck() {
+    return recheck;
+  }
+
+  /** Semaphore {@code id}'s max count; null if it is not defined. */
+  Integer semaphore(String id) {
+    ThrottlerRecord record = definitions().get(resource(ThrottlerKind.SEMAPHORE, id));
+    return record == null ? null : record.limit();
+  }
+
+  /** Window {@code id}'s definition; null if it is not defined. */
+  WindowOptions window(ThrottlerKind kind, String id) {
+    ThrottlerRecord record = definitions().get(resource(kind, id));
+    return record == null ? null : DefaultThrottlingManager.options(record);
+  }
+
+  /** The definitions, by {@code kind:id}, read again once they are older than the TTL. */
+  Map<String, ThrottlerRecord> definitions() {
+    Instant now = clock.instant();
+    if (definitionsRead.plus(DEFINITIONS_TTL).isBefore(now)) {
+      reload(now);
+    }
+    return definitions;
+  }
+
+  /** Reads the definitions again now. */
+  synchronized void reload(Instant now) {
+    Map<String, ThrottlerRecord> read = new HashMap<>();
+    for (ThrottlerRecord record : store.definitions()) {
+      read.put(resource(record.kind(), record.id()), record);
+    }
+    definitions = Map.copyOf(read);
+    definitionsRead = now;
+  }
+
+  void acquired(String throttle) {
+    counters(throttle).acquired.increment();
+  }
+
+  void waited(String throttle) {
+    counters(throttle).waited.increment();
+  }
+
+  void dropped(String throttle) {
+    counters(throttle).dropped.increment();
+  }
+
+  private Counters counters(String throttle) {
+    return counters.computeIfAbsent(throttle, r -> new Counters());
+  }
+
+  /** What each throttle did since start, by throttle name ({@code mutex:order-{orderId}}). */
+  public Map<String, Counters> counters() {
+    return Map.copyOf(counters);
+  }
+}

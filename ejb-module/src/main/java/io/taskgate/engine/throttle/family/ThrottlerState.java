@@ -1,0 +1,48 @@
+package io.taskgate.engine.throttle.family;
+
+import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.Holders;
+import io.taskgate.core.throttle.WindowCounts;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where the job throttlers keep their state: who holds each mutex and semaphore, and the counts of
+ * each window. Resources are named {@code kind:id} ({@code mutex:order-42}). Every method is atomic
+ * per resource and thread-safe.
+ */
+public interface ThrottlerState {
+
+  /** Lets {@code taskId} of {@code owner} hold {@code resource} if {@code limit} allows. */
+  Holders.Acquired acquire(String resource, String owner, String taskId, int limit);
+
+  /** {@code taskId} of {@code owner} no longer holds {@code resource}; true if a permit freed. */
+  boolean release(String resource, String owner, String taskId);
+
+  /** Everything {@code taskId} holds is given back; returns the resources with a permit freed. */
+  Set<String> releaseAll(String taskId);
+
+  /**
+   * Counts a start in window {@code resource} ({@code sub}-window of a dynamic one; null for a
+   * fixed or sliding one).
+   */
+  WindowCounts.Grant count(String resource, String sub, long nowMillis, WindowOptions options);
+
+  /** Gives back a start counted in {@code bucketStart} that never ran. */
+  void giveBack(String resource, String sub, long bucketStart);
+
+  /** The holders of every held resource: resource to owner to tasks. */
+  Map<String, Map<String, Set<String>>> holders();
+
+  /** How many owners hold {@code resource}. */
+  int owners(String resource);
+
+  /** A window's counts per bucket in the current interval (empty if it never counted). */
+  Map<Long, Integer> buckets(String resource, long nowMillis, WindowOptions options);
+
+  /** A dynamic window's sub-windows and their counts in the current interval. */
+  Map<String, Integer> subWindows(String resource, long nowMillis, WindowOptions options);
+
+  /** A dynamic window's current limit for {@code sub}. */
+  int limitOf(String resource, String sub, WindowOptions options);
+}

@@ -1,0 +1,98 @@
+package io.taskgate.store.jpa;
+
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.store.ThrottlerChange;
+import io.taskgate.store.ThrottlerRecord;
+import io.taskgate.store.ThrottlerStore;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@link ThrottlerStore} on JPA: {@code taskgate_throttler} and {@code taskgate_throttler_change}.
+ */
+public final class JpaThrottlerStore implements ThrottlerStore {
+  private final Transactor transactor;
+
+  public JpaThrottlerStore(Transactor transactor) {
+    this.transactor = transactor;
+  }
+
+  @Override
+  public List<ThrottlerRecord> definitions() {
+    return transactor.inTransaction(
+        em ->
+            em
+                .createQuery("SELECT t FROM ThrottlerEntity t", ThrottlerEntity.class)
+                .getResultList()
+                .stream()
+                .map(ThrottlerEntity::toRecord)
+                .sorted(
+                    Comparator.comparing(ThrottlerRecord::kind).thenComparing(ThrottlerRecord::id))
+                .toList());
+  }
+
+  @Override
+  public Optional<ThrottlerRecord> put(ThrottlerRecord record, String by, Instant now) {
+    return transactor.inTransaction(
+        em -> {
+          ThrottlerEntity row =
+              em.find(ThrottlerEntity.class, ThrottlerEntity.name(record.kind(), record.id()));
+          if (row == null) {
+            em.persist(new ThrottlerEntity(record, now));
+            em.persist(
+                new ThrottlerChangeEntity(
+                    new ThrottlerChange(
+                        now, by, record.kind(), record.id(), null, record.describe())));
+            return Optional.empty();
+          }
+          ThrottlerRecord before = row.toRecord();
+          if (!before.equals(record)) {
+            row.update(record, now);
+            em.persist(
+                new ThrottlerChangeEntity(
+                    new ThrottlerChange(
+                        now,
+                        by,
+                        record.kind(),
+                        record.id(),
+                        before.describe(),
+                        record.describe())));
+          }
+          return Optional.of(before);
+        });
+  }
+
+  @Override
+  public Optional<ThrottlerRecord> remove(ThrottlerKind kind, String id, String by, Instant now) {
+    return transactor.inTransaction(
+        em -> {
+          ThrottlerEntity row = em.find(ThrottlerEntity.class, ThrottlerEntity.name(kind, id));
+          if (row == null) {
+            return Optional.empty();
+          }
+          ThrottlerRecord before = row.toRecord();
+          em.remove(row);
+          em.persist(
+              new ThrottlerChangeEntity(
+                  new ThrottlerChange(now, by, kind, id, before.describe(), null)));
+          return Optional.of(before);
+        });
+  }
+
+  @Override
+  public List<ThrottlerChange> changes(int max) {
+    return transactor.inTransaction(
+        em ->
+            em
+                .createQuery(
+                    "SELECT c FROM ThrottlerChangeEntity c ORDER BY c.at DESC",
+                    ThrottlerChangeEntity.class)
+                .setMaxResults(max)
+                .getResultList()
+                .stream()
+                .map(ThrottlerChangeEntity::toChange)
+                .toList());
+  }
+}

@@ -1,0 +1,62 @@
+package io.taskgate.engine.throttle.family;
+
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.store.ThrottlerChange;
+import io.taskgate.store.ThrottlerRecord;
+import io.taskgate.store.ThrottlerStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A {@link ThrottlerStore} in memory for unit tests of the throttlers; the JPA one is tested on H2
+ * and PostgreSQL with the same expectations.
+ */
+final class MemoryThrottlerStore implements ThrottlerStore {
+  private final Map<String, ThrottlerRecord> rows = new ConcurrentHashMap<>();
+  private final List<ThrottlerChange> changes = new ArrayList<>();
+
+  @Override
+  public List<ThrottlerRecord> definitions() {
+    return rows.values().stream()
+        .sorted(Comparator.comparing(ThrottlerRecord::kind).thenComparing(ThrottlerRecord::id))
+        .toList();
+  }
+
+  @Override
+  public synchronized Optional<ThrottlerRecord> put(
+      ThrottlerRecord record, String by, Instant now) {
+    ThrottlerRecord before = rows.put(record.kind() + ":" + record.id(), record);
+    if (before == null || !before.equals(record)) {
+      changes.add(
+          0,
+          new ThrottlerChange(
+              now,
+              by,
+              record.kind(),
+              record.id(),
+              before == null ? null : before.describe(),
+              record.describe()));
+    }
+    return Optional.ofNullable(before);
+  }
+
+  @Override
+  public synchronized Optional<ThrottlerRecord> remove(
+      ThrottlerKind kind, String id, String by, Instant now) {
+    ThrottlerRecord before = rows.remove(kind + ":" + id);
+    if (before != null) {
+      changes.add(0, new ThrottlerChange(now, by, kind, id, before.describe(), null));
+    }
+    return Optional.ofNullable(before);
+  }
+
+  @Override
+  public synchronized List<ThrottlerChange> changes(int max) {
+    return List.copyOf(changes.subList(0, Math.min(max, changes.size())));
+  }
+}
