@@ -190,6 +190,9 @@ public class TaskClaimer {
       return AttemptOutcome.nothing(
           queued.id(), now, new FollowUp(queued.queue(), park.until(), true));
     }
+    if (decision instanceof ThrottleDecision.RetryAt retry) {
+      return AttemptOutcome.nothing(queued.id(), now, new FollowUp(queued.queue(), retry.at()));
+    }
     if (decision instanceof ThrottleDecision.HoldOnQueue) {
       return AttemptOutcome.nothing(queued.id(), now, new FollowUp(queued.queue(), null));
     }

@@ -30,6 +30,16 @@ public sealed interface ThrottleDecision {
   }
 
   /**
+   * Not now, and nothing reserved: the task stays queued, holds no worker, and is delivered again
+   * at {@code at} (when a window opens) to ask again.
+   */
+  record RetryAt(Instant at) implements ThrottleDecision {
+    public RetryAt {
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /**
    * Not until {@code resource} is released: the task stays queued, holds no worker, and is woken
    * when a permit of the resource is given back, or at {@code recheckAt} (null: never) to look
    * again, keeping its place among the waiters: for a max wait, or a release this instance cannot

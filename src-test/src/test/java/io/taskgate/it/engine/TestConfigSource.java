@@ -25,7 +25,8 @@ public class TestConfigSource implements ConfigSource {
 
   private static final Map<String, String> VALUES =
       Map.ofEntries(
-          Map.entry("taskgate.queues", "tiny,gated," + REST_QUEUE),
+          Map.entry("taskgate.queues", "tiny,gated,throttled," + REST_QUEUE),
+          Map.entry("taskgate.queue.throttled.parallelism", "6"),
           Map.entry("taskgate.queue.gated.parallelism", "1"),
           Map.entry("taskgate.queue.gated.capacity", "30"),
           Map.entry("taskgate.rate-limit.max-parked-tasks", "" + MAX_PARKED),

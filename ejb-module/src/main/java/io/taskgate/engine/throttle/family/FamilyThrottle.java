@@ -173,7 +173,7 @@ final class FamilyThrottle implements Throttle {
     }
     family.waited(name());
     if (opensAt != null) {
-      return new ThrottleDecision.ParkUntil(
+      return new ThrottleDecision.RetryAt(
           deadline != null && deadline.isBefore(opensAt) ? deadline : opensAt);
     }
     Instant recheck = now.plus(family.recheck());

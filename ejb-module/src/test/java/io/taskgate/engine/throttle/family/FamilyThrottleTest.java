@@ -179,7 +179,7 @@ class FamilyThrottleTest {
     }
 
     assertThat(refused(Github.class, Ship.order(5)))
-        .isEqualTo(new ThrottleDecision.ParkUntil(FamilyFixture.T0.plusSeconds(2)));
+        .isEqualTo(new ThrottleDecision.RetryAt(FamilyFixture.T0.plusSeconds(2)));
 
     started.get(0).permits().release(AttemptEnd.NOT_STARTED);
     admitted(Github.class, Ship.order(5));
@@ -200,7 +200,7 @@ class FamilyThrottleTest {
     f.clock.set(FamilyFixture.T0); // 00:00, a new fixed interval, the same sliding one
 
     assertThat(refused(Dropbox.class, Ship.order(4)))
-        .isEqualTo(new ThrottleDecision.ParkUntil(FamilyFixture.T0.plus(Duration.ofMinutes(40))));
+        .isEqualTo(new ThrottleDecision.RetryAt(FamilyFixture.T0.plus(Duration.ofMinutes(40))));
   }
 
   @Test
@@ -294,7 +294,7 @@ class FamilyThrottleTest {
     admitted(AllThree.class, Ship.order(2)).permits().release(AttemptEnd.COMPLETED);
     // the window is spent (2 of 2): the resources taken before it are given back
     assertThat(refused(AllThree.class, Ship.order(3)))
-        .isEqualTo(new ThrottleDecision.ParkUntil(FamilyFixture.T0.plusSeconds(60)));
+        .isEqualTo(new ThrottleDecision.RetryAt(FamilyFixture.T0.plusSeconds(60)));
     assertThat(f.family.state().holders()).isEmpty();
   }
 

@@ -1,0 +1,320 @@
+package io.taskgate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskReceipt;
+import io.taskgate.api.TaskStatus;
+import io.taskgate.api.TaskThrottledException;
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.ThrottlingManager;
+import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.handler.Payloads;
+import io.taskgate.engine.throttle.family.JobThrottlers;
+import io.taskgate.engine.throttle.family.LocalThrottlerState;
+import io.taskgate.it.engine.ThrottledTasks;
+import io.taskgate.it.engine.ThrottledTasks.DropboxCall;
+import io.taskgate.it.engine.ThrottledTasks.DroppedSend;
+import io.taskgate.it.engine.ThrottledTasks.GithubCall;
+import io.taskgate.it.engine.ThrottledTasks.Newsletter;
+import io.taskgate.it.engine.ThrottledTasks.OrderStep;
+import io.taskgate.it.engine.ThrottledTasks.Run;
+import io.taskgate.it.engine.ThrottledTasks.StrictStep;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskQueries;
+import io.taskgate.store.TaskStore;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The job throttlers in the engine, on Payara Micro and real time: a mutex per order, a semaphore
+ * of 3 over 30 tasks, a fixed and a sliding window with zero violations, DROP, strict holds across
+ * a retry, a semaphore changed at run time, and holds taken again from the store after the state is
+ * lost. Each test uses groups (and ids) of its own.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ThrottlerIT {
+  private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  @Inject TaskDispatcher dispatcher;
+  @Inject ThrottlingManager manager;
+  @Inject TaskStore store;
+  @Inject TaskQueries queries;
+  @Inject JobThrottlers throttlers;
+  @Inject HandlerRegistry registry;
+  @Inject Payloads payloads;
+
+  @Deployment
+  static WebArchive taskgateWar() {
+    return EngineIT.taskgateWar();
+  }
+
+  @Test
+  void aMutexKeepsTwoTasksOfOneOrderApartWhileOtherOrdersRun() throws Exception {
+    String a = unique("a");
+    String b = unique("b");
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      receipts.add(dispatcher.dispatch(new OrderStep(a, a + "-" + i, 300)));
+      receipts.add(dispatcher.dispatch(new OrderStep(b, b + "-" + i, 300)));
+    }
+
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    List<Run> runsOfA = ThrottledTasks.runs("order-" + a);
+    List<Run> runsOfB = ThrottledTasks.runs("order-" + b);
+    assertThat(runsOfA).hasSize(3);
+    assertThat(runsOfB).hasSize(3);
+    assertApart(runsOfA);
+    assertApart(runsOfB);
+    assertThat(ThrottledTasks.most("order-" + a)).isEqualTo(1);
+    boolean overlapped =
+        runsOfA.stream()
+            .anyMatch(
+                ra ->
+                    runsOfB.stream()
+                        .anyMatch(
+                            rb -> ra.start().isBefore(rb.end()) && rb.start().isBefore(ra.end())));
+    assertThat(overlapped).as("order %s ran beside order %s", a, b).isTrue();
+  }
+
+  @Test
+  void aSemaphoreOfThreeKeepsThirtyTasksToThreeAndFreesTheWorkersWhileTheyWait() throws Exception {
+    manager.addOrUpdateSemaphore("it-newsletter", 3);
+    String group = unique("news");
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      receipts.add(dispatcher.dispatch(new Newsletter(group, group + "-" + i, 100)));
+    }
+    // the queue has six workers, three of them free while the others wait for permits
+    String other = unique("other");
+    TaskReceipt free = dispatcher.dispatch(new OrderStep(other, other + "-0", 0));
+
+    await(free.taskId(), TaskStatus.COMPLETED);
+    long newslettersDone = countDone(receipts);
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    assertThat(newslettersDone)
+        .as("the other task ran while newsletters still waited for permits")
+        .isLessThan(30);
+    assertThat(ThrottledTasks.most(group)).isEqualTo(3);
+    assertThat(ThrottledTasks.runs(group)).hasSize(30);
+  }
+
+  @Test
+  void aFixedWindowOfFivePerTwoSecondsHasNoViolationOnRealTime() throws Exception {
+    manager.addOrUpdateWindow(
+        ThrottlerKind.FIXED_WINDOW, "it-github", WindowOptions.fixed(5, Duration.ofSeconds(2)));
+    String group = unique("github");
+    awaitEarlyIn(Duration.ofSeconds(2));
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 15; i++) {
+      receipts.add(dispatcher.dispatch(new GithubCall(group, group + "-" + i)));
+    }
+
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    Map<Long, Integer> perWindow = new HashMap<>();
+    for (Run run : ThrottledTasks.runs(group)) {
+      perWindow.merge(run.start().toEpochMilli() / 2_000, 1, Integer::sum);
+    }
+    assertThat(ThrottledTasks.runs(group)).as("each ran once").hasSize(15);
+    assertThat(perWindow.values())
+        .as("starts per 2 s window: %s", ThrottledTasks.runs(group))
+        .allMatch(n -> n <= 5);
+    assertThat(perWindow).hasSize(3);
+  }
+
+  @Test
+  void aSlidingWindowHasNoViolationOnRealTime() throws Exception {
+    // 4 per 4 s in buckets of 1 s: no 4 consecutive buckets hold more than 4 starts
+    manager.addOrUpdateWindow(
+        ThrottlerKind.SLIDING_WINDOW,
+        "it-dropbox",
+        WindowOptions.sliding(4, Duration.ofSeconds(4), 4));
+    String group = unique("dropbox");
+    awaitEarlyIn(Duration.ofSeconds(1));
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      receipts.add(dispatcher.dispatch(new DropboxCall(group, group + "-" + i)));
+    }
+
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    assertThat(ThrottledTasks.runs(group)).as("each ran once").hasSize(10);
+    Map<Long, Integer> perBucket = new HashMap<>();
+    for (Run run : ThrottledTasks.runs(group)) {
+      perBucket.merge(run.start().toEpochMilli() / 1_000, 1, Integer::sum);
+    }
+    long first = perBucket.keySet().stream().min(Long::compare).orElseThrow();
+    long last = perBucket.keySet().stream().max(Long::compare).orElseThrow();
+    for (long b = first; b <= last; b++) {
+      int inInterval = 0;
+      for (long k = b - 3; k <= b; k++) {
+        inInterval += perBucket.getOrDefault(k, 0);
+      }
+      assertThat(inInterval)
+          .as("starts in the 4 s ending with bucket %d", b)
+          .isLessThanOrEqualTo(4);
+    }
+    assertThat(last - first)
+        .as("10 starts at 4 per 4 s span two more intervals")
+        .isGreaterThanOrEqualTo(8);
+  }
+
+  @Test
+  void dropEndsTheTaskCancelledWithItsReasonAndTellsItsHandler() throws Exception {
+    manager.addOrUpdateSemaphore("it-drop", 1);
+    String group = unique("drop");
+    TaskReceipt holder = dispatcher.dispatch(new DroppedSend(group, group + "-1", 1_500));
+    Await.until(
+        () ->
+            ThrottledTasks.RUNNING.containsKey(group)
+                && ThrottledTasks.RUNNING.get(group).get() == 1,
+        TIMEOUT,
+        () -> "the first send did not start");
+
+    TaskReceipt dropped = dispatcher.dispatch(new DroppedSend(group, group + "-2", 0));
+
+    StoredTask cancelled = await(dropped.taskId(), TaskStatus.CANCELLED);
+    assertThat(cancelled.lastError())
+        .isEqualTo(
+            "dropped: semaphore 'it-drop' has all its 1 permits held (throttling action DROP)");
+    Await.until(() -> ThrottledTasks.ERRORS.containsKey(group + "-2"), TIMEOUT, () -> "no onError");
+    assertThat(ThrottledTasks.ERRORS.get(group + "-2"))
+        .isInstanceOf(TaskThrottledException.class)
+        .hasMessage(cancelled.lastError());
+    assertThat(((TaskThrottledException) ThrottledTasks.ERRORS.get(group + "-2")).throttle())
+        .isEqualTo("semaphore:it-drop");
+    assertThat(queries.history(dropped.taskId()))
+        .anySatisfy(
+            a -> {
+              assertThat(a.to()).isEqualTo(TaskStatus.CANCELLED);
+              assertThat(a.detail()).startsWith("dropped: semaphore 'it-drop'");
+            });
+    await(holder.taskId(), TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void aStrictMutexIsKeptWhileItsHolderWaitsForItsRetry() throws Exception {
+    String order = unique("strict");
+    TaskReceipt flaky = dispatcher.dispatch(new StrictStep(order, order + "-flaky", 100));
+    Await.until(
+        () -> !ThrottledTasks.runs("strict-" + order).isEmpty(),
+        TIMEOUT,
+        () -> "the first attempt did not run");
+    TaskReceipt next = dispatcher.dispatch(new StrictStep(order, order + "-next", 0));
+
+    await(flaky.taskId(), TaskStatus.COMPLETED);
+    await(next.taskId(), TaskStatus.COMPLETED);
+
+    List<Run> runs = ThrottledTasks.runs("strict-" + order);
+    assertThat(runs)
+        .extracting(Run::id)
+        .as("the failed attempt, its retry, and only then the other task of the order")
+        .startsWith(order + "-flaky", order + "-flaky");
+    // next's own first attempt fails too (every StrictStep fails once); it starts after flaky's
+    // retry ended
+    Run flakyRetry = runs.get(1);
+    runs.stream()
+        .filter(r -> r.id().equals(order + "-next"))
+        .forEach(r -> assertThat(r.start()).isAfterOrEqualTo(flakyRetry.end()));
+  }
+
+  @Test
+  void aSemaphoreChangedAtRunTimeLetsMoreInWithoutARestart() throws Exception {
+    manager.addOrUpdateSemaphore("it-newsletter", 1);
+    String group = unique("grow");
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      receipts.add(dispatcher.dispatch(new Newsletter(group, group + "-" + i, 400)));
+    }
+    Await.until(
+        () -> ThrottledTasks.runs(group).size() >= 1, TIMEOUT, () -> "no newsletter ran at 1");
+    assertThat(ThrottledTasks.most(group)).isEqualTo(1);
+
+    manager.addOrUpdateSemaphore("it-newsletter", 3);
+
+    Await.until(() -> ThrottledTasks.most(group) == 3, TIMEOUT, () -> "never 3 at once");
+    awaitAll(receipts, TaskStatus.COMPLETED);
+    assertThat(ThrottledTasks.most(group)).isEqualTo(3);
+  }
+
+  @Test
+  void holdsAreTakenAgainFromTheStoreWhenTheStateIsLost() throws Exception {
+    String order = unique("lost");
+    TaskReceipt running = dispatcher.dispatch(new OrderStep(order, order + "-1", 2_000));
+    Await.until(
+        () ->
+            ThrottledTasks.RUNNING.containsKey("order-" + order)
+                && ThrottledTasks.RUNNING.get("order-" + order).get() == 1,
+        TIMEOUT,
+        () -> "the first step did not start");
+
+    // as after a restart: the holders in memory are gone, the store still has the running task
+    throttlers.useState(new LocalThrottlerState());
+    int held = throttlers.rebuild(registry.all(), queries, payloads);
+
+    assertThat(held).isGreaterThanOrEqualTo(1);
+    TaskReceipt second = dispatcher.dispatch(new OrderStep(order, order + "-2", 0));
+    await(running.taskId(), TaskStatus.COMPLETED);
+    await(second.taskId(), TaskStatus.COMPLETED);
+    List<Run> runs = ThrottledTasks.runs("order-" + order);
+    assertThat(runs).extracting(Run::id).containsExactly(order + "-1", order + "-2");
+    assertThat(runs.get(1).start()).isAfterOrEqualTo(runs.get(0).end());
+  }
+
+  private static void assertApart(List<Run> runs) {
+    for (int i = 1; i < runs.size(); i++) {
+      assertThat(runs.get(i).start())
+          .as("%s starts after %s ended", runs.get(i).id(), runs.get(i - 1).id())
+          .isAfterOrEqualTo(runs.get(i - 1).end());
+    }
+  }
+
+  /** Waits until the wall clock is in the first quarter of an interval of {@code length}. */
+  private static void awaitEarlyIn(Duration length) throws InterruptedException {
+    long millis = length.toMillis();
+    Await.until(
+        () -> Instant.now().toEpochMilli() % millis < millis / 4,
+        Duration.ofSeconds(5),
+        () -> "never early in an interval");
+  }
+
+  private long countDone(List<TaskReceipt> receipts) {
+    return receipts.stream()
+        .map(r -> store.find(r.taskId()).orElseThrow().status())
+        .filter(s -> s == TaskStatus.COMPLETED)
+        .count();
+  }
+
+  private void awaitAll(List<TaskReceipt> receipts, TaskStatus status) throws Exception {
+    for (TaskReceipt receipt : receipts) {
+      await(receipt.taskId(), status);
+    }
+  }
+
+  private StoredTask await(UUID id, TaskStatus status) throws Exception {
+    return Await.until(
+        () -> store.find(id).orElseThrow(),
+        t -> t.status() == status,
+        TIMEOUT,
+        t -> "task " + id + " is " + t.status() + " (" + t.lastError() + "), not " + status);
+  }
+
+  private static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+}
