@@ -13,6 +13,7 @@ import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.family.LocalThrottlerState;
+import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.it.engine.ThrottledTasks;
 import io.taskgate.it.engine.ThrottledTasks.DropboxCall;
 import io.taskgate.it.engine.ThrottledTasks.DroppedSend;
@@ -25,6 +26,10 @@ import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,6 +39,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,6 +53,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ArquillianExtension.class)
 class ThrottlerIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  private static final String ADMIN = "admin";
+  private static final String PASSWORD = "taskgate";
+
+  @ArquillianResource URL baseUrl;
 
   @Inject TaskDispatcher dispatcher;
   @Inject ThrottlingManager manager;
@@ -274,6 +285,131 @@ class ThrottlerIT {
     List<Run> runs = ThrottledTasks.runs("order-" + order);
     assertThat(runs).extracting(Run::id).containsExactly(order + "-1", order + "-2");
     assertThat(runs.get(1).start()).isAfterOrEqualTo(runs.get(0).end());
+  }
+
+  @Test
+  void theRestApiDefinesShowsAndAuditsThrottlersForAdminsOnly() throws Exception {
+    String id = unique("rest-sem");
+    HttpResponse<String> put =
+        Http.send("PUT", api("throttlers/semaphore/" + id), "{\"maxCount\":2}", ADMIN, PASSWORD);
+    assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+    assertThat(Http.json(put).getInt("limit")).isEqualTo(2);
+    Http.send("PUT", api("throttlers/semaphore/" + id), "{\"maxCount\":4}", ADMIN, PASSWORD);
+
+    JsonObject all = Http.json(Http.send("GET", api("throttlers"), null, ADMIN, PASSWORD));
+    JsonObject row =
+        all.getJsonArray("throttlers").getValuesAs(JsonObject.class).stream()
+            .filter(t -> t.getString("id").equals(id))
+            .findFirst()
+            .orElseThrow();
+    assertThat(row.getString("kind")).isEqualTo("semaphore");
+    assertThat(row.getInt("limit")).isEqualTo(4);
+    assertThat(row.getBoolean("defined")).isTrue();
+    JsonObject change =
+        all.getJsonArray("changes").getValuesAs(JsonObject.class).stream()
+            .filter(c -> c.getString("id").equals(id))
+            .findFirst()
+            .orElseThrow();
+    assertThat(change.getString("by")).isEqualTo(ADMIN);
+    assertThat(change.getString("before")).isEqualTo("maxCount=2");
+    assertThat(change.getString("after")).isEqualTo("maxCount=4");
+    // a handler names it-newsletter: it is listed with the task type using it
+    JsonObject newsletter =
+        Http.json(
+            Http.send("GET", api("throttlers/semaphore/it-newsletter"), null, ADMIN, PASSWORD));
+    assertThat(newsletter.getJsonArray("usedBy").getString(0))
+        .isEqualTo(Newsletter.class.getName());
+
+    HttpResponse<String> viewer =
+        Http.send(
+            "PUT",
+            api("throttlers/semaphore/" + id),
+            "{\"maxCount\":9}",
+            TestConfigSource.VIEWER,
+            TestConfigSource.VIEWER_PASSWORD);
+    assertThat(viewer.statusCode()).isEqualTo(403);
+    assertThat(manager.semaphore(id)).contains(4);
+  }
+
+  @Test
+  void badDefinitionsAreRefusedWithAProblemNamingTheField() throws Exception {
+    String id = unique("rest-win");
+    assertProblem(
+        Http.send("PUT", api("throttlers/fixed-window/" + id), "{\"limit\":5}", ADMIN, PASSWORD),
+        400,
+        "interval");
+    assertProblem(
+        Http.send(
+            "PUT",
+            api("throttlers/fixed-window/" + id),
+            "{\"limit\":5,\"interval\":\"PT0.5S\"}",
+            ADMIN,
+            PASSWORD),
+        400,
+        "interval");
+    assertProblem(
+        Http.send(
+            "PUT",
+            api("throttlers/sliding-window/" + id),
+            "{\"limit\":0,\"interval\":\"PT4S\",\"buckets\":4}",
+            ADMIN,
+            PASSWORD),
+        400,
+        "limit");
+    assertProblem(
+        Http.send("PUT", api("throttlers/semaphore/" + id), "{\"max\":3}", ADMIN, PASSWORD),
+        400,
+        "max");
+    assertProblem(
+        Http.send(
+            "PUT", api("throttlers/semaphore/" + id), "{\"maxCount\":\"3\"}", ADMIN, PASSWORD),
+        400,
+        "maxCount");
+    assertProblem(
+        Http.send("PUT", api("throttlers/gizmo/" + id), "{}", ADMIN, PASSWORD), 404, null);
+    assertThat(
+            Http.send("DELETE", api("throttlers/semaphore/" + id), null, ADMIN, PASSWORD)
+                .statusCode())
+        .isEqualTo(404);
+  }
+
+  @Test
+  void aSemaphoreInUseIsNotRemoved() throws Exception {
+    manager.addOrUpdateSemaphore("it-drop", 1);
+    String group = unique("held");
+    TaskReceipt holder = dispatcher.dispatch(new DroppedSend(group, group + "-1", 1_500));
+    Await.until(
+        () ->
+            ThrottledTasks.RUNNING.containsKey(group)
+                && ThrottledTasks.RUNNING.get(group).get() == 1,
+        TIMEOUT,
+        () -> "the send did not start");
+
+    HttpResponse<String> refused =
+        Http.send("DELETE", api("throttlers/semaphore/it-drop"), null, ADMIN, PASSWORD);
+
+    assertProblem(refused, 409, null);
+    assertThat(Http.json(refused).getString("detail"))
+        .startsWith("semaphore 'it-drop' is held by 1 task and cannot be removed");
+    JsonObject view =
+        Http.json(Http.send("GET", api("throttlers/semaphore/it-drop"), null, ADMIN, PASSWORD));
+    assertThat(view.getInt("held")).isEqualTo(1);
+    assertThat(view.getJsonArray("holders").getJsonObject(0).getString("owner"))
+        .isEqualTo(holder.taskId().toString());
+    await(holder.taskId(), TaskStatus.COMPLETED);
+  }
+
+  private static void assertProblem(HttpResponse<String> response, int status, String field) {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    assertThat(response.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+    if (field != null) {
+      assertThat(Http.json(response).getString("parameter")).as(response.body()).isEqualTo(field);
+    }
+  }
+
+  private URI api(String path) throws Exception {
+    return baseUrl.toURI().resolve("api/" + path);
   }
 
   private static void assertApart(List<Run> runs) {

@@ -126,6 +126,7 @@ final class FamilyThrottle implements Throttle {
     WindowCounts.Grant grant = state.count(resource, sub, now.toEpochMilli(), window);
     if (grant.granted()) {
       family.acquired(name());
+      family.retrying(resource, taskId, false);
       return ThrottleDecision.Run.now(
           new FamilyPermit(resource, null, taskId, true, sub, grant.bucketStart()));
     }

@@ -1,11 +1,9 @@
 package io.taskgate.engine.throttle.family;
 
 import io.taskgate.api.Strictness;
-import io.taskgate.api.Task;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.WindowOptions;
-import io.taskgate.core.throttle.Holders;
 import io.taskgate.engine.event.TaskTransitions;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
@@ -13,7 +11,6 @@ import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.handler.ThrottlingSpec;
 import io.taskgate.engine.throttle.ResourceWaiters;
 import io.taskgate.engine.throttle.Throttle;
-import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
@@ -27,7 +24,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,7 +64,6 @@ public class JobThrottlers {
   @Inject Config config;
   @Inject TaskTransitions transitions;
 
-  private static final int REBUILD_PAGE = 500;
   private final AtomicBoolean subscribed = new AtomicBoolean();
 
   private final ResourceWaiters waiters = new ResourceWaiters();
@@ -77,6 +72,7 @@ public class JobThrottlers {
   private volatile Instant definitionsRead = Instant.MIN;
   private volatile Consumer<Set<String>> onFreed = freed -> {};
   private final Map<String, Counters> counters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Set<String>> retrying = new ConcurrentHashMap<>();
 
   private ThrottlingAction defaultAction;
   private Duration defaultMaxWait;
@@ -151,8 +147,25 @@ public class JobThrottlers {
   }
 
   /** The name the waiters and views use for throttler {@code id} of {@code kind}. */
-  static String resource(ThrottlerKind kind, String id) {
+  public static String resource(ThrottlerKind kind, String id) {
     return kind.label() + ":" + id;
+  }
+
+  /**
+   * A task type's throttling with the global defaults applied.
+   *
+   * @param action WAIT or DROP
+   * @param maxWait the max wait; null for none
+   * @param strict whether permits are kept until the task's final state
+   */
+  public record Resolved(ThrottlingAction action, Duration maxWait, boolean strict) {}
+
+  /** {@code spec} with the global defaults applied. */
+  public Resolved resolve(ThrottlingSpec spec) {
+    return new Resolved(
+        spec.action() == ThrottlingAction.CONFIGURED ? defaultAction : spec.action(),
+        spec.maxWait().orElse(defaultMaxWait),
+        strict(spec));
   }
 
   /** The throttles of {@code handler}'s task type; empty if it names none. */
@@ -161,10 +174,7 @@ public class JobThrottlers {
       return List.of();
     }
     ThrottlingSpec spec = handler.throttling().get();
-    ThrottlingAction action =
-        spec.action() == ThrottlingAction.CONFIGURED ? defaultAction : spec.action();
-    Duration maxWait = spec.maxWait().orElse(defaultMaxWait);
-    boolean strict = strict(spec);
+    Resolved resolved = resolve(spec);
     if (spec.holds()) {
       subscribe();
     }
@@ -172,12 +182,46 @@ public class JobThrottlers {
     for (ThrottlerSpec throttler : spec.throttlers()) {
       throttles.add(
           new FamilyThrottle(
-              throttler, handler.beanClass().getName(), this, action, maxWait, strict));
+              throttler,
+              handler.beanClass().getName(),
+              this,
+              resolved.action(),
+              resolved.maxWait(),
+              resolved.strict()));
     }
     return throttles;
   }
 
-  private boolean strict(ThrottlingSpec spec) {
+  /** Task {@code taskId} waits for window {@code resource} to open (or no longer does). */
+  void retrying(String resource, String taskId, boolean waits) {
+    if (waits) {
+      retrying.computeIfAbsent(resource, r -> ConcurrentHashMap.newKeySet()).add(taskId);
+    } else {
+      retrying.computeIfPresent(
+          resource,
+          (r, tasks) -> {
+            tasks.remove(taskId);
+            return tasks.isEmpty() ? null : tasks;
+          });
+    }
+  }
+
+  /** The tasks waiting for window {@code resource} to open. */
+  public Set<String> retrying(String resource) {
+    Set<String> tasks = retrying.get(resource);
+    return tasks == null ? Set.of() : Set.copyOf(tasks);
+  }
+
+  /** Every definition, by kind then id. */
+  public List<ThrottlerRecord> definitionList() {
+    return definitions().values().stream()
+        .sorted(
+            java.util.Comparator.comparing(ThrottlerRecord::kind)
+                .thenComparing(ThrottlerRecord::id))
+        .toList();
+  }
+
+  boolean strict(ThrottlingSpec spec) {
     return spec.strictness() == Strictness.CONFIGURED
         ? defaultStrict
         : spec.strictness() == Strictness.STRICT;
@@ -185,60 +229,12 @@ public class JobThrottlers {
 
   /**
    * Takes again, before any task runs, the mutexes and semaphores of the tasks that hold them in
-   * the store: those IN_PROGRESS (an instance crashed while they ran: they re-enter when taken
-   * back) and, for strict throttles, those waiting for a retry. Returns how many holds it took.
+   * the store ({@link RetakenHolds}). Returns how many holds it took.
    */
   public int rebuild(Collection<HandlerInfo> handlers, TaskQueries queries, Payloads payloads) {
-    Map<String, HandlerInfo> byType = new HashMap<>();
-    Set<String> strictTypes = new HashSet<>();
-    Set<String> relaxedTypes = new HashSet<>();
-    for (HandlerInfo handler : handlers) {
-      if (handler.throttling().isPresent() && handler.throttling().get().holds()) {
-        byType.put(handler.typeName(), handler);
-        (strict(handler.throttling().get()) ? strictTypes : relaxedTypes).add(handler.typeName());
-      }
-    }
-    int held = 0;
-    for (boolean retrying : new boolean[] {true, false}) {
-      Set<String> types = retrying ? strictTypes : relaxedTypes;
-      UUID after = null;
-      List<StoredTask> page;
-      do {
-        page = queries.findStarted(types, retrying, after, REBUILD_PAGE);
-        for (StoredTask task : page) {
-          held += rehold(task, byType.get(task.type()), payloads);
-          after = task.id();
-        }
-      } while (page.size() == REBUILD_PAGE);
-    }
+    int held = new RetakenHolds(this).rebuild(handlers, queries, payloads);
     if (held > 0) {
       subscribe();
-    }
-    return held;
-  }
-
-  private int rehold(StoredTask task, HandlerInfo handler, Payloads payloads) {
-    Task payload;
-    try {
-      payload = payloads.read(task.payload(), handler.taskType());
-    } catch (RuntimeException e) {
-      return 0; // it fails alone when it runs
-    }
-    int held = 0;
-    for (ThrottlerSpec spec : handler.throttling().get().throttlers()) {
-      if (!spec.holds()) {
-        continue;
-      }
-      try {
-        String resource = resource(spec.kind(), spec.resource().fill(payload));
-        String owner = spec.owner() == null ? task.id().toString() : spec.owner().fill(payload);
-        if (state.acquire(resource, owner, task.id().toString(), Integer.MAX_VALUE)
-            == Holders.Acquired.GRANTED) {
-          held++;
-        }
-      } catch (IllegalArgumentException e) {
-        // its id cannot be filled: it never held
-      }
     }
     return held;
   }
@@ -271,6 +267,11 @@ public class JobThrottlers {
    */
   public void ended(UUID taskId) {
     waiters.forget(taskId);
+    if (!retrying.isEmpty()) {
+      for (String resource : retrying.keySet()) {
+        retrying(resource, taskId.toString(), false);
+      }
+    }
     Set<String> freed = state.releaseAll(taskId.toString());
     if (!freed.isEmpty()) {
       onFreed.accept(freed);
@@ -284,7 +285,8 @@ public class JobThrottlers {
     }
   }
 
-  ThrottlerState state() {
+  /** Where the throttlers' state is. */
+  public ThrottlerState state() {
     return state;
   }
 
@@ -298,13 +300,13 @@ public class JobThrottlers {
   }
 
   /** Semaphore {@code id}'s max count; null if it is not defined. */
-  Integer semaphore(String id) {
+  public Integer semaphore(String id) {
     ThrottlerRecord record = definitions().get(resource(ThrottlerKind.SEMAPHORE, id));
     return record == null ? null : record.limit();
   }
 
   /** Window {@code id}'s definition; null if it is not defined. */
-  WindowOptions window(ThrottlerKind kind, String id) {
+  public WindowOptions window(ThrottlerKind kind, String id) {
     ThrottlerRecord record = definitions().get(resource(kind, id));
     return record == null ? null : DefaultThrottlingManager.options(record);
   }

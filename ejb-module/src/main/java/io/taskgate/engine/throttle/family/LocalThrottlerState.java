@@ -151,6 +151,18 @@ public final class LocalThrottlerState implements ThrottlerState {
   }
 
   @Override
+  public long opensAt(String resource, long nowMillis, WindowOptions options) {
+    WindowCounts counts = windows.get(resource);
+    if (counts == null) {
+      return nowMillis;
+    }
+    synchronized (counts) {
+      return counts.opensAt(
+          nowMillis, options.limit(), options.bucket().toMillis(), options.buckets());
+    }
+  }
+
+  @Override
   public Map<String, Integer> subWindows(String resource, long nowMillis, WindowOptions options) {
     DynamicWindowState state = dynamic.get(resource);
     if (state == null) {

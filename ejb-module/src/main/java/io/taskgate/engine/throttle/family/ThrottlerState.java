@@ -40,6 +40,9 @@ public interface ThrottlerState {
   /** A window's counts per bucket in the current interval (empty if it never counted). */
   Map<Long, Integer> buckets(String resource, long nowMillis, WindowOptions options);
 
+  /** When a fixed or sliding window next lets a start in: {@code nowMillis} if it has room now. */
+  long opensAt(String resource, long nowMillis, WindowOptions options);
+
   /** A dynamic window's sub-windows and their counts in the current interval. */
   Map<String, Integer> subWindows(String resource, long nowMillis, WindowOptions options);
 

@@ -1,0 +1,228 @@
+package io.taskgate.engine.admin;
+
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.admin.dto.ThrottlerChangeView;
+import io.taskgate.engine.admin.dto.ThrottlerView;
+import io.taskgate.engine.admin.dto.ThrottlersView;
+import io.taskgate.engine.admin.dto.ThrottlingView;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.handler.ThrottlerSpec;
+import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
+import io.taskgate.engine.throttle.family.JobThrottlers;
+import io.taskgate.engine.throttle.family.ThrottlerState;
+import io.taskgate.store.ThrottlerRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * The job throttlers for the REST API and the pages: what each throttler holds, counts and keeps
+ * waiting, how each task type uses them, the change log, and changes to definitions made by a named
+ * user.
+ */
+@ApplicationScoped
+public class ThrottlerAdmin {
+  /** The most holders and waiting tasks listed per throttler. */
+  static final int LISTED = 20;
+
+  /** The changes listed with the throttlers. */
+  static final int CHANGES = 20;
+
+  @Inject JobThrottlers throttlers;
+  @Inject DefaultThrottlingManager manager;
+  @Inject HandlerRegistry registry;
+  @Inject InstantSource clock;
+
+  /** Every throttler, every task type's use of them, the latest changes. */
+  public ThrottlersView list() {
+    Instant now = clock.instant();
+    Map<String, List<String>> usedBy = usedBy();
+    Map<String, ThrottlerView> rows = new TreeMap<>();
+    for (ThrottlerRecord record : throttlers.definitionList()) {
+      String resource = JobThrottlers.resource(record.kind(), record.id());
+      rows.put(resource, view(record.kind(), record.id(), record, usedBy, now));
+    }
+    for (String resource : throttlers.state().holders().keySet()) {
+      rows.computeIfAbsent(resource, r -> viewOf(r, usedBy, now));
+    }
+    for (String resource : usedBy.keySet()) {
+      if (!resource.startsWith(ThrottlerKind.MUTEX.label() + ":")) {
+        rows.computeIfAbsent(resource, r -> viewOf(r, usedBy, now));
+      }
+    }
+    return new ThrottlersView(List.copyOf(rows.values()), throttling(), changes(CHANGES));
+  }
+
+  /** One throttler; empty if it is neither defined, held, nor named by a handler. */
+  public Optional<ThrottlerView> find(ThrottlerKind kind, String id) {
+    String resource = JobThrottlers.resource(kind, id);
+    return list().throttlers().stream()
+        .filter(t -> JobThrottlers.resource(ThrottlerKind.parse(t.kind()), t.id()).equals(resource))
+        .findFirst();
+  }
+
+  /** Defines or changes semaphore {@code id}, audited as {@code by}. */
+  public ThrottlerView putSemaphore(String id, int maxCount, String by) {
+    ThrottlerRecord record = manager.addOrUpdateSemaphore(id, maxCount, by);
+    return view(record.kind(), record.id(), record, usedBy(), clock.instant());
+  }
+
+  /** Defines or changes window {@code id} of {@code kind}, audited as {@code by}. */
+  public ThrottlerView putWindow(ThrottlerKind kind, String id, WindowOptions options, String by) {
+    ThrottlerRecord record = manager.addOrUpdateWindow(kind, id, options, by);
+    return view(record.kind(), record.id(), record, usedBy(), clock.instant());
+  }
+
+  /** Removes a definition, audited as {@code by}; false if there was none. */
+  public boolean remove(ThrottlerKind kind, String id, String by) {
+    return manager.remove(kind, id, by);
+  }
+
+  /** The latest {@code max} changes of definitions, newest first. */
+  public List<ThrottlerChangeView> changes(int max) {
+    return manager.changes(max).stream()
+        .map(
+            c ->
+                new ThrottlerChangeView(
+                    c.at(), c.by(), c.kind().label(), c.id(), c.before(), c.after()))
+        .toList();
+  }
+
+  private ThrottlerView viewOf(String resource, Map<String, List<String>> usedBy, Instant now) {
+    int cut = resource.indexOf(':');
+    ThrottlerKind kind = ThrottlerKind.parse(resource.substring(0, cut));
+    return view(kind, resource.substring(cut + 1), null, usedBy, now);
+  }
+
+  private ThrottlerView view(
+      ThrottlerKind kind,
+      String id,
+      ThrottlerRecord record,
+      Map<String, List<String>> usedBy,
+      Instant now) {
+    String resource = JobThrottlers.resource(kind, id);
+    ThrottlerState state = throttlers.state();
+    boolean defined = record != null || kind == ThrottlerKind.MUTEX;
+    List<ThrottlerView.Holder> holders = new ArrayList<>();
+    Map<String, Set<String>> held = state.holders().getOrDefault(resource, Map.of());
+    held.forEach(
+        (owner, tasks) -> {
+          if (holders.size() < LISTED) {
+            holders.add(new ThrottlerView.Holder(owner, tasks.stream().sorted().toList()));
+          }
+        });
+    List<String> waiting = new ArrayList<>();
+    for (UUID task : throttlers.waiters().waiting(resource)) {
+      waiting.add(task.toString());
+    }
+    waiting.addAll(throttlers.retrying(resource).stream().sorted().toList());
+    Integer inInterval = null;
+    List<ThrottlerView.BucketCount> bucketCounts = List.of();
+    Instant nextOpening = null;
+    List<ThrottlerView.SubWindow> subWindows = List.of();
+    WindowOptions window =
+        record == null || kind == ThrottlerKind.SEMAPHORE ? null : throttlers.window(kind, id);
+    if (window != null && kind != ThrottlerKind.DYNAMIC_WINDOW) {
+      Map<Long, Integer> buckets = state.buckets(resource, now.toEpochMilli(), window);
+      bucketCounts = new ArrayList<>();
+      int sum = 0;
+      for (Map.Entry<Long, Integer> b : buckets.entrySet()) {
+        bucketCounts.add(
+            new ThrottlerView.BucketCount(Instant.ofEpochMilli(b.getKey()), b.getValue()));
+        sum += b.getValue();
+      }
+      inInterval = sum;
+      long opens = state.opensAt(resource, now.toEpochMilli(), window);
+      nextOpening = opens > now.toEpochMilli() ? Instant.ofEpochMilli(opens) : null;
+    } else if (window != null) {
+      subWindows = new ArrayList<>();
+      int sum = 0;
+      for (Map.Entry<String, Integer> s :
+          state.subWindows(resource, now.toEpochMilli(), window).entrySet()) {
+        subWindows.add(
+            new ThrottlerView.SubWindow(
+                s.getKey(), s.getValue(), state.limitOf(resource, s.getKey(), window)));
+        sum += s.getValue();
+      }
+      subWindows.sort(Comparator.comparing(ThrottlerView.SubWindow::id));
+      inInterval = sum;
+    }
+    return new ThrottlerView(
+        kind.label(),
+        id,
+        defined,
+        kind == ThrottlerKind.MUTEX ? Integer.valueOf(1) : record == null ? null : record.limit(),
+        window == null ? null : window.interval(),
+        window == null ? null : window.buckets(),
+        window == null || kind != ThrottlerKind.DYNAMIC_WINDOW ? null : window.capacity(),
+        window == null || !window.isRebalanced() ? null : window.minLimit(),
+        window == null || !window.isRebalanced() ? null : window.maxLimit(),
+        held.size(),
+        holders,
+        waiting.size(),
+        waiting.subList(0, Math.min(LISTED, waiting.size())),
+        inInterval,
+        bucketCounts,
+        nextOpening,
+        subWindows,
+        usedBy.getOrDefault(resource, List.of()));
+  }
+
+  /** Throttler resource (or mutex name) to the task types naming it. */
+  private Map<String, List<String>> usedBy() {
+    Map<String, List<String>> used = new LinkedHashMap<>();
+    for (HandlerInfo handler : registry.all()) {
+      if (handler.throttling().isEmpty()) {
+        continue;
+      }
+      for (ThrottlerSpec spec : handler.throttling().get().throttlers()) {
+        String key =
+            spec.resource().isDynamic()
+                ? spec.name()
+                : JobThrottlers.resource(spec.kind(), spec.resource().fill(null));
+        used.computeIfAbsent(key, k -> new ArrayList<>()).add(handler.typeName());
+      }
+    }
+    return used;
+  }
+
+  private List<ThrottlingView> throttling() {
+    List<ThrottlingView> views = new ArrayList<>();
+    Map<String, JobThrottlers.Counters> counters = throttlers.counters();
+    for (HandlerInfo handler : registry.all()) {
+      if (handler.throttling().isEmpty()) {
+        continue;
+      }
+      JobThrottlers.Resolved resolved = throttlers.resolve(handler.throttling().get());
+      for (ThrottlerSpec spec : handler.throttling().get().throttlers()) {
+        JobThrottlers.Counters c = counters.get(spec.name());
+        views.add(
+            new ThrottlingView(
+                handler.typeName(),
+                spec.name(),
+                spec.mode().name(),
+                resolved.action().name(),
+                resolved.maxWait(),
+                resolved.strict(),
+                c == null ? 0 : c.acquired(),
+                c == null ? 0 : c.waited(),
+                c == null ? 0 : c.dropped()));
+      }
+    }
+    views.sort(
+        Comparator.comparing(ThrottlingView::taskType).thenComparing(ThrottlingView::throttle));
+    return views;
+  }
+}
