@@ -109,7 +109,12 @@ class AdminUiIT {
     logIn(TestConfigSource.VIEWER, TestConfigSource.VIEWER_PASSWORD);
     browser.await("the forbidden page", ExpectedConditions.titleContains("Forbidden"));
     for (String admin :
-        new String[] {"admin/overview.xhtml", "admin/tasks.xhtml", "admin/rate-limits.xhtml"}) {
+        new String[] {
+          "admin/overview.xhtml",
+          "admin/tasks.xhtml",
+          "admin/rate-limits.xhtml",
+          "admin/throttlers.xhtml"
+        }) {
       browser.open(page(admin));
       assertThat(browser.driver().getTitle()).as(admin).contains("Forbidden");
       assertThat(browser.pageText()).as(admin).doesNotContain("Log out");
@@ -320,6 +325,59 @@ class AdminUiIT {
     browser.await("the second page", ExpectedConditions.urlContains("page=1"));
     assertThat(keysShown()).hasSize(1).allMatch(k -> k.startsWith(prefix + "z"));
     assertThat(browser.find(By.cssSelector(".pager")).getText()).contains("page 2 of 2");
+  }
+
+  @Test
+  void anAdminDefinesChangesAndRemovesASemaphoreOnTheThrottlersPage() {
+    String id = "ui-sem-" + UUID.randomUUID().toString().substring(0, 6);
+    logInAsAdmin();
+    browser.open(page("admin/throttlers.xhtml"));
+    assertThat(browser.pageText()).contains("it-newsletter"); // named by a test handler
+
+    defineSemaphore(id, "2");
+    browser.await(
+        "saved", ExpectedConditions.textToBePresentInElementLocated(By.id("messages"), "saved"));
+    assertThat(throttlerRow(id).getText()).contains("semaphore", id, "2");
+    defineSemaphore(id, "3");
+    browser.await(
+        "the change logged",
+        ExpectedConditions.textToBePresentInElementLocated(By.id("changes"), "maxCount=3"));
+    assertThat(browser.find(By.id("changes")).getText())
+        .contains(ADMIN + " semaphore " + id + " maxCount=2 maxCount=3");
+    defineSemaphore(id, "0");
+    browser.await(
+        "refused, naming the value",
+        ExpectedConditions.textToBePresentInElementLocated(
+            By.id("messages"), "Not saved: maxCount must be at least 1, was 0."));
+    browser.screenshot("20-throttlers");
+
+    throttlerRow(id).findElement(By.cssSelector("input[type=submit]")).click();
+    browser.await(
+        "removed",
+        ExpectedConditions.textToBePresentInElementLocated(By.id("messages"), "removed"));
+    assertThat(
+            browser.driver().findElements(By.cssSelector("tr.throttler-row[data-id='" + id + "']")))
+        .isEmpty();
+  }
+
+  private void defineSemaphore(String id, String maxCount) {
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("define:kind")))
+        .selectByValue("semaphore");
+    browser.find(By.id("define:id")).clear();
+    browser.find(By.id("define:id")).sendKeys(id);
+    browser.find(By.id("define:limit")).clear();
+    browser.find(By.id("define:limit")).sendKeys(maxCount);
+    browser.find(By.id("define:save")).click();
+  }
+
+  private WebElement throttlerRow(String id) {
+    return browser.await(
+        "the row of " + id,
+        driver -> {
+          List<WebElement> rows =
+              driver.findElements(By.cssSelector("tr.throttler-row[data-id='" + id + "']"));
+          return rows.isEmpty() ? null : rows.get(0);
+        });
   }
 
   /**
