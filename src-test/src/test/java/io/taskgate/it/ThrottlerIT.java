@@ -122,6 +122,22 @@ class ThrottlerIT {
         .isLessThan(30);
     assertThat(ThrottledTasks.most(group)).isEqualTo(3);
     assertThat(ThrottledTasks.runs(group)).hasSize(30);
+    String metrics =
+        Await.until(
+                () -> Http.getText(baseUrl.toURI().resolve("/metrics?scope=application")),
+                r ->
+                    r.statusCode() == 200
+                        && r.body().contains("taskgate_throttler_wait_seconds_count"),
+                TIMEOUT,
+                r -> "no throttler metrics: " + r.body())
+            .body();
+    assertThat(metrics)
+        .containsPattern(
+            "taskgate_throttler_acquired\\{[^}]*throttle=\"semaphore:it-newsletter\"[^}]*\\}"
+                + " [1-9]")
+        .containsPattern(
+            "taskgate_throttler_wait_seconds_count\\{[^}]*throttle=\"semaphore:it-newsletter\""
+                + "[^}]*\\} [1-9]");
   }
 
   @Test

@@ -100,6 +100,26 @@ public class ThrottlerAdmin {
         .toList();
   }
 
+  /** The names of the throttles the task types use ({@code mutex:order-{orderId}}), sorted. */
+  public List<String> throttleNames() {
+    Set<String> names = new java.util.TreeSet<>();
+    for (HandlerInfo handler : registry.all()) {
+      handler.throttling().ifPresent(t -> t.throttlers().forEach(spec -> names.add(spec.name())));
+    }
+    return List.copyOf(names);
+  }
+
+  /** What throttle {@code name} did since this instance started: acquired, waited, dropped. */
+  public long[] counts(String name) {
+    JobThrottlers.Counters c = throttlers.counters().get(name);
+    return c == null ? new long[3] : new long[] {c.acquired(), c.waited(), c.dropped()};
+  }
+
+  /** Tells {@code listener} how long each task waited for a throttle before it let it run. */
+  public void onWaited(java.util.function.BiConsumer<String, java.time.Duration> listener) {
+    throttlers.onWaited(listener);
+  }
+
   private ThrottlerView viewOf(String resource, Map<String, List<String>> usedBy, Instant now) {
     int cut = resource.indexOf(':');
     ThrottlerKind kind = ThrottlerKind.parse(resource.substring(0, cut));

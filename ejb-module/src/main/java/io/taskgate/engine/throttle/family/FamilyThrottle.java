@@ -112,7 +112,7 @@ final class FamilyThrottle implements Throttle {
       }
       Holders.Acquired acquired = state.acquire(resource, owner, taskId, limit);
       if (acquired != Holders.Acquired.REFUSED) {
-        family.acquired(name());
+        family.acquired(name(), taskId, now);
         return ThrottleDecision.Run.now(
             new FamilyPermit(
                 resource, owner, taskId, acquired == Holders.Acquired.GRANTED, null, -1));
@@ -125,7 +125,7 @@ final class FamilyThrottle implements Throttle {
     }
     WindowCounts.Grant grant = state.count(resource, sub, now.toEpochMilli(), window);
     if (grant.granted()) {
-      family.acquired(name());
+      family.acquired(name(), taskId, now);
       family.retrying(resource, taskId, false);
       return ThrottleDecision.Run.now(
           new FamilyPermit(resource, null, taskId, true, sub, grant.bucketStart()));
@@ -162,17 +162,17 @@ final class FamilyThrottle implements Throttle {
                     ? "has all its " + limit + " permits held"
                     : "is full until " + opensAt);
     if (action == ThrottlingAction.DROP) {
-      family.dropped(name());
+      family.dropped(name(), attempt.task().id().toString());
       return new ThrottleDecision.Drop(name(), "dropped: " + full + " (throttling action DROP)");
     }
     Instant due = attempt.task().scheduledAt();
     Instant deadline = maxWait == null ? null : due.plus(maxWait);
     if (deadline != null && !now.isBefore(deadline)) {
-      family.dropped(name());
+      family.dropped(name(), attempt.task().id().toString());
       return new ThrottleDecision.Drop(
           name(), "dropped: waited longer than its max wait " + maxWait + ", and " + full);
     }
-    family.waited(name());
+    family.waited(name(), attempt.task().id().toString(), now);
     if (opensAt != null) {
       return new ThrottleDecision.RetryAt(
           deadline != null && deadline.isBefore(opensAt) ? deadline : opensAt);

@@ -31,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.config.Config;
 
@@ -73,6 +74,8 @@ public class JobThrottlers {
   private volatile Consumer<Set<String>> onFreed = freed -> {};
   private final Map<String, Counters> counters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Set<String>> retrying = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Instant> waitingSince = new ConcurrentHashMap<>();
+  private volatile BiConsumer<String, Duration> onWaited = (throttle, waited) -> {};
 
   private ThrottlingAction defaultAction;
   private Duration defaultMaxWait;
@@ -267,6 +270,7 @@ public class JobThrottlers {
    */
   public void ended(UUID taskId) {
     waiters.forget(taskId);
+    waitingSince.remove(taskId.toString());
     if (!retrying.isEmpty()) {
       for (String resource : retrying.keySet()) {
         retrying(resource, taskId.toString(), false);
@@ -330,16 +334,31 @@ public class JobThrottlers {
     definitionsRead = now;
   }
 
-  void acquired(String throttle) {
+  /** {@code throttle} let task {@code taskId} run at {@code now}; reports how long it waited. */
+  void acquired(String throttle, String taskId, Instant now) {
     counters(throttle).acquired.increment();
+    Instant since = waitingSince.isEmpty() ? null : waitingSince.remove(taskId);
+    if (since != null) {
+      Duration waited = Duration.between(since, now);
+      onWaited.accept(throttle, waited.isNegative() ? Duration.ZERO : waited);
+    }
   }
 
-  void waited(String throttle) {
+  /** {@code throttle} made task {@code taskId} wait, at {@code now}. */
+  void waited(String throttle, String taskId, Instant now) {
     counters(throttle).waited.increment();
+    waitingSince.putIfAbsent(taskId, now);
   }
 
-  void dropped(String throttle) {
+  /** {@code throttle} dropped task {@code taskId}. */
+  void dropped(String throttle, String taskId) {
     counters(throttle).dropped.increment();
+    waitingSince.remove(taskId);
+  }
+
+  /** Who is told how long each task waited for a throttle before it let it run. */
+  public void onWaited(BiConsumer<String, Duration> onWaited) {
+    this.onWaited = onWaited;
   }
 
   private Counters counters(String throttle) {
