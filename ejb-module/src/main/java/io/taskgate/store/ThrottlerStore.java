@@ -25,4 +25,26 @@ public interface ThrottlerStore {
 
   /** The latest {@code max} changes, newest first. */
   List<ThrottlerChange> changes(int max);
+
+  /**
+   * Adds {@code delta} to the starts window {@code resource} ({@code sub}-window, null for none)
+   * counted in the bucket starting at {@code bucketStart} (epoch ms): what a restart reads back.
+   */
+  void addCount(String resource, String sub, long bucketStart, int delta);
+
+  /** Every count of a bucket starting at or after {@code since} (epoch ms). */
+  List<WindowCount> counts(long since);
+
+  /** Drops the counts of buckets starting before {@code before} (epoch ms); returns how many. */
+  int dropCounts(long before);
+
+  /**
+   * Starts of a window counted in one bucket.
+   *
+   * @param resource the window, {@code kind:id}
+   * @param sub a dynamic window's sub-window; null for none
+   * @param bucketStart the bucket's start, epoch ms
+   * @param count the starts
+   */
+  record WindowCount(String resource, String sub, long bucketStart, int count) {}
 }

@@ -38,6 +38,7 @@ import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -140,6 +141,116 @@ class CrashIT {
     } finally {
       stop(server);
     }
+  }
+
+  @Test
+  void aMutexHeldByAKilledTaskAndAWindowsCountsSurviveKillNine() throws Exception {
+    Path run = dir.resolve("throttlers");
+    MicroRuns.deleteTree(run);
+    Files.createDirectories(run);
+    Path ledger = run.resolve("ledger.txt");
+    File war = war(run);
+
+    mark(ledger, "boot 1");
+    Process server = start("h2", run, war, ledger, "boot-1.log");
+    HttpResponse<String> defined =
+        Http.send(
+            "PUT",
+            api("throttlers/sliding-window/crash-window"),
+            "{\"limit\":3,\"interval\":\"PT10M\",\"buckets\":10}",
+            "admin",
+            "taskgate");
+    assertThat(defined.statusCode()).as(defined.body()).isEqualTo(200);
+    List<String> windowed = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      windowed.add(dispatchOf("WindowProbe", "{\"id\":\"w-" + i + "\"}"));
+    }
+    String holder =
+        dispatchOf("OrderProbe", "{\"id\":\"o-1\",\"orderId\":\"7\",\"workMillis\":4000}");
+    Await.until(
+        () -> ledgerHas(ledger, " o-1 1") && ledgerHas(ledger, " w-2 1"),
+        Duration.ofMinutes(1),
+        () -> "the holder and the window's three did not start");
+    kill(server);
+
+    mark(ledger, "boot 2");
+    server = start("h2", run, war, ledger, "boot-2.log");
+    try {
+      String next = dispatchOf("OrderProbe", "{\"id\":\"o-2\",\"orderId\":\"7\",\"workMillis\":1}");
+      String fourth = dispatchOf("WindowProbe", "{\"id\":\"w-3\"}");
+      awaitStatus(next, "COMPLETED");
+      awaitStatus(holder, "COMPLETED");
+
+      List<String> afterBoot2 = linesAfter(ledger, "boot 2");
+      int holderEnd = indexOf(afterBoot2, "end " + holder + " o-1");
+      int nextStart = indexOf(afterBoot2, "start " + next + " o-2");
+      assertThat(holderEnd)
+          .as("the killed holder ran again and ended in boot 2: %s", afterBoot2)
+          .isGreaterThanOrEqualTo(0);
+      assertThat(nextStart)
+          .as("the order's next step started only after the killed holder ended: %s", afterBoot2)
+          .isGreaterThan(holderEnd);
+
+      JsonObject window =
+          Http.json(
+              Http.send(
+                  "GET", api("throttlers/sliding-window/crash-window"), null, "admin", "taskgate"));
+      assertThat(window.getInt("inInterval")).as(window.toString()).isEqualTo(3);
+      assertThat(window.getString("nextOpening", null)).isNotNull();
+      assertThat(taskStatus(fourth)).isEqualTo("QUEUED");
+      assertThat(afterBoot2).noneMatch(line -> line.endsWith(" w-3 1"));
+      System.out.printf(
+          "CrashIT throttlers: the mutex of a task killed while it held it was kept until it"
+              + " ran again; the window's 3 starts were read back, its fourth waits%n");
+    } finally {
+      stop(server);
+    }
+    for (String id : windowed) {
+      assertThat(starts(ledger).get(id)).as("starts of " + id).isEqualTo(1);
+    }
+  }
+
+  private static String dispatchOf(String type, String body) throws Exception {
+    HttpResponse<String> response =
+        Http.send("POST", api("tasks/" + type), body, "admin", "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+    return Http.json(response).getString("id");
+  }
+
+  private static String taskStatus(String id) throws Exception {
+    return Http.json(Http.send("GET", api("tasks/" + id), null, "admin", "taskgate"))
+        .getString("status");
+  }
+
+  private static void awaitStatus(String id, String status) throws Exception {
+    Await.until(
+        () -> taskStatus(id),
+        status::equals,
+        Duration.ofMinutes(2),
+        seen -> "task " + id + " is " + seen + ", not " + status);
+  }
+
+  private static boolean ledgerHas(Path ledger, String ending) {
+    try {
+      return Files.readAllLines(ledger, StandardCharsets.UTF_8).stream()
+          .anyMatch(line -> line.startsWith("start ") && line.endsWith(ending));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static List<String> linesAfter(Path ledger, String mark) throws IOException {
+    List<String> lines = Files.readAllLines(ledger, StandardCharsets.UTF_8);
+    return lines.subList(lines.lastIndexOf(mark) + 1, lines.size());
+  }
+
+  private static int indexOf(List<String> lines, String prefix) {
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(prefix)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**

@@ -85,6 +85,18 @@ public final class DynamicWindowState implements Serializable {
     return grant;
   }
 
+  /**
+   * Counts {@code count} starts of {@code sub} in the bucket starting at {@code bucketStart}, as
+   * read back after a restart; a sub-window counted again is active since that bucket.
+   */
+  public void restore(String sub, long bucketStart, int count) {
+    Sub window = subs.computeIfAbsent(sub, s -> new Sub());
+    window.counts.add(bucketStart, count);
+    if (window.activeSince < 0 || window.activeSince > bucketStart) {
+      window.activeSince = bucketStart;
+    }
+  }
+
   /** Gives back a start counted in {@code bucketStart} of {@code sub} that never ran. */
   public void giveBack(String sub, long bucketStart) {
     Sub window = subs.get(sub);

@@ -11,6 +11,7 @@ import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
 import io.taskgate.engine.throttle.family.JobThrottlers;
+import io.taskgate.engine.throttle.family.ThrottleStats;
 import io.taskgate.engine.throttle.family.ThrottlerState;
 import io.taskgate.store.ThrottlerRecord;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -111,13 +112,13 @@ public class ThrottlerAdmin {
 
   /** What throttle {@code name} did since this instance started: acquired, waited, dropped. */
   public long[] counts(String name) {
-    JobThrottlers.Counters c = throttlers.counters().get(name);
+    ThrottleStats.Counters c = throttlers.stats().counters().get(name);
     return c == null ? new long[3] : new long[] {c.acquired(), c.waited(), c.dropped()};
   }
 
   /** Tells {@code listener} how long each task waited for a throttle before it let it run. */
   public void onWaited(java.util.function.BiConsumer<String, java.time.Duration> listener) {
-    throttlers.onWaited(listener);
+    throttlers.stats().onWaited(listener);
   }
 
   private ThrottlerView viewOf(String resource, Map<String, List<String>> usedBy, Instant now) {
@@ -220,14 +221,14 @@ public class ThrottlerAdmin {
 
   private List<ThrottlingView> throttling() {
     List<ThrottlingView> views = new ArrayList<>();
-    Map<String, JobThrottlers.Counters> counters = throttlers.counters();
+    Map<String, ThrottleStats.Counters> counters = throttlers.stats().counters();
     for (HandlerInfo handler : registry.all()) {
       if (handler.throttling().isEmpty()) {
         continue;
       }
       JobThrottlers.Resolved resolved = throttlers.resolve(handler.throttling().get());
       for (ThrottlerSpec spec : handler.throttling().get().throttlers()) {
-        JobThrottlers.Counters c = counters.get(spec.name());
+        ThrottleStats.Counters c = counters.get(spec.name());
         views.add(
             new ThrottlingView(
                 handler.typeName(),

@@ -82,6 +82,61 @@ public final class JpaThrottlerStore implements ThrottlerStore {
   }
 
   @Override
+  public void addCount(String resource, String sub, long bucketStart, int delta) {
+    String id = WindowCountEntity.id(resource, sub, bucketStart);
+    for (int attempt = 0; ; attempt++) {
+      try {
+        transactor.inTransaction(
+            em -> {
+              int updated =
+                  em.createQuery(
+                          "UPDATE WindowCountEntity c SET c.starts = c.starts + :delta"
+                              + " WHERE c.id = :id")
+                      .setParameter("delta", delta)
+                      .setParameter("id", id)
+                      .executeUpdate();
+              if (updated == 0 && delta > 0) {
+                em.persist(new WindowCountEntity(resource, sub, bucketStart, delta));
+                em.flush();
+              }
+              return null;
+            });
+        return;
+      } catch (RuntimeException e) {
+        if (attempt > 0) {
+          throw e; // another instance inserted the row meanwhile; the update then wins
+        }
+      }
+    }
+  }
+
+  @Override
+  public List<WindowCount> counts(long since) {
+    return transactor.inTransaction(
+        em ->
+            em
+                .createQuery(
+                    "SELECT c FROM WindowCountEntity c WHERE c.bucketStart >= :since"
+                        + " ORDER BY c.bucketStart",
+                    WindowCountEntity.class)
+                .setParameter("since", since)
+                .getResultList()
+                .stream()
+                .filter(c -> c.count() > 0)
+                .map(c -> new WindowCount(c.resource(), c.sub(), c.bucketStart(), c.count()))
+                .toList());
+  }
+
+  @Override
+  public int dropCounts(long before) {
+    return transactor.inTransaction(
+        em ->
+            em.createQuery("DELETE FROM WindowCountEntity c WHERE c.bucketStart < :before")
+                .setParameter("before", before)
+                .executeUpdate());
+  }
+
+  @Override
   public List<ThrottlerChange> changes(int max) {
     return transactor.inTransaction(
         em ->

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.store.ThrottlerChange;
 import io.taskgate.store.ThrottlerRecord;
+import io.taskgate.store.ThrottlerStore;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -87,5 +88,24 @@ class JpaThrottlerStoreTest {
     assertThat(store.definitions()).containsExactly(semaphore("github", 2), fixed);
     assertThat(store.remove(ThrottlerKind.SLIDING_WINDOW, "github", "app", T0)).isEmpty();
     assertThat(store.changes(10)).hasSize(2);
+  }
+
+  @Test
+  void windowCountsAddUpPerBucketAndOldOnesAreDropped() {
+    long t = T0.toEpochMilli();
+    store.addCount("fixed-window:github", null, t, 1);
+    store.addCount("fixed-window:github", null, t, 1);
+    store.addCount("fixed-window:github", null, t, -1);
+    store.addCount("fixed-window:github", null, t + 1_000, 1);
+    store.addCount("dynamic-window:news", "tenant-1", t, 1);
+
+    assertThat(store.counts(t))
+        .containsExactlyInAnyOrder(
+            new ThrottlerStore.WindowCount("fixed-window:github", null, t, 1),
+            new ThrottlerStore.WindowCount("fixed-window:github", null, t + 1_000, 1),
+            new ThrottlerStore.WindowCount("dynamic-window:news", "tenant-1", t, 1));
+    assertThat(store.counts(t + 1)).hasSize(1);
+    assertThat(store.dropCounts(t + 1)).isEqualTo(2);
+    assertThat(store.counts(0)).hasSize(1);
   }
 }

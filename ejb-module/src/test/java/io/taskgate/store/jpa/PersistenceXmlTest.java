@@ -32,7 +32,8 @@ class PersistenceXmlTest {
             TaskAuditEntity.class.getName(),
             InstanceEntity.class.getName(),
             ThrottlerEntity.class.getName(),
-            ThrottlerChangeEntity.class.getName());
+            ThrottlerChangeEntity.class.getName(),
+            WindowCountEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

@@ -2,8 +2,11 @@ package io.taskgate.it.crash;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.Handler;
+import io.taskgate.api.Mutex;
 import io.taskgate.api.RateLimit;
 import io.taskgate.api.RateLimitedTask;
+import io.taskgate.api.SlidingWindow;
+import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskHandler;
@@ -45,6 +48,32 @@ public final class Crash {
     public void handle(Probe task, TaskContext context) throws Exception {
       Ledger.write("start " + context.taskId() + " " + task.id() + " " + context.attempt());
       Thread.sleep(task.workMillis());
+    }
+  }
+
+  /** A step of an order: one at a time per order; writes its start and its end. */
+  public record OrderProbe(String id, String orderId, int workMillis) implements Task {}
+
+  @TaskHandler
+  @Mutex("crash-order-{orderId}")
+  public static class OrderProbeHandler implements Handler<OrderProbe> {
+    @Override
+    public void handle(OrderProbe task, TaskContext context) throws Exception {
+      Ledger.write("start " + context.taskId() + " " + task.id() + " " + context.attempt());
+      Thread.sleep(task.workMillis());
+      Ledger.write("end " + context.taskId() + " " + task.id());
+    }
+  }
+
+  /** A call behind the sliding window {@code crash-window}, which the test defines. */
+  public record WindowProbe(String id) implements Task {}
+
+  @TaskHandler
+  @SlidingWindow("crash-window")
+  public static class WindowProbeHandler implements Handler<WindowProbe> {
+    @Override
+    public void handle(WindowProbe task, TaskContext context) {
+      Ledger.write("start " + context.taskId() + " " + task.id() + " " + context.attempt());
     }
   }
 

@@ -112,7 +112,7 @@ final class FamilyThrottle implements Throttle {
       }
       Holders.Acquired acquired = state.acquire(resource, owner, taskId, limit);
       if (acquired != Holders.Acquired.REFUSED) {
-        family.acquired(name(), taskId, now);
+        family.stats().acquired(name(), taskId, now);
         return ThrottleDecision.Run.now(
             new FamilyPermit(
                 resource, owner, taskId, acquired == Holders.Acquired.GRANTED, null, -1));
@@ -125,7 +125,8 @@ final class FamilyThrottle implements Throttle {
     }
     WindowCounts.Grant grant = state.count(resource, sub, now.toEpochMilli(), window);
     if (grant.granted()) {
-      family.acquired(name(), taskId, now);
+      family.counted(resource, sub, grant.bucketStart(), 1);
+      family.stats().acquired(name(), taskId, now);
       family.retrying(resource, taskId, false);
       return ThrottleDecision.Run.now(
           new FamilyPermit(resource, null, taskId, true, sub, grant.bucketStart()));
@@ -162,17 +163,17 @@ final class FamilyThrottle implements Throttle {
                     ? "has all its " + limit + " permits held"
                     : "is full until " + opensAt);
     if (action == ThrottlingAction.DROP) {
-      family.dropped(name(), attempt.task().id().toString());
+      family.stats().dropped(name(), attempt.task().id().toString());
       return new ThrottleDecision.Drop(name(), "dropped: " + full + " (throttling action DROP)");
     }
     Instant due = attempt.task().scheduledAt();
     Instant deadline = maxWait == null ? null : due.plus(maxWait);
     if (deadline != null && !now.isBefore(deadline)) {
-      family.dropped(name(), attempt.task().id().toString());
+      family.stats().dropped(name(), attempt.task().id().toString());
       return new ThrottleDecision.Drop(
           name(), "dropped: waited longer than its max wait " + maxWait + ", and " + full);
     }
-    family.waited(name(), attempt.task().id().toString(), now);
+    family.stats().waited(name(), attempt.task().id().toString(), now);
     if (opensAt != null) {
       return new ThrottleDecision.RetryAt(
           deadline != null && deadline.isBefore(opensAt) ? deadline : opensAt);
@@ -190,6 +191,7 @@ final class FamilyThrottle implements Throttle {
     if (!spec.holds()) {
       if (end == AttemptEnd.NOT_STARTED && p.bucketStart() >= 0) {
         family.state().giveBack(p.resource(), p.sub(), p.bucketStart()); // it never ran
+        family.counted(p.resource(), p.sub(), p.bucketStart(), -1);
       }
       return Set.of();
     }

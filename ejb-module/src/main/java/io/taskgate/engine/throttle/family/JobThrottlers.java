@@ -30,9 +30,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -45,6 +45,8 @@ import org.eclipse.microprofile.config.Config;
  */
 @ApplicationScoped
 public class JobThrottlers {
+  private static final Logger LOG = Logger.getLogger(JobThrottlers.class.getName());
+
   /** Config key: the default throttling action, WAIT or DROP. */
   public static final String ACTION_KEY = "taskgate.throttling.action";
 
@@ -72,34 +74,13 @@ public class JobThrottlers {
   private volatile Map<String, ThrottlerRecord> definitions = Map.of();
   private volatile Instant definitionsRead = Instant.MIN;
   private volatile Consumer<Set<String>> onFreed = freed -> {};
-  private final Map<String, Counters> counters = new ConcurrentHashMap<>();
+  private final ThrottleStats stats = new ThrottleStats();
   private final ConcurrentHashMap<String, Set<String>> retrying = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, Instant> waitingSince = new ConcurrentHashMap<>();
-  private volatile BiConsumer<String, Duration> onWaited = (throttle, waited) -> {};
 
   private ThrottlingAction defaultAction;
   private Duration defaultMaxWait;
   private boolean defaultStrict;
   private Duration recheck;
-
-  /** What a throttle did, since start. */
-  public static final class Counters {
-    final LongAdder acquired = new LongAdder();
-    final LongAdder waited = new LongAdder();
-    final LongAdder dropped = new LongAdder();
-
-    public long acquired() {
-      return acquired.sum();
-    }
-
-    public long waited() {
-      return waited.sum();
-    }
-
-    public long dropped() {
-      return dropped.sum();
-    }
-  }
 
   @PostConstruct
   void readSettings() {
@@ -235,11 +216,44 @@ public class JobThrottlers {
    * the store ({@link RetakenHolds}). Returns how many holds it took.
    */
   public int rebuild(Collection<HandlerInfo> handlers, TaskQueries queries, Payloads payloads) {
+    restoreCounts();
     int held = new RetakenHolds(this).rebuild(handlers, queries, payloads);
     if (held > 0) {
       subscribe();
     }
     return held;
+  }
+
+  /**
+   * Reads back the window counts stored for the buckets still in their windows (the longest defined
+   * interval, at least a day when none is), and drops older ones.
+   */
+  private void restoreCounts() {
+    long now = clock.instant().toEpochMilli();
+    long longest = Duration.ofDays(1).toMillis();
+    for (ThrottlerRecord record : definitionList()) {
+      longest = Math.max(longest, record.intervalMillis());
+    }
+    store.dropCounts(now - longest);
+    for (ThrottlerStore.WindowCount count : store.counts(now - longest)) {
+      state.restore(count.resource(), count.sub(), count.bucketStart(), count.count());
+    }
+  }
+
+  /**
+   * A start was counted in (or, {@code delta} -1, given back to) window {@code resource}: stored
+   * before the task runs, so that a restart reads it back and lets no burst through. A failure to
+   * store is logged; the count in memory stands.
+   */
+  void counted(String resource, String sub, long bucketStart, int delta) {
+    try {
+      store.addCount(resource, sub, bucketStart, delta);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Taskgate could not store a start of " + resource + "; a restart may not count it",
+          e);
+    }
   }
 
   /** Listens for tasks reaching a final state, once. */
@@ -270,7 +284,7 @@ public class JobThrottlers {
    */
   public void ended(UUID taskId) {
     waiters.forget(taskId);
-    waitingSince.remove(taskId.toString());
+    stats.forget(taskId.toString());
     if (!retrying.isEmpty()) {
       for (String resource : retrying.keySet()) {
         retrying(resource, taskId.toString(), false);
@@ -334,39 +348,8 @@ public class JobThrottlers {
     definitionsRead = now;
   }
 
-  /** {@code throttle} let task {@code taskId} run at {@code now}; reports how long it waited. */
-  void acquired(String throttle, String taskId, Instant now) {
-    counters(throttle).acquired.increment();
-    Instant since = waitingSince.isEmpty() ? null : waitingSince.remove(taskId);
-    if (since != null) {
-      Duration waited = Duration.between(since, now);
-      onWaited.accept(throttle, waited.isNegative() ? Duration.ZERO : waited);
-    }
-  }
-
-  /** {@code throttle} made task {@code taskId} wait, at {@code now}. */
-  void waited(String throttle, String taskId, Instant now) {
-    counters(throttle).waited.increment();
-    waitingSince.putIfAbsent(taskId, now);
-  }
-
-  /** {@code throttle} dropped task {@code taskId}. */
-  void dropped(String throttle, String taskId) {
-    counters(throttle).dropped.increment();
-    waitingSince.remove(taskId);
-  }
-
-  /** Who is told how long each task waited for a throttle before it let it run. */
-  public void onWaited(BiConsumer<String, Duration> onWaited) {
-    this.onWaited = onWaited;
-  }
-
-  private Counters counters(String throttle) {
-    return counters.computeIfAbsent(throttle, r -> new Counters());
-  }
-
-  /** What each throttle did since start, by throttle name ({@code mutex:order-{orderId}}). */
-  public Map<String, Counters> counters() {
-    return Map.copyOf(counters);
+  /** What each throttle did since this instance started. */
+  public ThrottleStats stats() {
+    return stats;
   }
 }

@@ -94,6 +94,21 @@ public final class LocalThrottlerState implements ThrottlerState {
   }
 
   @Override
+  public void restore(String resource, String sub, long bucketStart, int count) {
+    if (sub != null) {
+      DynamicWindowState state = dynamic.computeIfAbsent(resource, r -> new DynamicWindowState());
+      synchronized (state) {
+        state.restore(sub, bucketStart, count);
+      }
+      return;
+    }
+    WindowCounts counts = windows.computeIfAbsent(resource, r -> new WindowCounts());
+    synchronized (counts) {
+      counts.add(bucketStart, count);
+    }
+  }
+
+  @Override
   public void giveBack(String resource, String sub, long bucketStart) {
     if (sub != null) {
       DynamicWindowState state = dynamic.get(resource);

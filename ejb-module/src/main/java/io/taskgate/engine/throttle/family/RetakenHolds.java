@@ -50,6 +50,9 @@ final class RetakenHolds {
     int held = 0;
     for (boolean retrying : new boolean[] {true, false}) {
       Set<String> types = retrying ? strictTypes : relaxedTypes;
+      if (types.isEmpty()) {
+        continue;
+      }
       UUID after = null;
       List<StoredTask> page;
       do {

@@ -28,6 +28,9 @@ public interface ThrottlerState {
    */
   WindowCounts.Grant count(String resource, String sub, long nowMillis, WindowOptions options);
 
+  /** Counts {@code count} starts read back after a restart. */
+  void restore(String resource, String sub, long bucketStart, int count);
+
   /** Gives back a start counted in {@code bucketStart} that never ran. */
   void giveBack(String resource, String sub, long bucketStart);
 

@@ -37,11 +37,17 @@ final class FamilyFixture {
   }
 
   final SettableClock clock = new SettableClock(T0);
-  final MemoryThrottlerStore store = new MemoryThrottlerStore();
+  final MemoryThrottlerStore store;
   final JobThrottlers family = new JobThrottlers();
   final DefaultThrottlingManager manager = new DefaultThrottlingManager();
 
   FamilyFixture() {
+    this(new MemoryThrottlerStore());
+  }
+
+  /** A fresh engine over {@code store}, as after a restart. */
+  FamilyFixture(MemoryThrottlerStore store) {
+    this.store = store;
     family.store = store;
     family.clock = clock;
     family.transitions = new TaskTransitions();

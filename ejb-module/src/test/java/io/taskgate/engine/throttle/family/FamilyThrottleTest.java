@@ -190,6 +190,36 @@ class FamilyThrottleTest {
   }
 
   @Test
+  void windowCountsAreStoredBeforeTheTaskRunsAndReadBackAfterARestart() {
+    f.manager.addOrUpdateWindow(
+        ThrottlerKind.SLIDING_WINDOW,
+        "dropbox",
+        WindowOptions.sliding(3, Duration.ofMinutes(10), 10));
+    admitted(Dropbox.class, Ship.order(1));
+    admitted(Dropbox.class, Ship.order(2));
+    admitted(Dropbox.class, Ship.order(3)).permits().release(AttemptEnd.NOT_STARTED);
+    admitted(Dropbox.class, Ship.order(4));
+    assertThat(f.store.counts(0))
+        .containsExactly(
+            new io.taskgate.store.ThrottlerStore.WindowCount(
+                "sliding-window:dropbox", null, FamilyFixture.T0.toEpochMilli(), 3));
+
+    // a restart: a new engine over the same store, its memory empty
+    FamilyFixture restarted = new FamilyFixture(f.store);
+    f.clock.advance(Duration.ofMinutes(2));
+    restarted.clock.set(f.clock.instant());
+    restarted.family.rebuild(List.of(), null, null);
+
+    ThrottleChain chain = restarted.chain(Dropbox.class);
+    Admission admission =
+        chain.acquire(restarted.attempt(Dropbox.class, Ship.order(5)), restarted.clock.instant());
+    assertThat(admission).isInstanceOf(Admission.Refused.class);
+    assertThat(((Admission.Refused) admission).decision())
+        .as("no burst after the restart: the window opens when the first bucket leaves it")
+        .isEqualTo(new ThrottleDecision.RetryAt(FamilyFixture.T0.plus(Duration.ofMinutes(10))));
+  }
+
+  @Test
   void aSlidingWindowCountsAStartInEveryIntervalOfItsBucket() {
     f.manager.addOrUpdateWindow(
         ThrottlerKind.SLIDING_WINDOW, "dropbox", WindowOptions.sliding(4, Duration.ofHours(1), 3));
@@ -311,7 +341,7 @@ class FamilyThrottleTest {
                 "semaphore:newsletter",
                 "dropped: semaphore 'newsletter' has all its 1 permits held (throttling action"
                     + " DROP)"));
-    assertThat(f.family.counters().get("semaphore:newsletter").dropped()).isEqualTo(1);
+    assertThat(f.family.stats().counters().get("semaphore:newsletter").dropped()).isEqualTo(1);
   }
 
   @Test
@@ -353,7 +383,7 @@ class FamilyThrottleTest {
     admitted(ByOrder.class, Ship.order(1));
     refused(ByOrder.class, Ship.order(1));
 
-    JobThrottlers.Counters counters = f.family.counters().get("mutex:order-{orderId}");
+    ThrottleStats.Counters counters = f.family.stats().counters().get("mutex:order-{orderId}");
     assertThat(counters.acquired()).isEqualTo(1);
     assertThat(counters.waited()).isEqualTo(1);
     assertThat(counters.dropped()).isZero();

@@ -55,6 +55,31 @@ final class MemoryThrottlerStore implements ThrottlerStore {
     return Optional.ofNullable(before);
   }
 
+  private final Map<String, WindowCount> counts = new ConcurrentHashMap<>();
+
+  @Override
+  public synchronized void addCount(String resource, String sub, long bucketStart, int delta) {
+    counts.merge(
+        resource + "|" + sub + "|" + bucketStart,
+        new WindowCount(resource, sub, bucketStart, delta),
+        (a, b) -> new WindowCount(resource, sub, bucketStart, a.count() + b.count()));
+  }
+
+  @Override
+  public synchronized List<WindowCount> counts(long since) {
+    return counts.values().stream()
+        .filter(c -> c.bucketStart() >= since && c.count() > 0)
+        .sorted(Comparator.comparingLong(WindowCount::bucketStart))
+        .toList();
+  }
+
+  @Override
+  public synchronized int dropCounts(long before) {
+    int n = counts.size();
+    counts.values().removeIf(c -> c.bucketStart() < before);
+    return n - counts.size();
+  }
+
   @Override
   public synchronized List<ThrottlerChange> changes(int max) {
     return List.copyOf(changes.subList(0, Math.min(max, changes.size())));

@@ -1,0 +1,79 @@
+package io.taskgate.engine.throttle.family;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
+
+/**
+ * What each throttle did since this instance started, by throttle name ({@code
+ * mutex:order-{orderId}}): attempts let run, made to wait, dropped; and how long each task waited,
+ * from a throttle's first "not now" to its run, told to a listener (the metrics). Thread-safe.
+ */
+public final class ThrottleStats {
+  /** What one throttle did. */
+  public static final class Counters {
+    final LongAdder acquired = new LongAdder();
+    final LongAdder waited = new LongAdder();
+    final LongAdder dropped = new LongAdder();
+
+    public long acquired() {
+      return acquired.sum();
+    }
+
+    public long waited() {
+      return waited.sum();
+    }
+
+    public long dropped() {
+      return dropped.sum();
+    }
+  }
+
+  private final Map<String, Counters> counters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Instant> waitingSince = new ConcurrentHashMap<>();
+  private volatile BiConsumer<String, Duration> onWaited = (throttle, waited) -> {};
+
+  /** {@code throttle} let task {@code taskId} run at {@code now}; reports how long it waited. */
+  void acquired(String throttle, String taskId, Instant now) {
+    counters(throttle).acquired.increment();
+    Instant since = waitingSince.isEmpty() ? null : waitingSince.remove(taskId);
+    if (since != null) {
+      Duration waited = Duration.between(since, now);
+      onWaited.accept(throttle, waited.isNegative() ? Duration.ZERO : waited);
+    }
+  }
+
+  /** {@code throttle} made task {@code taskId} wait, at {@code now}. */
+  void waited(String throttle, String taskId, Instant now) {
+    counters(throttle).waited.increment();
+    waitingSince.putIfAbsent(taskId, now);
+  }
+
+  /** {@code throttle} dropped task {@code taskId}. */
+  void dropped(String throttle, String taskId) {
+    counters(throttle).dropped.increment();
+    waitingSince.remove(taskId);
+  }
+
+  /** Task {@code taskId} ended: it waits no more. */
+  void forget(String taskId) {
+    waitingSince.remove(taskId);
+  }
+
+  /** Who is told how long each task waited for a throttle before it let it run. */
+  public void onWaited(BiConsumer<String, Duration> onWaited) {
+    this.onWaited = onWaited;
+  }
+
+  private Counters counters(String throttle) {
+    return counters.computeIfAbsent(throttle, r -> new Counters());
+  }
+
+  /** What each throttle did, by throttle name. */
+  public Map<String, Counters> counters() {
+    return Map.copyOf(counters);
+  }
+}
