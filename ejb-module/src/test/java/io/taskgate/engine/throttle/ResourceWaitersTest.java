@@ -45,4 +45,18 @@ class ResourceWaitersTest {
     assertThat(waiters.released("lock-a")).isEmpty();
     assertThat(waiters.released("lock-b")).contains(new Waiter(first, "q1"));
   }
+
+  @Test
+  void aWaiterLookingAgainForTheSameResourceKeepsItsPlace() {
+    ResourceWaiters waiters = new ResourceWaiters();
+    UUID first = UUID.randomUUID();
+    UUID second = UUID.randomUUID();
+    waiters.waitFor("semaphore:s", first, "q", waiters.releases());
+    waiters.waitFor("semaphore:s", second, "q", waiters.releases());
+
+    waiters.waitFor("semaphore:s", first, "q", waiters.releases()); // its recheck: still refused
+
+    assertThat(waiters.waiting("semaphore:s")).containsExactly(first, second);
+    assertThat(waiters.released("semaphore:s")).map(ResourceWaiters.Waiter::taskId).contains(first);
+  }
 }

@@ -20,12 +20,12 @@ import java.util.UUID;
  * The job throttlers wired by hand with their real parts (local state, the manager) over an
  * in-memory definition store, and a clock the test moves: no container.
  */
-final class FamilyFixture {
+public final class FamilyFixture {
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
   /** A task with an order, a batch and a tenant to throttle on. */
-  record Ship(long orderId, String batchId, String tenant) implements Task {
-    static Ship order(long orderId) {
+  public record Ship(long orderId, String batchId, String tenant) implements Task {
+    public static Ship order(long orderId) {
       return new Ship(orderId, "batch-" + orderId, "acme");
     }
   }
