@@ -52,6 +52,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       table goes to {@code pacing.md}
  *   <li>{@code load.pacing.warmup}: pacing runs in the same format, before those of {@code
  *       load.pacing} in each boot, each reported as its own row marked "(warm-up)" (empty: none)
+ *   <li>{@code load.throttlers}: {@code tasks,workMicros} (e.g. {@code 2000,1000}) also runs the
+ *       job throttlers' run after each boot's other runs (see {@code app.ThrottleRun}); several,
+ *       separated by {@code /}; its table goes to {@code throttlers.md}
  *   <li>{@code load.pacing.fullgc}: {@code true} runs a full collection of Micro's heap after the
  *       warm-up runs and before the measured ones ({@code false}): the objects made while Micro
  *       booted and warmed up are then in the old generation, as on a server that has been up for a
@@ -79,6 +82,7 @@ public final class EngineLoad {
   private final File war;
 
   private final List<String> pacingRows = new ArrayList<>();
+  private final List<String> throttlerRows = new ArrayList<>();
 
   private EngineLoad() throws IOException {
     out = Path.of(required("load.out"));
@@ -119,6 +123,17 @@ public final class EngineLoad {
               + "\n";
       System.out.println("\nTaskgate pacing\n\n" + pacing);
       Files.writeString(load.out.resolve("pacing.md"), pacing, StandardCharsets.UTF_8);
+    }
+    if (!load.throttlerRows.isEmpty()) {
+      String throttlers =
+          "| db | config | tasks × work | wake-up p50 / p99 / max ms | mutex tasks/s |"
+              + " semaphore(4) on 8 workers / plain on 4, tasks/s | ratio |"
+              + " one throttle / none, tasks/s | ratio | cost per task µs |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|\n"
+              + String.join("\n", load.throttlerRows)
+              + "\n";
+      System.out.println("\nTaskgate job throttlers\n\n" + throttlers);
+      Files.writeString(load.out.resolve("throttlers.md"), throttlers, StandardCharsets.UTF_8);
     }
     String table =
         "| db | config | run | tasks | completed (store) | dispatch s | total s | tasks/s"
@@ -225,6 +240,11 @@ public final class EngineLoad {
         pacingRows.add(pacing(db, name, one.split(",")));
         System.out.println(pacingRows.get(pacingRows.size() - 1));
       }
+      String throttlers = System.getProperty("load.throttlers", "");
+      for (String one : throttlers.isBlank() ? new String[0] : throttlers.split("/")) {
+        throttlerRows.add(throttlers(db, name, one.split(",")));
+        System.out.println(throttlerRows.get(throttlerRows.size() - 1));
+      }
     } finally {
       micro.destroy();
       if (!micro.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -253,6 +273,39 @@ public final class EngineLoad {
       micro.waitFor(1, java.util.concurrent.TimeUnit.SECONDS);
     }
     throw new IllegalStateException("Payara Micro did not answer " + info + " in 5 min: " + log);
+  }
+
+  /** The job throttlers' run ({@code tasks,workMicros}), as a table row. */
+  private String throttlers(String db, String name, String[] knobs)
+      throws IOException, InterruptedException {
+    JsonObject r =
+        postForJson(
+            URI.create(
+                "http://localhost:"
+                    + port
+                    + "/taskgate/api/load/throttlers?tasks="
+                    + knobs[0].strip()
+                    + "&workMicros="
+                    + (knobs.length > 1 ? knobs[1].strip() : "1000")));
+    return String.format(
+        Locale.ROOT,
+        "| %s | %s | %d × %d µs | %.2f / **%.2f** / %.2f | %.0f | %.0f / %.0f | **%.2f** | %.0f / %.0f"
+            + " | **%.2f** | %.1f |",
+        db,
+        name,
+        r.getInt("tasks"),
+        r.getInt("workMicros"),
+        r.getJsonNumber("wakeP50Micros").longValue() / 1000.0,
+        r.getJsonNumber("wakeP99Micros").longValue() / 1000.0,
+        r.getJsonNumber("wakeMaxMicros").longValue() / 1000.0,
+        r.getJsonNumber("mutexTasksPerSecond").doubleValue(),
+        r.getJsonNumber("semaphore4TasksPerSecond").doubleValue(),
+        r.getJsonNumber("plain4TasksPerSecond").doubleValue(),
+        r.getJsonNumber("semaphoreRatio").doubleValue(),
+        r.getJsonNumber("oneThrottleTasksPerSecond").doubleValue(),
+        r.getJsonNumber("noThrottleTasksPerSecond").doubleValue(),
+        r.getJsonNumber("throttleRatio").doubleValue(),
+        r.getJsonNumber("costPerTaskMicros").doubleValue());
   }
 
   /** The pacing run ({@code parked,others,gapMicros[,releaseMillis]}), as a table row. */
@@ -410,6 +463,10 @@ public final class EngineLoad {
         .importFrom(base)
         .as(WebArchive.class)
         .addPackage(NoopTask.class.getPackage())
+        .addAsResource(
+            new org.jboss.shrinkwrap.api.asset.StringAsset(
+                io.taskgate.load.app.LoadConfigSource.class.getName()),
+            "META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource")
         .as(ZipExporter.class)
         .exportTo(loadWar, true);
     return loadWar;

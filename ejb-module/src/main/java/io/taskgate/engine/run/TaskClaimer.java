@@ -197,7 +197,11 @@ public class TaskClaimer {
       return AttemptOutcome.nothing(queued.id(), now, new FollowUp(queued.queue(), null));
     }
     if (decision instanceof ThrottleDecision.WaitForRelease wait) {
-      boolean waits = waiters.waitFor(wait.resource(), queued.id(), queued.queue(), releasesSeen);
+      boolean waits =
+          waiters.waitFor(
+              wait.resource(),
+              new ResourceWaiters.Waiter(queued.id(), queued.queue(), queued),
+              releasesSeen);
       // not waiting: a release came meanwhile, so it tries again at once; waiting: it looks again
       // by itself at the recheck time, if there is one, keeping its place in the line
       Instant next = waits ? wait.recheckAt() : now;
@@ -248,6 +252,9 @@ public class TaskClaimer {
    * #takeWokenInFlight}).
    */
   private void wake(ResourceWaiters.Waiter waiter) {
+    if (waiter.task() != null) {
+      running.justStored(waiter.task()); // read once: its claim compares against this copy
+    }
     scheduler.cancelTimer(waiter.taskId());
     if (!scheduler.submit(waiter.queue(), waiter.taskId(), clock.instant())) {
       wokenInFlight.put(waiter.taskId(), waiter.queue());

@@ -1,5 +1,6 @@
 package io.taskgate.engine.throttle;
 
+import io.taskgate.store.StoredTask;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -18,8 +19,16 @@ import java.util.UUID;
  * came in between.
  */
 public final class ResourceWaiters {
-  /** A waiting task and the queue it goes back to when woken. */
-  public record Waiter(UUID taskId, String queue) {}
+  /**
+   * A waiting task, the queue it goes back to when woken, and the task as it was read (nothing is
+   * written while it waits, so a woken task need not be read again), or null.
+   */
+  public record Waiter(UUID taskId, String queue, StoredTask task) {
+    /** A waiter without its stored copy. */
+    public Waiter(UUID taskId, String queue) {
+      this(taskId, queue, null);
+    }
+  }
 
   private final Map<String, Deque<Waiter>> byResource = new HashMap<>();
   private final Map<UUID, String> waitingFor = new HashMap<>();
@@ -38,6 +47,12 @@ public final class ResourceWaiters {
    */
   public synchronized boolean waitFor(
       String resource, UUID taskId, String queue, long releasesSeen) {
+    return waitFor(resource, new Waiter(taskId, queue), releasesSeen);
+  }
+
+  /** {@link #waitFor(String, UUID, String, long)} for {@code waiter}, with its stored copy. */
+  public synchronized boolean waitFor(String resource, Waiter waiter, long releasesSeen) {
+    UUID taskId = waiter.taskId();
     if (releases != releasesSeen) {
       return false;
     }
@@ -45,9 +60,7 @@ public final class ResourceWaiters {
       return true;
     }
     forget(taskId);
-    byResource
-        .computeIfAbsent(resource, r -> new ArrayDeque<>())
-        .addLast(new Waiter(taskId, queue));
+    byResource.computeIfAbsent(resource, r -> new ArrayDeque<>()).addLast(waiter);
     waitingFor.put(taskId, resource);
     return true;
   }

@@ -16,6 +16,21 @@ import jakarta.ws.rs.core.MediaType;
 public class LoadResource {
   @Inject LoadRun load;
   @Inject PacingRun pacing;
+  @Inject ThrottleRun throttlers;
+
+  /**
+   * {@code POST /api/load/throttlers?tasks=2000&workMicros=1000}: the job throttlers' run (see
+   * {@link ThrottleRun}).
+   */
+  @POST
+  @Path("throttlers")
+  @Produces(MediaType.APPLICATION_JSON)
+  public java.util.Map<String, Object> throttlers(
+      @QueryParam("tasks") @DefaultValue("2000") int tasks,
+      @QueryParam("workMicros") @DefaultValue("1000") int workMicros)
+      throws InterruptedException {
+    return throttlers.run(tasks, workMicros);
+  }
 
   /**
    * {@code POST /api/load/pacing?parked=10000&others=2000&gapMicros=2000&releaseMillis=0}: the
