@@ -11,7 +11,12 @@ public enum ThrottlerKind {
   /** {@link SlidingWindow}: at most limit starts per sliding interval of buckets. */
   SLIDING_WINDOW("sliding-window"),
   /** {@link DynamicWindow}: a window per sub-id, within a shared capacity. */
-  DYNAMIC_WINDOW("dynamic-window");
+  DYNAMIC_WINDOW("dynamic-window"),
+  /**
+   * A task type's {@link RateLimit}, changed at run time ({@link ThrottlingManager#setRateLimit}):
+   * its id is the task type, or the task type and a key.
+   */
+  RATE_LIMIT("rate-limit");
 
   private final String label;
 
@@ -34,6 +39,7 @@ public enum ThrottlerKind {
     throw new IllegalArgumentException(
         "unknown throttler kind '"
             + label
-            + "': use mutex, semaphore, fixed-window, sliding-window or dynamic-window");
+            + "': use mutex, semaphore, fixed-window, sliding-window, dynamic-window or"
+            + " rate-limit");
   }
 }

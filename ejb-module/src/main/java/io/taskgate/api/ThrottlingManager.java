@@ -1,5 +1,6 @@
 package io.taskgate.api;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -50,4 +51,26 @@ public interface ThrottlingManager {
 
   /** The window's definition, if it is defined. */
   Optional<WindowOptions> window(ThrottlerKind kind, String id);
+
+  /**
+   * Changes the rate limit of {@code taskType} (its {@link RateLimit} stays the default), or of one
+   * of its keys when {@code key} is not null: {@code permits} per {@code period}, {@code burst}
+   * back to back; its other options stay the annotation's. Stored (it survives a restart and
+   * reaches every instance), audited, and used from the next reservation on; slots already reserved
+   * are kept.
+   *
+   * @throws IllegalArgumentException if the task type has no rate limit, or a value is invalid
+   *     (naming it)
+   */
+  void setRateLimit(
+      Class<? extends Task> taskType, String key, int permits, Duration period, int burst);
+
+  /**
+   * Drops the change made by {@link #setRateLimit} for {@code taskType} (or its {@code key}): the
+   * annotation (or the type's change, for a key) applies again. Returns false if there was none.
+   */
+  boolean resetRateLimit(Class<? extends Task> taskType, String key);
+
+  /** The rate limit {@code taskType}'s tasks of {@code key} (null: any key) get now, if limited. */
+  Optional<RateLimitPolicy> rateLimit(Class<? extends Task> taskType, String key);
 }

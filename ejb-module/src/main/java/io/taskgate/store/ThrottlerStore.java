@@ -38,6 +38,44 @@ public interface ThrottlerStore {
   /** Drops the counts of buckets starting before {@code before} (epoch ms); returns how many. */
   int dropCounts(long before);
 
+  /** Every rate-limit change made at run time. */
+  List<RateOverride> rateOverrides();
+
+  /** Stores a rate-limit change and audits it; returns the one it replaced. */
+  Optional<RateOverride> putRateOverride(RateOverride override, String by, Instant now);
+
+  /** Drops a rate-limit change and audits it; returns it, empty if there was none. */
+  Optional<RateOverride> removeRateOverride(String taskType, String key, String by, Instant now);
+
+  /**
+   * A task type's rate limit changed at run time: for the type, or for one key of it.
+   *
+   * @param taskType the task type's class name
+   * @param key the key, or null for the whole type
+   * @param permits executions per period
+   * @param periodNanos the period
+   * @param burst executions back to back
+   */
+  record RateOverride(String taskType, String key, int permits, long periodNanos, int burst) {
+    /** What the change log shows: {@code permits=15 period=PT1M burst=15}. */
+    public String describe() {
+      return "permits="
+          + permits
+          + " period="
+          + java.time.Duration.ofNanos(periodNanos)
+          + " burst="
+          + burst;
+    }
+
+    /** The id the change log names it by: the type's simple name, and the key if any. */
+    public String auditId() {
+      String simple =
+          taskType.substring(Math.max(taskType.lastIndexOf('.'), taskType.lastIndexOf('$')) + 1);
+      String id = key == null ? simple : simple + " key " + key;
+      return id.length() > 100 ? id.substring(0, 99) + "…" : id;
+    }
+  }
+
   /**
    * Starts of a window counted in one bucket.
    *

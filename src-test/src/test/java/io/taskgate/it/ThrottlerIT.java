@@ -13,6 +13,7 @@ import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.family.LocalThrottlerState;
+import io.taskgate.it.engine.GatedTasks;
 import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.it.engine.ThrottledTasks;
 import io.taskgate.it.engine.ThrottledTasks.DropboxCall;
@@ -345,6 +346,85 @@ class ThrottlerIT {
             TestConfigSource.VIEWER_PASSWORD);
     assertThat(viewer.statusCode()).isEqualTo(403);
     assertThat(manager.semaphore(id)).contains(4);
+  }
+
+  @Test
+  void aRateLimitChangedAtRunTimeTakesEffectForTheNextReservations() throws Exception {
+    String vip = unique("vip");
+    String other = unique("other");
+    HttpResponse<String> put =
+        Http.send(
+            "PUT",
+            api("throttlers/rate-limit/Slotted"),
+            "{\"permits\":20,\"period\":\"PT1S\",\"burst\":10,\"key\":\"" + vip + "\"}",
+            ADMIN,
+            PASSWORD);
+    assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+    assertThat(Http.json(put).getInt("permits")).isEqualTo(20);
+
+    List<TaskReceipt> fast = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      fast.add(dispatcher.dispatch(new GatedTasks.Slotted(vip, vip + "-" + i)));
+    }
+    List<TaskReceipt> slow = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      slow.add(dispatcher.dispatch(new GatedTasks.Slotted(other, other + "-" + i)));
+    }
+    awaitAll(fast, TaskStatus.COMPLETED);
+    awaitAll(slow, TaskStatus.COMPLETED);
+
+    List<Long> vipStarts = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      vipStarts.add(GatedTasks.STARTS.get(vip + "-" + i));
+    }
+    vipStarts.sort(null);
+    assertThat(vipStarts.get(7) - vipStarts.get(0))
+        .as("8 starts within the changed key's burst of 10, not 7 s at 1 a second")
+        .isLessThan(Duration.ofMillis(700).toNanos());
+    long otherGap =
+        Math.abs(GatedTasks.STARTS.get(other + "-1") - GatedTasks.STARTS.get(other + "-0"));
+    assertThat(otherGap)
+        .as("another key keeps the annotation's 1 a second")
+        .isGreaterThan(Duration.ofMillis(800).toNanos());
+    JsonObject all = Http.json(Http.send("GET", api("throttlers"), null, ADMIN, PASSWORD));
+    assertThat(all.getJsonArray("rateLimits").getValuesAs(JsonObject.class))
+        .anySatisfy(r -> assertThat(r.getString("key", "")).isEqualTo(vip));
+    assertThat(all.getJsonArray("changes").getValuesAs(JsonObject.class))
+        .anySatisfy(
+            c -> {
+              assertThat(c.getString("kind")).isEqualTo("rate-limit");
+              assertThat(c.getString("id")).isEqualTo("Slotted key " + vip);
+              assertThat(c.getString("after")).isEqualTo("permits=20 period=PT1S burst=10");
+              assertThat(c.getString("by")).isEqualTo(ADMIN);
+            });
+
+    assertThat(
+            Http.send(
+                    "DELETE",
+                    api("throttlers/rate-limit/Slotted?key=" + vip),
+                    null,
+                    ADMIN,
+                    PASSWORD)
+                .statusCode())
+        .isEqualTo(204);
+    assertProblem(
+        Http.send(
+            "PUT",
+            api("throttlers/rate-limit/Slotted"),
+            "{\"permits\":0,\"period\":\"PT1S\"}",
+            ADMIN,
+            PASSWORD),
+        400,
+        "permits");
+    assertProblem(
+        Http.send(
+            "PUT",
+            api("throttlers/rate-limit/OrderStep"),
+            "{\"permits\":5,\"period\":\"PT1S\"}",
+            ADMIN,
+            PASSWORD),
+        400,
+        null);
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.taskgate.core.ratelimit.KeySnapshot;
 import io.taskgate.core.ratelimit.KeyState;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitKeys;
+import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.admin.dto.Overview;
 import io.taskgate.engine.admin.dto.Pacing;
 import io.taskgate.engine.admin.dto.PolicyView;
@@ -25,6 +26,7 @@ import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.throttle.gate.GateSettings;
 import io.taskgate.engine.throttle.gate.PacingLog;
 import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
@@ -55,6 +57,8 @@ import java.util.function.Predicate;
  */
 @ApplicationScoped
 public class ThrottleViews {
+  @Inject RatePolicies policies;
+
   @Inject KeyedRateLimiter limiter;
   @Inject ParkingLot parkingLot;
   @Inject TaskQueues queues;
@@ -218,9 +222,10 @@ public class ThrottleViews {
   }
 
   private KeyState peeked(GateSpec gate, String key, long now) {
-    long slot = limiter.peek(gate.scope(), key, now).slotEpochNanos();
+    RateLimitScope scope = policies.scopeOf(gate, key);
+    long slot = limiter.peek(scope, key, now).slotEpochNanos();
     boolean waits = slot > now;
-    return new KeyState(gate.scope().name(), key, gate.policy(), waits ? slot : now, waits ? 0 : 1);
+    return new KeyState(scope.name(), key, scope.policy(), waits ? slot : now, waits ? 0 : 1);
   }
 
   /** Task counts by status and per queue, with the throttled counts while any task is throttled. */
@@ -292,7 +297,7 @@ public class ThrottleViews {
     }
     Instant at = clock.instant();
     long now = EpochNanos.of(at);
-    RateLimitPolicy policy = gate.policy();
+    RateLimitPolicy policy = policies.scopeOf(gate, tracked).policy();
     KeySnapshot found =
         limiter.keys(
             new KeyQuery(

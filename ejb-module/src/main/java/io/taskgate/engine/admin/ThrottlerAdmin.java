@@ -2,6 +2,7 @@ package io.taskgate.engine.admin;
 
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.admin.dto.RateLimitOverrideView;
 import io.taskgate.engine.admin.dto.ThrottlerChangeView;
 import io.taskgate.engine.admin.dto.ThrottlerView;
 import io.taskgate.engine.admin.dto.ThrottlersView;
@@ -13,6 +14,7 @@ import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
 import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.family.ThrottleStats;
 import io.taskgate.engine.throttle.family.ThrottlerState;
+import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.ThrottlerRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -45,6 +47,8 @@ public class ThrottlerAdmin {
   @Inject DefaultThrottlingManager manager;
   @Inject HandlerRegistry registry;
   @Inject InstantSource clock;
+  @Inject RatePolicies policies;
+  @Inject TaskAdmin tasks;
 
   /** Every throttler, every task type's use of them, the latest changes. */
   public ThrottlersView list() {
@@ -63,7 +67,38 @@ public class ThrottlerAdmin {
         rows.computeIfAbsent(resource, r -> viewOf(r, usedBy, now));
       }
     }
-    return new ThrottlersView(List.copyOf(rows.values()), throttling(), changes(CHANGES));
+    List<RateLimitOverrideView> rates =
+        policies.overrides().values().stream()
+            .map(
+                o ->
+                    new RateLimitOverrideView(
+                        o.taskType(),
+                        o.key(),
+                        o.permits(),
+                        java.time.Duration.ofNanos(o.periodNanos()),
+                        o.burst()))
+            .sorted(
+                Comparator.comparing(RateLimitOverrideView::taskType)
+                    .thenComparing(
+                        RateLimitOverrideView::key,
+                        Comparator.nullsFirst(Comparator.naturalOrder())))
+            .toList();
+    return new ThrottlersView(List.copyOf(rows.values()), throttling(), rates, changes(CHANGES));
+  }
+
+  /**
+   * Changes the rate limit of task type {@code type} (full or unique simple name), or of its {@code
+   * key}, audited as {@code by}; returns the policy its tasks now get.
+   */
+  public io.taskgate.engine.admin.dto.PolicyView setRateLimit(
+      String type, String key, int permits, java.time.Duration period, int burst, String by) {
+    return io.taskgate.engine.admin.dto.PolicyView.of(
+        manager.setRateLimit(tasks.resolveTaskType(type), key, permits, period, burst, by));
+  }
+
+  /** Drops the run-time rate limit of {@code type} (or its {@code key}); false if none. */
+  public boolean resetRateLimit(String type, String key, String by) {
+    return manager.resetRateLimit(tasks.resolveTaskType(type), key, by);
   }
 
   /** One throttler; empty if it is neither defined, held, nor named by a handler. */

@@ -21,6 +21,7 @@ import io.taskgate.engine.run.TaskClaimer;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.engine.throttle.gate.RateLimitKeySelector;
+import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
@@ -62,6 +63,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   @Inject InstantSource clock;
   @Inject KeyedRateLimiter limiter;
   @Inject TaskValidation validation;
+  @Inject RatePolicies policies;
   @Inject DispatchLimits limits;
   @Inject Instances instances;
 
@@ -203,7 +205,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       if (key == null) {
         return due;
       }
-      RateLimitDecision peek = limiter.peek(gate.scope(), key, EpochNanos.of(now));
+      RateLimitDecision peek = limiter.peek(policies.scopeOf(gate, key), key, EpochNanos.of(now));
       if (peek.slotEpochNanos() == RateLimitDecision.NO_SLOT) {
         return due;
       }

@@ -4,6 +4,7 @@ import io.taskgate.api.ThrottlerKind;
 import io.taskgate.store.ThrottlerChange;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
+import io.taskgate.store.ThrottlerStore.RateOverride;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -77,6 +78,72 @@ public final class JpaThrottlerStore implements ThrottlerStore {
           em.persist(
               new ThrottlerChangeEntity(
                   new ThrottlerChange(now, by, kind, id, before.describe(), null)));
+          return Optional.of(before);
+        });
+  }
+
+  @Override
+  public List<RateOverride> rateOverrides() {
+    return transactor.inTransaction(
+        em ->
+            em
+                .createQuery("SELECT o FROM RateOverrideEntity o", RateOverrideEntity.class)
+                .getResultList()
+                .stream()
+                .map(RateOverrideEntity::toOverride)
+                .toList());
+  }
+
+  @Override
+  public Optional<RateOverride> putRateOverride(RateOverride override, String by, Instant now) {
+    return transactor.inTransaction(
+        em -> {
+          RateOverrideEntity row =
+              em.find(
+                  RateOverrideEntity.class,
+                  RateOverrideEntity.id(override.taskType(), override.key()));
+          RateOverride before = row == null ? null : row.toOverride();
+          if (row == null) {
+            em.persist(new RateOverrideEntity(override, now));
+          } else if (!before.equals(override)) {
+            row.update(override, now);
+          }
+          if (before == null || !before.equals(override)) {
+            em.persist(
+                new ThrottlerChangeEntity(
+                    new ThrottlerChange(
+                        now,
+                        by,
+                        ThrottlerKind.RATE_LIMIT,
+                        override.auditId(),
+                        before == null ? null : before.describe(),
+                        override.describe())));
+          }
+          return Optional.ofNullable(before);
+        });
+  }
+
+  @Override
+  public Optional<RateOverride> removeRateOverride(
+      String taskType, String key, String by, Instant now) {
+    return transactor.inTransaction(
+        em -> {
+          RateOverrideEntity row =
+              em.find(RateOverrideEntity.class, RateOverrideEntity.id(taskType, key));
+          if (row == null) {
+            return Optional.empty();
+          }
+          RateOverride before = row.toOverride();
+          em.remove(row);
+          em.persist(
+              new ThrottlerChangeEntity(
+                  new ThrottlerChange(
+                      now,
+                      by,
+                      ThrottlerKind.RATE_LIMIT,
+                      before.auditId(),
+                      before.describe(),
+                      null)));
           return Optional.of(before);
         });
   }

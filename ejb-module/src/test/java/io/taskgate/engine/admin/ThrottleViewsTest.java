@@ -83,6 +83,8 @@ class ThrottleViewsTest {
   @BeforeEach
   void wire() {
     views.limiter = limiter;
+    views.policies =
+        io.taskgate.engine.throttle.gate.GateFixture.policies(InstantSource.fixed(NOW));
     views.parkingLot =
         new ParkingLot() {
           @Override

@@ -33,7 +33,8 @@ class PersistenceXmlTest {
             InstanceEntity.class.getName(),
             ThrottlerEntity.class.getName(),
             ThrottlerChangeEntity.class.getName(),
-            WindowCountEntity.class.getName());
+            WindowCountEntity.class.getName(),
+            RateOverrideEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

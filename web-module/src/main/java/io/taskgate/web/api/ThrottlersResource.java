@@ -2,6 +2,7 @@ package io.taskgate.web.api;
 
 import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.api.WindowOptions;
 import io.taskgate.engine.admin.ThrottlerAdmin;
 import io.taskgate.engine.admin.dto.ThrottlerChangeView;
@@ -56,6 +57,7 @@ public class ThrottlersResource {
   static final String THROTTLER_IN_USE = "urn:taskgate:problem:throttler-in-use";
   private static final int MAX_BODY = 4_096;
   private static final Set<String> SEMAPHORE_FIELDS = Set.of("maxCount");
+  private static final Set<String> RATE_FIELDS = Set.of("permits", "period", "burst", "key");
   private static final Set<String> WINDOW_FIELDS =
       Set.of("limit", "interval", "buckets", "capacity", "minLimit", "maxLimit");
 
@@ -108,7 +110,7 @@ public class ThrottlersResource {
       responseCode = "400",
       description = "A bad field, named in the problem",
       content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
-  public ThrottlerView put(
+  public Response put(
       @PathParam("kind") String kind,
       @PathParam("id") String id,
       @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
@@ -118,9 +120,26 @@ public class ThrottlersResource {
     JsonObject json = object(JsonBody.read(contentType, contentLength, body, MAX_BODY));
     String by = user();
     try {
+      if (k == ThrottlerKind.RATE_LIMIT) {
+        only(json, RATE_FIELDS);
+        int permits = integer(json, "permits", null);
+        JsonValue key = json.get("key");
+        if (key != null && key != JsonValue.NULL && !(key instanceof JsonString)) {
+          throw ApiProblem.invalidParameter("key", key.toString(), "key must be a string");
+        }
+        return Response.ok(
+                admin.setRateLimit(
+                    id,
+                    key instanceof JsonString text ? text.getString() : null,
+                    permits,
+                    duration(json, "period"),
+                    integer(json, "burst", permits),
+                    by))
+            .build();
+      }
       if (k == ThrottlerKind.SEMAPHORE) {
         only(json, SEMAPHORE_FIELDS);
-        return admin.putSemaphore(id, integer(json, "maxCount", null), by);
+        return Response.ok(admin.putSemaphore(id, integer(json, "maxCount", null), by)).build();
       }
       if (k == ThrottlerKind.MUTEX) {
         throw ApiProblem.invalidParameter(
@@ -130,12 +149,15 @@ public class ThrottlersResource {
       WindowOptions options =
           new WindowOptions(
               integer(json, "limit", json.containsKey("maxLimit") ? 0 : null),
-              duration(json),
+              duration(json, "interval"),
               integer(json, "buckets", 1),
               integer(json, "capacity", 0),
               integer(json, "minLimit", 0),
               integer(json, "maxLimit", 0));
-      return admin.putWindow(k, id, options, by);
+      return Response.ok(admin.putWindow(k, id, options, by)).build();
+    } catch (UnknownTaskTypeException e) {
+      throw new ApiProblem(
+          404, UNKNOWN_THROTTLER, "Unknown task type", e.getMessage(), Map.of("id", id));
     } catch (IllegalArgumentException e) {
       throw invalid(json, e);
     }
@@ -144,15 +166,23 @@ public class ThrottlersResource {
   @DELETE
   @Path("{kind}/{id}")
   @Operation(summary = "Remove a semaphore or window (admin); 409 while a semaphore is held")
-  public Response remove(@PathParam("kind") String kind, @PathParam("id") String id) {
+  public Response remove(
+      @PathParam("kind") String kind, @PathParam("id") String id, @QueryParam("key") String key) {
     ThrottlerKind k = kind(kind);
     try {
-      if (admin.remove(k, id, user())) {
+      boolean removed =
+          k == ThrottlerKind.RATE_LIMIT
+              ? admin.resetRateLimit(id, key, user())
+              : admin.remove(k, id, user());
+      if (removed) {
         return Response.noContent().build();
       }
     } catch (ThrottlerInUseException e) {
       throw new ApiProblem(
           409, THROTTLER_IN_USE, "Throttler in use", e.getMessage(), Map.of("id", id));
+    } catch (UnknownTaskTypeException e) {
+      throw new ApiProblem(
+          404, UNKNOWN_THROTTLER, "Unknown task type", e.getMessage(), Map.of("id", id));
     } catch (IllegalArgumentException e) {
       throw ApiProblem.invalidParameter("id", id, e.getMessage());
     }
@@ -221,19 +251,19 @@ public class ThrottlersResource {
     }
   }
 
-  private static Duration duration(JsonObject json) {
-    JsonValue value = json.get("interval");
+  private static Duration duration(JsonObject json, String field) {
+    JsonValue value = json.get(field);
     if (!(value instanceof JsonString text)) {
       throw ApiProblem.invalidParameter(
-          "interval",
+          field,
           value == null ? null : value.toString(),
-          "interval is required, an ISO-8601 duration such as PT2S or PT1H");
+          field + " is required, an ISO-8601 duration such as PT2S or PT1H");
     }
     try {
       return Duration.parse(text.getString().trim());
     } catch (DateTimeParseException e) {
       throw ApiProblem.invalidParameter(
-          "interval", text.getString(), "interval must be an ISO-8601 duration such as PT1H");
+          field, text.getString(), field + " must be an ISO-8601 duration such as PT1H");
     }
   }
 
@@ -243,7 +273,17 @@ public class ThrottlersResource {
     String field = "body";
     for (String name :
         List.of(
-            "maxCount", "limit", "interval", "buckets", "capacity", "minLimit", "maxLimit", "id")) {
+            "maxCount",
+            "limit",
+            "interval",
+            "buckets",
+            "capacity",
+            "minLimit",
+            "maxLimit",
+            "permits",
+            "period",
+            "burst",
+            "id")) {
       if (message.startsWith(name + " ")
           || message.startsWith("a fixed window has 1 bucket") && name.equals("buckets")) {
         field = name;

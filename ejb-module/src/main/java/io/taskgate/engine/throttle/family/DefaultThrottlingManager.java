@@ -1,13 +1,20 @@
 package io.taskgate.engine.throttle.family;
 
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.api.Task;
 import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingManager;
 import io.taskgate.api.WindowOptions;
 import io.taskgate.core.throttle.ResourceTemplate;
+import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.ThrottlerChange;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
+import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -33,6 +40,8 @@ public class DefaultThrottlingManager implements ThrottlingManager {
   @Inject ThrottlerStore store;
   @Inject JobThrottlers throttlers;
   @Inject InstantSource clock;
+  @Inject RatePolicies rates;
+  @Inject HandlerRegistry registry;
 
   @Override
   public void addOrUpdateSemaphore(String id, int maxCount) {
@@ -152,6 +161,90 @@ public class DefaultThrottlingManager implements ThrottlingManager {
   @Override
   public Optional<WindowOptions> window(ThrottlerKind kind, String id) {
     return Optional.ofNullable(throttlers.window(kind, id(id)));
+  }
+
+  @Override
+  public void setRateLimit(
+      Class<? extends Task> taskType, String key, int permits, Duration period, int burst) {
+    setRateLimit(taskType.getName(), key, permits, period, burst, APPLICATION);
+  }
+
+  /**
+   * {@link #setRateLimit(Class, String, int, Duration, int)} for the task type named {@code
+   * taskType} (its class name), audited as {@code by}; returns the policy its tasks now get.
+   */
+  public RateLimitPolicy setRateLimit(
+      String taskType, String key, int permits, Duration period, int burst, String by) {
+    GateSpec gate = gateOf(taskType);
+    if (period == null) {
+      throw new IllegalArgumentException("period must be given, such as PT1M");
+    }
+    RateOverride override =
+        new RateOverride(
+            taskType, key == null || key.isEmpty() ? null : key, permits, period.toNanos(), burst);
+    RateLimitPolicy policy;
+    try {
+      policy = RatePolicies.apply(gate.policy(), override);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          e.getMessage().replaceFirst("^Invalid rate-limit policy: ", ""), e);
+    }
+    Optional<RateOverride> before = store.putRateOverride(override, by, clock.instant());
+    rates.reload(clock.instant());
+    if (before.isEmpty() || !before.get().equals(override)) {
+      LOG.info(
+          () ->
+              "Taskgate: rate limit of "
+                  + override.auditId()
+                  + " set by "
+                  + by
+                  + " to "
+                  + override.describe()
+                  + before.map(b -> " (was " + b.describe() + ")").orElse(""));
+    }
+    return policy;
+  }
+
+  @Override
+  public boolean resetRateLimit(Class<? extends Task> taskType, String key) {
+    return resetRateLimit(taskType.getName(), key, APPLICATION);
+  }
+
+  /** {@link #resetRateLimit(Class, String)} by type name, audited as {@code by}. */
+  public boolean resetRateLimit(String taskType, String key, String by) {
+    gateOf(taskType);
+    boolean removed =
+        store
+            .removeRateOverride(
+                taskType, key == null || key.isEmpty() ? null : key, by, clock.instant())
+            .isPresent();
+    rates.reload(clock.instant());
+    return removed;
+  }
+
+  @Override
+  public Optional<RateLimitPolicy> rateLimit(Class<? extends Task> taskType, String key) {
+    return registry
+        .find(taskType.getName())
+        .flatMap(HandlerInfo::gate)
+        .map(gate -> rates.scopeOf(gate, key).policy());
+  }
+
+  private GateSpec gateOf(String taskType) {
+    HandlerInfo handler =
+        registry
+            .find(taskType)
+            .orElseThrow(
+                () -> new IllegalArgumentException("no handler runs task type " + taskType));
+    return handler
+        .gate()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "task type "
+                        + taskType
+                        + " has no rate limit to change: give its handler a @RateLimit and its"
+                        + " tasks a key"));
   }
 
   /** The latest {@code max} changes of definitions, newest first. */

@@ -41,6 +41,7 @@ public class RateLimitGate implements Throttle {
   /** A slot this close beyond the claim-ahead lead still counts as within it. */
   private static final Duration CLAIM_AHEAD_SLACK = GateTuning.DEFAULT.claimAheadSlack();
 
+  @Inject RatePolicies policies;
   @Inject KeyedRateLimiter limiter;
   @Inject ParkingLot parkingLot;
   @Inject StartSpacingGuard spacing;
@@ -92,6 +93,10 @@ public class RateLimitGate implements Throttle {
     String key = keys.keyOf(handlerInfo, attempt.payload()).orElse(null);
     if (key == null) {
       return ThrottleDecision.Run.now(Permit.NOTHING);
+    }
+    RateLimitScope scope = policies.scopeOf(gate, key);
+    if (scope != gate.scope()) {
+      gate = new GateSpec(scope, gate.keySource(), gate.policySource()); // changed at run time
     }
     GatePermit permit = new GatePermit(gate.scope(), key, gate.scope().policy());
     RateLimitDecision decision;

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A {@link ThrottlerStore} in memory for unit tests of the throttlers; the JPA one is tested on H2
  * and PostgreSQL with the same expectations.
  */
-final class MemoryThrottlerStore implements ThrottlerStore {
+public final class MemoryThrottlerStore implements ThrottlerStore {
   private final Map<String, ThrottlerRecord> rows = new ConcurrentHashMap<>();
   private final List<ThrottlerChange> changes = new ArrayList<>();
 
@@ -56,6 +56,43 @@ final class MemoryThrottlerStore implements ThrottlerStore {
   }
 
   private final Map<String, WindowCount> counts = new ConcurrentHashMap<>();
+  private final Map<String, RateOverride> overrides = new ConcurrentHashMap<>();
+
+  @Override
+  public List<RateOverride> rateOverrides() {
+    return List.copyOf(overrides.values());
+  }
+
+  @Override
+  public synchronized Optional<RateOverride> putRateOverride(
+      RateOverride override, String by, Instant now) {
+    RateOverride before = overrides.put(override.taskType() + "\n" + override.key(), override);
+    if (before == null || !before.equals(override)) {
+      changes.add(
+          0,
+          new ThrottlerChange(
+              now,
+              by,
+              ThrottlerKind.RATE_LIMIT,
+              override.auditId(),
+              before == null ? null : before.describe(),
+              override.describe()));
+    }
+    return Optional.ofNullable(before);
+  }
+
+  @Override
+  public synchronized Optional<RateOverride> removeRateOverride(
+      String taskType, String key, String by, Instant now) {
+    RateOverride before = overrides.remove(taskType + "\n" + key);
+    if (before != null) {
+      changes.add(
+          0,
+          new ThrottlerChange(
+              now, by, ThrottlerKind.RATE_LIMIT, before.auditId(), before.describe(), null));
+    }
+    return Optional.ofNullable(before);
+  }
 
   @Override
   public synchronized void addCount(String resource, String sub, long bucketStart, int delta) {

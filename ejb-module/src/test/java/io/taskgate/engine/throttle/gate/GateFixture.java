@@ -25,7 +25,7 @@ import java.util.UUID;
  * A {@link RateLimitGate} wired by hand with its real parts (an in-memory limiter, the parking lot,
  * the spacing guard, events, pacing log, key selector) and clocks a test moves: no container.
  */
-final class GateFixture {
+public final class GateFixture {
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
   /** A task keyed by its tenant. */
@@ -90,6 +90,7 @@ final class GateFixture {
     keys.settings = settings;
     keys.warnings = new LogThrottle(RateLimitKeySelector.WARNING_INTERVAL, ticker::nanos);
     gate.limiter = limiter;
+    gate.policies = policies(clock);
     gate.parkingLot = parkingLot;
     gate.spacing = spacing;
     gate.events = events;
@@ -97,6 +98,14 @@ final class GateFixture {
     gate.gateSettings = settings;
     gate.keys = keys;
     gate.instances = new io.taskgate.engine.cluster.Instances();
+  }
+
+  /** The run-time rate-limit changes over an empty store: none until a test makes some. */
+  public static RatePolicies policies(java.time.InstantSource clock) {
+    RatePolicies policies = new RatePolicies();
+    policies.store = new io.taskgate.engine.throttle.family.MemoryThrottlerStore();
+    policies.clock = clock;
+    return policies;
   }
 
   /** A first attempt of a new task of {@code tenant}, due now. */

@@ -1,0 +1,109 @@
+package io.taskgate.engine.throttle.gate;
+
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.store.ThrottlerStore;
+import io.taskgate.store.ThrottlerStore.RateOverride;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The rate limits changed at run time ({@code ThrottlingManager.setRateLimit}), per task type and
+ * per key, over the policies of the annotations: read from the {@link ThrottlerStore}, re-read
+ * every {@link #TTL} so that a change made on another instance arrives, and at once after a change
+ * made here. A key's policy keeps the key's state (its next slot): the limiter computes each
+ * reservation with the policy it is given. Thread-safe.
+ */
+@ApplicationScoped
+public class RatePolicies {
+  private static final Logger LOG = Logger.getLogger(RatePolicies.class.getName());
+
+  /** How long the changes are cached before they are read again. */
+  static final Duration TTL = Duration.ofSeconds(2);
+
+  @Inject ThrottlerStore store;
+  @Inject InstantSource clock;
+
+  private volatile Map<String, RateOverride> overrides = Map.of();
+  private volatile Instant read = Instant.MIN;
+  private final Map<String, RateLimitScope> scopes = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The scope a task of {@code gate}'s type and {@code key} reserves in: its policy now. */
+  public RateLimitScope scopeOf(GateSpec gate, String key) {
+    Map<String, RateOverride> now = overrides();
+    if (now.isEmpty()) {
+      return gate.scope();
+    }
+    String type = gate.scope().name();
+    RateOverride override = key == null ? null : now.get(id(type, key));
+    if (override == null) {
+      override = now.get(id(type, null));
+    }
+    if (override == null) {
+      return gate.scope();
+    }
+    RateOverride found = override;
+    RateLimitScope scope =
+        scopes.computeIfAbsent(
+            id(type, found.key()) + "\n" + found.describe(),
+            k -> new RateLimitScope(type, apply(gate.policy(), found)));
+    return scope;
+  }
+
+  /** {@code base} with the permits, period and burst of {@code override}. */
+  public static RateLimitPolicy apply(RateLimitPolicy base, RateOverride override) {
+    return new RateLimitPolicy(
+        override.permits(),
+        Duration.ofNanos(override.periodNanos()),
+        override.burst(),
+        base.throttleRetries(),
+        base.startEmpty(),
+        base.maxReservationHorizon(),
+        base.maxInSlotWait(),
+        base.overflow());
+  }
+
+  /** The change for {@code type} ({@code key} null) or one of its keys, if any. */
+  public Optional<RateOverride> override(String type, String key) {
+    return Optional.ofNullable(overrides().get(id(type, key)));
+  }
+
+  /** Every change, by type and key. */
+  public Map<String, RateOverride> overrides() {
+    Instant now = clock.instant();
+    if (read.plus(TTL).isBefore(now)) {
+      reload(now);
+    }
+    return overrides;
+  }
+
+  /** Reads the changes again now (after a change made here). */
+  public synchronized void reload(Instant now) {
+    try {
+      Map<String, RateOverride> fresh = new HashMap<>();
+      for (RateOverride o : store.rateOverrides()) {
+        fresh.put(id(o.taskType(), o.key()), o);
+      }
+      if (!fresh.equals(overrides)) {
+        scopes.clear();
+      }
+      overrides = Map.copyOf(fresh);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Taskgate could not read the rate-limit changes; kept the last", e);
+    }
+    read = now;
+  }
+
+  private static String id(String type, String key) {
+    return key == null ? type : type + "\n" + key;
+  }
+}
