@@ -108,4 +108,26 @@ class JpaThrottlerStoreTest {
     assertThat(store.dropCounts(t + 1)).isEqualTo(2);
     assertThat(store.counts(0)).hasSize(1);
   }
+
+  @Test
+  void rateLimitChangesAreStoredPerTypeAndKeyAndAudited() {
+    ThrottlerStore.RateOverride type =
+        new ThrottlerStore.RateOverride("com.acme.Sync", null, 30, 60_000_000_000L, 10);
+    ThrottlerStore.RateOverride key =
+        new ThrottlerStore.RateOverride("com.acme.Sync", "tenant/1", 5, 60_000_000_000L, 1);
+    assertThat(store.putRateOverride(type, "alice", T0)).isEmpty();
+    store.putRateOverride(key, "alice", T0.plusMillis(500));
+    assertThat(store.putRateOverride(type, "alice", T0)).contains(type);
+
+    assertThat(store.rateOverrides()).containsExactlyInAnyOrder(type, key);
+    assertThat(store.removeRateOverride("com.acme.Sync", "tenant/1", "bob", T0.plusSeconds(1)))
+        .contains(key);
+    assertThat(store.rateOverrides()).containsExactly(type);
+    assertThat(store.changes(10))
+        .extracting(c -> c.by() + " " + c.id() + ": " + c.before() + " -> " + c.after())
+        .containsExactly(
+            "bob Sync key tenant/1: permits=5 period=PT1M burst=1 -> null",
+            "alice Sync key tenant/1: null -> permits=5 period=PT1M burst=1",
+            "alice Sync: null -> permits=30 period=PT1M burst=10");
+  }
 }

@@ -61,4 +61,25 @@ class RatePoliciesTest {
             "rate-limit Mail: permits=10 period=PT1S burst=3 -> null",
             "rate-limit Mail: null -> permits=10 period=PT1S burst=3");
   }
+
+  @Test
+  void aChangeMadeByAnotherInstanceArrivesWithinTwoSeconds() {
+    f.gate.policies.reload(f.clock.instant());
+    // stored by another instance: this one has not reloaded
+    f.gate.policies.store.putRateOverride(
+        new RateOverride(f.scope.name(), null, 10, Duration.ofSeconds(1).toNanos(), 5),
+        "bob",
+        f.clock.instant());
+    assertThat(decide("c")).isInstanceOf(ThrottleDecision.Run.class);
+    assertThat(decide("c"))
+        .as("still the annotation's rate")
+        .isInstanceOf(ThrottleDecision.ParkUntil.class);
+
+    f.clock.advance(Duration.ofMillis(2_100));
+
+    assertThat(decide("d")).isInstanceOf(ThrottleDecision.Run.class);
+    assertThat(decide("d"))
+        .as("the other instance's change")
+        .isInstanceOf(ThrottleDecision.Run.class);
+  }
 }
