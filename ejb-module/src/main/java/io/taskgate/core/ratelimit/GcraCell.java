@@ -135,6 +135,44 @@ public final class GcraCell {
   }
 
   /**
+   * Moves the key's schedule so that nothing starts before {@code until}: the reservation of {@code
+   * first} (a task the upstream pushed back; null for none) is placed at {@code until}, the key's
+   * other reservations still to come shift later together (keeping their spacing) to start after
+   * it, and its TAT follows, so that from then on its starts are spaced. Returns the shift of the
+   * other reservations.
+   */
+  public long shift(Rules rules, long until, long now, UUID first) {
+    if (first != null) {
+      int at = indexOf(first);
+      if (at >= 0) {
+        removeAt(at);
+      }
+    }
+    long target = first == null ? until : until + rules.interval();
+    long earliest = Long.MAX_VALUE;
+    for (int i = 0; i < size; i++) {
+      long slot = reservations[i * 3 + 2];
+      if (slot > now) {
+        earliest = Math.min(earliest, slot);
+      }
+    }
+    long delta = earliest == Long.MAX_VALUE ? 0 : Math.max(0, target - earliest);
+    if (delta > 0) {
+      for (int i = 0; i < size; i++) {
+        if (reservations[i * 3 + 2] > now) {
+          reservations[i * 3 + 2] += delta;
+        }
+      }
+    }
+    tat = Math.max(Math.max(tat, now) + delta, target + rules.tolerance());
+    if (first != null) {
+      add(first, until);
+    }
+    changed = true;
+    return delta;
+  }
+
+  /**
    * Moves the key's TAT to at least {@code floor}, never back: how a budget spent elsewhere (by a
    * fallback while the store did not answer) is carried into the cell.
    */

@@ -172,6 +172,51 @@ public final class GcraShard {
     return true;
   }
 
+  /** See {@link KeyedRateLimiter#shift(RateLimitScope, String, long, long, Object)}. */
+  public long shift(RateLimitScope scope, String key, long until, long now, Object first) {
+    Table table = table(scope);
+    if (first != null && table.reservations != null && table.reservations.containsKey(first)) {
+      removeReservation(table, first);
+    }
+    long target = first == null ? until : until + table.interval;
+    long earliest = Long.MAX_VALUE;
+    if (table.reservations != null) {
+      for (Reservation r : table.reservations.values()) {
+        if (r.key.equals(key) && r.slot > now) {
+          earliest = Math.min(earliest, r.slot);
+        }
+      }
+    }
+    long delta = earliest == Long.MAX_VALUE ? 0 : Math.max(0, target - earliest);
+    if (delta > 0) {
+      for (Map.Entry<Object, Reservation> e : table.reservations.entrySet()) {
+        Reservation r = e.getValue();
+        if (r.key.equals(key) && r.slot > now) {
+          e.setValue(new Reservation(key, r.slot + delta));
+        }
+      }
+    }
+    int hash = key.hashCode();
+    int index = table.find(key, hash);
+    long tat = index >= 0 ? Math.max(table.tats[index], now) : now;
+    long shifted = Math.max(tat + delta, target + table.tolerance);
+    if (index >= 0) {
+      table.tats[index] = shifted;
+    } else if (claimKey(now)) {
+      table.insert(~index, key, hash, shifted);
+    } else {
+      return delta;
+    }
+    if (first != null) {
+      if (table.reservations == null) {
+        table.reservations = new HashMap<>();
+      }
+      table.reservations.put(first, new Reservation(key, until));
+      pendingReservations++;
+    }
+    return delta;
+  }
+
   /** See {@link KeyedRateLimiter#evictIdle(long)}. */
   public int evictIdle(long now) {
     int evicted = 0;

@@ -57,6 +57,19 @@ public interface KeyedRateLimiter {
    */
   boolean release(RateLimitScope scope, String key, Object reservationId);
 
+  /**
+   * The key's upstream asked to slow down until {@code untilEpochNanos}: moves the key's schedule
+   * so that nothing of it starts before then. {@code first} (the pushed-back task's id; null for
+   * none) gets a reservation at that time; the key's other reservations still to come shift later
+   * together, keeping their spacing, to follow it (a task parked for one finds its new slot when it
+   * comes back); and the key's next free slot moves after them, with no burst. Returns the shift of
+   * the other reservations in nanoseconds. The default does nothing.
+   */
+  default long shift(
+      RateLimitScope scope, String key, long untilEpochNanos, long nowEpochNanos, Object first) {
+    return 0;
+  }
+
   /** What {@link #reservedSlot} answers for no pending reservation. */
   long NO_RESERVATION = Long.MIN_VALUE;
 

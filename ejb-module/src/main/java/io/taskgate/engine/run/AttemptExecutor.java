@@ -5,6 +5,7 @@ import io.taskgate.api.Recurrence;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskTimeoutException;
+import io.taskgate.api.UpstreamRateLimitException;
 import io.taskgate.core.task.AttemptOutcomes;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.handler.HandlerEntry;
@@ -41,6 +42,7 @@ public class AttemptExecutor {
   @Inject PacingLog pacing;
   @Inject TaskClaimer claimer;
   @Inject Ticker ticker;
+  @Inject UpstreamPushBack pushBack;
 
   private final SplittableRandom random = new SplittableRandom();
 
@@ -175,6 +177,10 @@ public class AttemptExecutor {
       TaskContext context,
       Throwable failure,
       Instant end) {
+    if (failure instanceof UpstreamRateLimitException upstream) {
+      claimer.released(claim.permits().release(AttemptEnd.RETRIED));
+      return pushBack.pushedBack(claimed, claim, upstream, end);
+    }
     HandlerInfo handlerInfo = claim.handler();
     String error = HandlerInvoker.describe(failure);
     int attempt = claimed.attempt();

@@ -3,6 +3,8 @@ package io.taskgate.it.engine;
 import io.taskgate.api.FixedWindow;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Mutex;
+import io.taskgate.api.RateLimit;
+import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Semaphore;
 import io.taskgate.api.SlidingWindow;
 import io.taskgate.api.Strictness;
@@ -11,6 +13,8 @@ import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.Throttling;
 import io.taskgate.api.ThrottlingAction;
+import io.taskgate.api.UpstreamRateLimitException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +71,32 @@ public final class ThrottledTasks {
 
   /** A send that is dropped when its semaphore is taken. */
   public record DroppedSend(String group, String id, long millis) implements Task {}
+
+  /** A call of a rate-limited upstream that answers "slow down for 2 s" to its first call. */
+  public record UpstreamCall(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /** When each upstream call started, in order (a pushed-back one twice). */
+  public static final List<Run> UPSTREAM_STARTS = new CopyOnWriteArrayList<>();
+
+  @TaskHandler(queue = "throttled")
+  @RateLimit(permits = 5, period = "PT1S", burst = 1)
+  public static class UpstreamCallHandler implements Handler<UpstreamCall> {
+    private static final Map<String, Boolean> PUSHED = new ConcurrentHashMap<>();
+
+    @Override
+    public void handle(UpstreamCall task, TaskContext context) {
+      Instant start = Instant.now();
+      UPSTREAM_STARTS.add(new Run(task.id(), task.key(), start, start));
+      if (task.id().endsWith("-0") && PUSHED.putIfAbsent(task.id(), true) == null) {
+        throw new UpstreamRateLimitException(Duration.ofSeconds(2), "429 Too Many Requests");
+      }
+    }
+  }
 
   /** A strict step: fails its first attempt, keeps its order's mutex while it waits to retry. */
   public record StrictStep(String orderId, String id, long millis) implements Task {}

@@ -177,6 +177,23 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     }
   }
 
+  /** Shifts the key's cell in the grid; while degraded, the fallback's share of it. */
+  @Override
+  public long shift(
+      RateLimitScope scope, String key, long untilEpochNanos, long nowEpochNanos, Object first) {
+    if (!degraded.get()) {
+      try {
+        GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
+        UUID id = first == null ? null : uuid(first);
+        return cells.update(
+            cellKey(scope, key), cell -> cell.shift(rules, untilEpochNanos, nowEpochNanos, id));
+      } catch (GridUnavailable e) {
+        LOG.log(Level.WARNING, "Taskgate could not move a key's slots in the data grid", e);
+      }
+    }
+    return fallback.shift(shareOf(scope), key, untilEpochNanos, nowEpochNanos, first);
+  }
+
   /** The slot the grid (or, while degraded, the fallback) holds for the reservation. */
   @Override
   public long reservedSlot(RateLimitScope scope, String key, Object reservationId) {

@@ -83,6 +83,15 @@ public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
   }
 
   @Override
+  public long shift(
+      RateLimitScope scope, String key, long untilEpochNanos, long nowEpochNanos, Object first) {
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.shift(scope, key, untilEpochNanos, nowEpochNanos, first);
+    }
+  }
+
+  @Override
   public int evictIdle(long nowEpochNanos) {
     int evicted = 0;
     for (GcraShard shard : shards) {

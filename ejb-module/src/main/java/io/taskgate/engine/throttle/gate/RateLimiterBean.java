@@ -213,6 +213,12 @@ public class RateLimiterBean implements KeyedRateLimiter {
   }
 
   @Override
+  public long shift(
+      RateLimitScope scope, String key, long untilEpochNanos, long nowEpochNanos, Object first) {
+    return limiter.shift(scope, key, untilEpochNanos, nowEpochNanos, first);
+  }
+
+  @Override
   public long reservedSlot(RateLimitScope scope, String key, Object reservationId) {
     return limiter.reservedSlot(scope, key, reservationId);
   }
