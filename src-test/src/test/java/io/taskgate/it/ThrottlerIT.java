@@ -272,6 +272,14 @@ class ThrottlerIT {
     Await.until(
         () -> ThrottledTasks.runs(group).size() >= 1, TIMEOUT, () -> "no newsletter ran at 1");
     assertThat(ThrottledTasks.most(group)).isEqualTo(1);
+    String last = receipts.get(7).taskId().toString();
+    JsonObject waiting =
+        Await.until(
+            () -> Http.json(Http.send("GET", api("tasks/" + last), null, ADMIN, PASSWORD)),
+            t -> "semaphore:it-newsletter".equals(t.getString("waitingFor", null)),
+            TIMEOUT,
+            t -> "the last newsletter does not show what it waits for: " + t);
+    assertThat(waiting.getString("status")).isEqualTo("QUEUED");
 
     manager.addOrUpdateSemaphore("it-newsletter", 3);
 

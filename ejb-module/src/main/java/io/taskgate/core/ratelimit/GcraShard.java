@@ -1,7 +1,5 @@
 package io.taskgate.core.ratelimit;
 
-import io.taskgate.api.OverflowBehavior;
-import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -44,11 +42,9 @@ public final class GcraShard {
   /** At most one cap-driven sweep of a shard per this many nanoseconds. */
   static final long CAP_SWEEP_INTERVAL_NANOS = 1_000_000_000L;
 
-  private static final int INITIAL_CAPACITY = 16;
-
   private final TrackedKeys trackedKeys;
-  private final Map<String, Table> tables = new HashMap<>();
-  private Table lastTable;
+  private final Map<String, GcraTable> tables = new HashMap<>();
+  private GcraTable lastTable;
   private boolean capSwept;
   private long lastCapSweep;
   private int pendingReservations;
@@ -64,7 +60,7 @@ public final class GcraShard {
   public RateLimitDecision reserve(
       RateLimitScope scope, String key, Object reservationId, long now) {
     // The hot path, kept small enough for the JIT to inline: a known key with budget.
-    Table table = table(scope);
+    GcraTable table = table(scope);
     if (reservationId == null || table.reservations == null || table.reservations.isEmpty()) {
       int index = table.find(key, key.hashCode());
       if (index >= 0) {
@@ -78,7 +74,8 @@ public final class GcraShard {
     return reserveSlow(table, key, reservationId, now);
   }
 
-  private RateLimitDecision reserveSlow(Table table, String key, Object reservationId, long now) {
+  private RateLimitDecision reserveSlow(
+      GcraTable table, String key, Object reservationId, long now) {
     if (reservationId != null && table.reservations != null) {
       Reservation pending = table.reservations.get(reservationId);
       if (pending != null) {
@@ -136,7 +133,7 @@ public final class GcraShard {
 
   /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
   public RateLimitDecision peek(RateLimitScope scope, String key, long now) {
-    Table table = table(scope);
+    GcraTable table = table(scope);
     int index = table.find(key, key.hashCode());
     if (index < 0 && trackedKeys.tracked() >= trackedKeys.max()) {
       return RateLimitDecision.untracked();
@@ -160,7 +157,7 @@ public final class GcraShard {
 
   /** See {@link KeyedRateLimiter#release(RateLimitScope, String, Object)}. */
   public boolean release(RateLimitScope scope, String key, Object reservationId) {
-    Table table = tables.get(scope.name());
+    GcraTable table = tables.get(scope.name());
     if (table == null || table.reservations == null) {
       return false;
     }
@@ -174,7 +171,7 @@ public final class GcraShard {
 
   /** See {@link KeyedRateLimiter#shift(RateLimitScope, String, long, long, Object)}. */
   public long shift(RateLimitScope scope, String key, long until, long now, Object first) {
-    Table table = table(scope);
+    GcraTable table = table(scope);
     if (first != null && table.reservations != null && table.reservations.containsKey(first)) {
       removeReservation(table, first);
     }
@@ -220,7 +217,7 @@ public final class GcraShard {
   /** See {@link KeyedRateLimiter#evictIdle(long)}. */
   public int evictIdle(long now) {
     int evicted = 0;
-    for (Table table : tables.values()) {
+    for (GcraTable table : tables.values()) {
       evicted += table.evictFull(now);
       if (table.reservations != null) {
         Iterator<Reservation> it = table.reservations.values().iterator();
@@ -241,7 +238,7 @@ public final class GcraShard {
    * scope and text filters (not its {@link KeyQuery#filter()}, nor its order or limit).
    */
   public void scan(KeyQuery query, long now, Consumer<KeyState> sink) {
-    for (Table table : tables.values()) {
+    for (GcraTable table : tables.values()) {
       if (table.policy == null
           || (query.scope().isPresent() && !query.scope().get().equals(table.name))) {
         continue;
@@ -259,7 +256,7 @@ public final class GcraShard {
   /** Keys this shard tracks. */
   public int trackedKeys() {
     int n = 0;
-    for (Table table : tables.values()) {
+    for (GcraTable table : tables.values()) {
       n += table.size;
     }
     return n;
@@ -282,21 +279,21 @@ public final class GcraShard {
     return evictIdle(now) > 0 && trackedKeys.tryTrack();
   }
 
-  private void removeReservation(Table table, Object reservationId) {
+  private void removeReservation(GcraTable table, Object reservationId) {
     table.reservations.remove(reservationId);
     pendingReservations--;
   }
 
-  private Table table(RateLimitScope scope) {
-    Table table = lastTable;
+  private GcraTable table(RateLimitScope scope) {
+    GcraTable table = lastTable;
     if (table != null && table.scope == scope) {
       return table;
     }
     return switchTable(scope);
   }
 
-  private Table switchTable(RateLimitScope scope) {
-    Table table = tables.computeIfAbsent(scope.name(), Table::new);
+  private GcraTable switchTable(RateLimitScope scope) {
+    GcraTable table = tables.computeIfAbsent(scope.name(), GcraTable::new);
     if (table.policy != scope.policy()) {
       table.adopt(scope.policy());
     }
@@ -305,124 +302,6 @@ public final class GcraShard {
     return table;
   }
 
-  private record Reservation(String key, long slot) {}
-
-  /** One scope's keys: an open-addressed map from key to TAT. */
-  private static final class Table {
-    final String name;
-    RateLimitScope scope;
-    RateLimitPolicy policy;
-    long interval;
-    long tolerance;
-    long horizon;
-    boolean startEmpty;
-    boolean discard;
-
-    String[] keys = new String[INITIAL_CAPACITY];
-    int[] hashes = new int[INITIAL_CAPACITY];
-    long[] tats = new long[INITIAL_CAPACITY];
-    int size;
-    Map<Object, Reservation> reservations;
-
-    Table(String name) {
-      this.name = name;
-    }
-
-    void adopt(RateLimitPolicy policy) {
-      this.policy = policy;
-      this.interval = policy.emissionIntervalNanos();
-      this.tolerance = policy.burstToleranceNanos();
-      this.horizon = policy.maxReservationHorizonNanos();
-      this.startEmpty = policy.startEmpty();
-      this.discard = policy.overflow() == OverflowBehavior.DISCARD;
-    }
-
-    static int home(int hash, int mask) {
-      int h = hash * 0x9E3779B9;
-      return (h ^ (h >>> 16)) & mask;
-    }
-
-    /** The key's index, or {@code ~insertionIndex} when absent. */
-    int find(String key, int hash) {
-      String[] ks = keys;
-      int mask = ks.length - 1;
-      int i = home(hash, mask);
-      String k;
-      while ((k = ks[i]) != null) {
-        if (k == key || (hashes[i] == hash && k.equals(key))) {
-          return i;
-        }
-        i = (i + 1) & mask;
-      }
-      return ~i;
-    }
-
-    void insert(int index, String key, int hash, long tat) {
-      if (size + 1 > (keys.length >> 2) * 3) {
-        grow();
-        index = ~find(key, hash);
-      }
-      keys[index] = key;
-      hashes[index] = hash;
-      tats[index] = tat;
-      size++;
-    }
-
-    private void grow() {
-      String[] oldKeys = keys;
-      int[] oldHashes = hashes;
-      long[] oldTats = tats;
-      int capacity = oldKeys.length << 1;
-      keys = new String[capacity];
-      hashes = new int[capacity];
-      tats = new long[capacity];
-      int mask = capacity - 1;
-      for (int j = 0; j < oldKeys.length; j++) {
-        if (oldKeys[j] != null) {
-          int i = home(oldHashes[j], mask);
-          while (keys[i] != null) {
-            i = (i + 1) & mask;
-          }
-          keys[i] = oldKeys[j];
-          hashes[i] = oldHashes[j];
-          tats[i] = oldTats[j];
-        }
-      }
-    }
-
-    int evictFull(long now) {
-      int evicted = 0;
-      int i = 0;
-      while (i < keys.length) {
-        if (keys[i] != null && tats[i] <= now) {
-          removeAt(i);
-          evicted++;
-        } else {
-          i++;
-        }
-      }
-      return evicted;
-    }
-
-    /** Backward-shift deletion: pulls later entries of the probe run into the hole. */
-    private void removeAt(int hole) {
-      int mask = keys.length - 1;
-      int j = hole;
-      while (true) {
-        j = (j + 1) & mask;
-        if (keys[j] == null) {
-          break;
-        }
-        int home = home(hashes[j], mask);
-        if (((j - home) & mask) >= ((j - hole) & mask)) {
-          keys[hole] = keys[j];
-          hashes[hole] = hashes[j];
-          tats[hole] = tats[j];
-          hole = j;
-        }
-      }
-      keys[hole] = null;
-      size--;
-    }
-  }
+  /** A task's reserved slot of a key. */
+  record Reservation(String key, long slot) {}
 }

@@ -15,6 +15,7 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskPage;
@@ -45,6 +46,7 @@ public class TaskAdmin {
   @Inject ParkingLot parkingLot;
   @Inject TaskQueues queues;
   @Inject DispatchLimits limits;
+  @Inject JobThrottlers throttlers;
 
   /** The full class names of every task type a handler runs, sorted. */
   public List<String> taskTypes() {
@@ -92,7 +94,8 @@ public class TaskAdmin {
       return TaskView.of(task, history);
     }
     Instant until = parkingLot.parkedTask(task.id()).map(ParkingLot.Parked::slot).orElse(null);
-    return TaskView.of(task, history, until, until == null && held.test(task.id()));
+    String waitingFor = throttlers == null ? null : throttlers.waitingFor(task.id()).orElse(null);
+    return TaskView.of(task, history, until, until == null && held.test(task.id()), waitingFor);
   }
 
   /**

@@ -31,6 +31,8 @@ import java.util.UUID;
  *     be parked)
  * @param owner the instance that holds it (dispatched or last claimed it), or null for a task
  *     stored before instances were recorded
+ * @param waitingFor the job throttler it waits for on this instance ({@code semaphore:newsletter}),
+ *     or null
  */
 public record TaskView(
     UUID id,
@@ -49,7 +51,8 @@ public record TaskView(
     List<Change> history,
     Instant throttledUntil,
     boolean held,
-    String owner) {
+    String owner,
+    String waitingFor) {
 
   /**
    * One status change of a task.
@@ -64,12 +67,19 @@ public record TaskView(
 
   /** The view of {@code task}, with {@code history} (null: without), neither parked nor held. */
   public static TaskView of(StoredTask task, List<TaskAudit> history) {
-    return of(task, history, null, false);
+    return of(task, history, null, false, null);
   }
 
-  /** The view of {@code task}, with {@code history} (null: without) and its throttling. */
+  /**
+   * The view of {@code task}, with {@code history} (null: without) and its throttling: the slot it
+   * is parked until, whether it is held, the job throttler it waits for.
+   */
   public static TaskView of(
-      StoredTask task, List<TaskAudit> history, Instant throttledUntil, boolean held) {
+      StoredTask task,
+      List<TaskAudit> history,
+      Instant throttledUntil,
+      boolean held,
+      String waitingFor) {
     return new TaskView(
         task.id(),
         task.type(),
@@ -91,6 +101,7 @@ public record TaskView(
                 .toList(),
         throttledUntil,
         held,
-        task.owner());
+        task.owner(),
+        waitingFor);
   }
 }

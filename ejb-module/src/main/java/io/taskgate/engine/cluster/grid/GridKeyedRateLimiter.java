@@ -1,14 +1,12 @@
 package io.taskgate.engine.cluster.grid;
 
 import com.hazelcast.map.IMap;
-import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.GcraCell;
 import io.taskgate.core.ratelimit.KeyQuery;
 import io.taskgate.core.ratelimit.KeyState;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -116,7 +114,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   @Override
   public RateLimitDecision reserve(
       RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
-    UUID id = reservationId == null ? null : uuid(reservationId);
+    UUID id = reservationId == null ? null : GridKeys.uuid(reservationId);
     if (id != null && !fallbackReservations.isEmpty()) {
       Long slot = fallbackReservations.get(id);
       if (slot != null) {
@@ -132,7 +130,8 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
       try {
         RateLimitDecision decision =
-            cells.update(cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
+            cells.update(
+                GridKeys.cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
         return decision;
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
@@ -151,7 +150,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
     if (!degraded.get()) {
       try {
-        byte[] cell = cells.read(cellKey(scope, key));
+        byte[] cell = cells.read(GridKeys.cellKey(scope, key));
         return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos);
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
@@ -162,7 +161,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
 
   @Override
   public boolean release(RateLimitScope scope, String key, Object reservationId) {
-    UUID id = uuid(reservationId);
+    UUID id = GridKeys.uuid(reservationId);
     if (fallbackReservations.remove(id) != null) {
       return true;
     }
@@ -170,7 +169,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       return false;
     }
     try {
-      return cells.update(cellKey(scope, key), cell -> cell.release(id));
+      return cells.update(GridKeys.cellKey(scope, key), cell -> cell.release(id));
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate could not release a reservation in the data grid", e);
       return false;
@@ -184,9 +183,10 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     if (!degraded.get()) {
       try {
         GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
-        UUID id = first == null ? null : uuid(first);
+        UUID id = first == null ? null : GridKeys.uuid(first);
         return cells.update(
-            cellKey(scope, key), cell -> cell.shift(rules, untilEpochNanos, nowEpochNanos, id));
+            GridKeys.cellKey(scope, key),
+            cell -> cell.shift(rules, untilEpochNanos, nowEpochNanos, id));
       } catch (GridUnavailable e) {
         LOG.log(Level.WARNING, "Taskgate could not move a key's slots in the data grid", e);
       }
@@ -197,7 +197,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   /** The slot the grid (or, while degraded, the fallback) holds for the reservation. */
   @Override
   public long reservedSlot(RateLimitScope scope, String key, Object reservationId) {
-    UUID id = uuid(reservationId);
+    UUID id = GridKeys.uuid(reservationId);
     Long local = fallbackReservations.get(id);
     if (local != null) {
       return local;
@@ -206,7 +206,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       return NO_RESERVATION;
     }
     try {
-      return GcraCell.decode(cells.read(cellKey(scope, key))).slotOf(id);
+      return GcraCell.decode(cells.read(GridKeys.cellKey(scope, key))).slotOf(id);
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate could not read a reservation in the data grid", e);
       return NO_RESERVATION;
@@ -351,7 +351,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       RateLimitScope scope = scopes.get(state.scope());
       if (scope != null && state.nextSlotEpochNanos() > now) {
         floors.put(
-            cellKey(scope, state.key()),
+            GridKeys.cellKey(scope, state.key()),
             state.nextSlotEpochNanos() + scope.policy().burstToleranceNanos());
       }
     }
@@ -376,40 +376,11 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   }
 
   private RateLimitScope shareOf(RateLimitScope scope) {
-    int n = share;
-    if (n <= 1) {
-      return scope;
-    }
-    RateLimitPolicy p = scope.policy();
-    try {
-      return new RateLimitScope(
-          scope.name(),
-          new RateLimitPolicy(
-              p.permits(),
-              p.period().multipliedBy(n),
-              Math.max(1, p.burst() / n),
-              p.throttleRetries(),
-              p.startEmpty(),
-              p.maxReservationHorizon(),
-              p.maxInSlotWait(),
-              p.overflow()));
-    } catch (IllegalArgumentException e) {
-      return scope; // a period near the longest span: the share would not fit, keep the policy
-    }
+    return GridKeys.shareOf(scope, share);
   }
 
   /** Stops the threads that talk to the grid. */
   public void close() {
     cells.close();
-  }
-
-  static String cellKey(RateLimitScope scope, String key) {
-    return scope.name() + '\u0000' + key;
-  }
-
-  static UUID uuid(Object reservationId) {
-    return reservationId instanceof UUID uuid
-        ? uuid
-        : UUID.nameUUIDFromBytes(reservationId.toString().getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -196,6 +196,19 @@ public class JobThrottlers {
     return tasks == null ? Set.of() : Set.copyOf(tasks);
   }
 
+  /** The job throttler task {@code taskId} waits for on this instance, if it waits. */
+  public java.util.Optional<String> waitingFor(UUID taskId) {
+    java.util.Optional<String> resource = waiters.waitsFor(taskId);
+    if (resource.isPresent() || retrying.isEmpty()) {
+      return resource;
+    }
+    String id = taskId.toString();
+    return retrying.entrySet().stream()
+        .filter(e -> e.getValue().contains(id))
+        .map(Map.Entry::getKey)
+        .findFirst();
+  }
+
   /** Every definition, by kind then id. */
   public List<ThrottlerRecord> definitionList() {
     return definitions().values().stream()
