@@ -13,6 +13,7 @@ import io.taskgate.engine.schedule.StoreSweep;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
@@ -67,6 +68,7 @@ public class TaskEngine {
   @Inject ParkingLot parkingLot;
   @Inject GridState grid;
   @Inject JobThrottlers throttlers;
+  @Inject RatePolicies ratePolicies;
   @Inject HandlerRegistry registry;
   @Inject Payloads payloads;
 
@@ -151,6 +153,7 @@ public class TaskEngine {
    */
   private void retakeHolds() {
     try {
+      ratePolicies.overrides(); // read once here, not by the first gated task
       int held = throttlers.rebuild(registry.all(), queries, payloads);
       if (held > 0) {
         LOG.info("Taskgate: " + held + " mutex or semaphore holds taken again by their tasks");

@@ -15,6 +15,8 @@ import io.taskgate.store.TaskQueries;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -66,6 +68,9 @@ public class JobThrottlers {
   @Inject InstantSource clock;
   @Inject Config config;
   @Inject TaskTransitions transitions;
+  @Resource ManagedExecutorService executor;
+
+  private final AtomicBoolean refreshing = new AtomicBoolean();
 
   private final AtomicBoolean subscribed = new AtomicBoolean();
 
@@ -342,11 +347,29 @@ public class JobThrottlers {
     return record == null ? null : DefaultThrottlingManager.options(record);
   }
 
-  /** The definitions, by {@code kind:id}, read again once they are older than the TTL. */
+  /**
+   * The definitions, by {@code kind:id}: read at the first call, then again off the caller's thread
+   * once older than the TTL (on it without an executor, outside the container).
+   */
   Map<String, ThrottlerRecord> definitions() {
     Instant now = clock.instant();
     if (definitionsRead.plus(DEFINITIONS_TTL).isBefore(now)) {
-      reload(now);
+      if (definitionsRead == Instant.MIN || executor == null) {
+        reload(now);
+      } else if (refreshing.compareAndSet(false, true)) {
+        try {
+          executor.execute(
+              () -> {
+                try {
+                  reload(clock.instant());
+                } finally {
+                  refreshing.set(false);
+                }
+              });
+        } catch (RuntimeException e) {
+          refreshing.set(false); // refused (shutting down): the cache stays as it is
+        }
+      }
     }
     return definitions;
   }

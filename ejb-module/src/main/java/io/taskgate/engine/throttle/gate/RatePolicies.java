@@ -5,6 +5,8 @@ import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.store.ThrottlerStore;
 import io.taskgate.store.ThrottlerStore.RateOverride;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -32,6 +34,10 @@ public class RatePolicies {
 
   @Inject ThrottlerStore store;
   @Inject InstantSource clock;
+  @Resource ManagedExecutorService executor;
+
+  private final java.util.concurrent.atomic.AtomicBoolean refreshing =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private volatile Map<String, RateOverride> overrides = Map.of();
   private volatile Instant read = Instant.MIN;
@@ -77,11 +83,30 @@ public class RatePolicies {
     return Optional.ofNullable(overrides().get(id(type, key)));
   }
 
-  /** Every change, by type and key. */
+  /**
+   * Every change, by type and key. Read at the first call; after that, once the cache is older than
+   * {@link #TTL}, read again off the caller's thread (the gate never waits for the database), or on
+   * it when there is no executor (outside the container).
+   */
   public Map<String, RateOverride> overrides() {
     Instant now = clock.instant();
     if (read.plus(TTL).isBefore(now)) {
-      reload(now);
+      if (read == Instant.MIN || executor == null) {
+        reload(now);
+      } else if (refreshing.compareAndSet(false, true)) {
+        try {
+          executor.execute(
+              () -> {
+                try {
+                  reload(clock.instant());
+                } finally {
+                  refreshing.set(false);
+                }
+              });
+        } catch (RuntimeException e) {
+          refreshing.set(false); // refused (shutting down): the cache stays as it is
+        }
+      }
     }
     return overrides;
   }
