@@ -203,6 +203,51 @@ class ThrottlerIT {
   }
 
   @Test
+  void aDynamicWindowKeepsEachTenantToItsLimitAndAllWithinTheCapacity() throws Exception {
+    // 2 per tenant per 2 s, at most 3 across tenants
+    manager.addOrUpdateWindow(
+        ThrottlerKind.DYNAMIC_WINDOW,
+        "it-tenants",
+        WindowOptions.fixed(2, Duration.ofSeconds(2)).withCapacity(3));
+    String group = unique("tenants");
+    awaitEarlyIn(Duration.ofSeconds(2));
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      receipts.add(
+          dispatcher.dispatch(new ThrottledTasks.TenantMail(group, "a", group + "-a" + i)));
+      receipts.add(
+          dispatcher.dispatch(new ThrottledTasks.TenantMail(group, "b", group + "-b" + i)));
+    }
+    JsonObject view =
+        Await.until(
+            () ->
+                Http.json(
+                    Http.send(
+                        "GET", api("throttlers/dynamic-window/it-tenants"), null, ADMIN, PASSWORD)),
+            v -> v.getInt("inInterval", 0) == 3,
+            TIMEOUT,
+            v -> "the first window did not fill: " + v);
+    assertThat(view.getJsonArray("subWindows").getValuesAs(JsonObject.class))
+        .extracting(w -> w.getString("id"))
+        .contains("tenant-a", "tenant-b");
+
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    Map<Long, Integer> all = new HashMap<>();
+    for (String tenant : List.of("a", "b")) {
+      Map<Long, Integer> perWindow = new HashMap<>();
+      for (Run run : ThrottledTasks.runs(group + "/" + tenant)) {
+        long window = run.start().toEpochMilli() / 2_000;
+        perWindow.merge(window, 1, Integer::sum);
+        all.merge(window, 1, Integer::sum);
+      }
+      assertThat(perWindow.values()).as("tenant %s per window", tenant).allMatch(n -> n <= 2);
+    }
+    assertThat(all.values()).as("all tenants per window: %s", all).allMatch(n -> n <= 3);
+    assertThat(all.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(6);
+  }
+
+  @Test
   void dropEndsTheTaskCancelledWithItsReasonAndTellsItsHandler() throws Exception {
     manager.addOrUpdateSemaphore("it-drop", 1);
     String group = unique("drop");

@@ -1,5 +1,6 @@
 package io.taskgate.it.engine;
 
+import io.taskgate.api.DynamicWindow;
 import io.taskgate.api.FixedWindow;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Mutex;
@@ -71,6 +72,23 @@ public final class ThrottledTasks {
 
   /** A send that is dropped when its semaphore is taken. */
   public record DroppedSend(String group, String id, long millis) implements Task {}
+
+  /** A mailing of a tenant: a window per tenant within a shared capacity. */
+  public record TenantMail(String group, String tenant, String id) implements Task {}
+
+  @TaskHandler(queue = "throttled")
+  @DynamicWindow(value = "it-tenants", window = "tenant-{tenant}")
+  public static class TenantMailHandler extends Timed<TenantMail> {
+    @Override
+    String id(TenantMail task) {
+      return task.id();
+    }
+
+    @Override
+    String group(TenantMail task) {
+      return task.group() + "/" + task.tenant();
+    }
+  }
 
   /** A call of a rate-limited upstream that answers "slow down for 2 s" to its first call. */
   public record UpstreamCall(String key, String id) implements RateLimitedTask {
