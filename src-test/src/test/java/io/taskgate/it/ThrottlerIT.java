@@ -252,12 +252,7 @@ class ThrottlerIT {
     manager.addOrUpdateSemaphore("it-drop", 1);
     String group = unique("drop");
     TaskReceipt holder = dispatcher.dispatch(new DroppedSend(group, group + "-1", 1_500));
-    Await.until(
-        () ->
-            ThrottledTasks.RUNNING.containsKey(group)
-                && ThrottledTasks.RUNNING.get(group).get() == 1,
-        TIMEOUT,
-        () -> "the first send did not start");
+    awaitRunning(group, "the first send");
 
     TaskReceipt dropped = dispatcher.dispatch(new DroppedSend(group, group + "-2", 0));
 
@@ -337,12 +332,7 @@ class ThrottlerIT {
   void holdsAreTakenAgainFromTheStoreWhenTheStateIsLost() throws Exception {
     String order = unique("lost");
     TaskReceipt running = dispatcher.dispatch(new OrderStep(order, order + "-1", 2_000));
-    Await.until(
-        () ->
-            ThrottledTasks.RUNNING.containsKey("order-" + order)
-                && ThrottledTasks.RUNNING.get("order-" + order).get() == 1,
-        TIMEOUT,
-        () -> "the first step did not start");
+    awaitRunning("order-" + order, "the first step");
 
     // as after a restart: the holders in memory are gone, the store still has the running task
     throttlers.useState(new LocalThrottlerState());
@@ -557,12 +547,7 @@ class ThrottlerIT {
     manager.addOrUpdateSemaphore("it-drop", 1);
     String group = unique("held");
     TaskReceipt holder = dispatcher.dispatch(new DroppedSend(group, group + "-1", 1_500));
-    Await.until(
-        () ->
-            ThrottledTasks.RUNNING.containsKey(group)
-                && ThrottledTasks.RUNNING.get(group).get() == 1,
-        TIMEOUT,
-        () -> "the send did not start");
+    awaitRunning(group, "the send");
 
     HttpResponse<String> refused =
         Http.send("DELETE", api("throttlers/semaphore/it-drop"), null, ADMIN, PASSWORD);
@@ -589,6 +574,16 @@ class ThrottlerIT {
 
   private URI api(String path) throws Exception {
     return baseUrl.toURI().resolve("api/" + path);
+  }
+
+  /** Waits until one task of {@code group} runs; fails saying {@code what} did not start. */
+  private static void awaitRunning(String group, String what) throws InterruptedException {
+    Await.until(
+        () ->
+            ThrottledTasks.RUNNING.containsKey(group)
+                && ThrottledTasks.RUNNING.get(group).get() == 1,
+        TIMEOUT,
+        () -> what + " did not start");
   }
 
   private static void assertApart(List<Run> runs) {

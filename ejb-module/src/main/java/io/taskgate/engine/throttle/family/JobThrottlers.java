@@ -9,6 +9,7 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.handler.ThrottlingSpec;
+import io.taskgate.engine.throttle.CachedRead;
 import io.taskgate.engine.throttle.ResourceWaiters;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.store.TaskQueries;
@@ -70,14 +71,12 @@ public class JobThrottlers {
   @Inject TaskTransitions transitions;
   @Resource ManagedExecutorService executor;
 
-  private final AtomicBoolean refreshing = new AtomicBoolean();
-
   private final AtomicBoolean subscribed = new AtomicBoolean();
 
   private final ResourceWaiters waiters = new ResourceWaiters();
   private volatile ThrottlerState state = new LocalThrottlerState();
   private volatile Map<String, ThrottlerRecord> definitions = Map.of();
-  private volatile Instant definitionsRead = Instant.MIN;
+  private final CachedRead cache = new CachedRead(DEFINITIONS_TTL, () -> reload(clock.instant()));
   private volatile Consumer<Set<String>> onFreed = freed -> {};
   private final ThrottleStats stats = new ThrottleStats();
   private final ConcurrentHashMap<String, Set<String>> retrying = new ConcurrentHashMap<>();
@@ -352,25 +351,7 @@ public class JobThrottlers {
    * once older than the TTL (on it without an executor, outside the container).
    */
   Map<String, ThrottlerRecord> definitions() {
-    Instant now = clock.instant();
-    if (definitionsRead.plus(DEFINITIONS_TTL).isBefore(now)) {
-      if (definitionsRead == Instant.MIN || executor == null) {
-        reload(now);
-      } else if (refreshing.compareAndSet(false, true)) {
-        try {
-          executor.execute(
-              () -> {
-                try {
-                  reload(clock.instant());
-                } finally {
-                  refreshing.set(false);
-                }
-              });
-        } catch (RuntimeException e) {
-          refreshing.set(false); // refused (shutting down): the cache stays as it is
-        }
-      }
-    }
+    cache.refreshIfStale(clock.instant(), executor);
     return definitions;
   }
 
@@ -381,7 +362,7 @@ public class JobThrottlers {
       read.put(resource(record.kind(), record.id()), record);
     }
     definitions = Map.copyOf(read);
-    definitionsRead = now;
+    cache.read(now);
   }
 
   /** What each throttle did since this instance started. */

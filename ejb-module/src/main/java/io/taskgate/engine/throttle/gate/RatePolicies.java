@@ -3,6 +3,7 @@ package io.taskgate.engine.throttle.gate;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.engine.throttle.CachedRead;
 import io.taskgate.store.ThrottlerStore;
 import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.annotation.Resource;
@@ -36,11 +37,8 @@ public class RatePolicies {
   @Inject InstantSource clock;
   @Resource ManagedExecutorService executor;
 
-  private final java.util.concurrent.atomic.AtomicBoolean refreshing =
-      new java.util.concurrent.atomic.AtomicBoolean();
-
   private volatile Map<String, RateOverride> overrides = Map.of();
-  private volatile Instant read = Instant.MIN;
+  private final CachedRead cache = new CachedRead(TTL, () -> reload(clock.instant()));
   private final Map<String, RateLimitScope> scopes = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The scope a task of {@code gate}'s type and {@code key} reserves in: its policy now. */
@@ -89,25 +87,7 @@ public class RatePolicies {
    * it when there is no executor (outside the container).
    */
   public Map<String, RateOverride> overrides() {
-    Instant now = clock.instant();
-    if (read.plus(TTL).isBefore(now)) {
-      if (read == Instant.MIN || executor == null) {
-        reload(now);
-      } else if (refreshing.compareAndSet(false, true)) {
-        try {
-          executor.execute(
-              () -> {
-                try {
-                  reload(clock.instant());
-                } finally {
-                  refreshing.set(false);
-                }
-              });
-        } catch (RuntimeException e) {
-          refreshing.set(false); // refused (shutting down): the cache stays as it is
-        }
-      }
-    }
+    cache.refreshIfStale(clock.instant(), executor);
     return overrides;
   }
 
@@ -125,7 +105,7 @@ public class RatePolicies {
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate could not read the rate-limit changes; kept the last", e);
     }
-    read = now;
+    cache.read(now);
   }
 
   private static String id(String type, String key) {
