@@ -90,7 +90,7 @@ public final class ThrottledTasks {
     }
   }
 
-  /** A call of a rate-limited upstream that answers "slow down for 2 s" to its first call. */
+  /** A call of a rate-limited upstream that answers "slow down for 2 s" to a key's first call. */
   public record UpstreamCall(String key, String id) implements RateLimitedTask {
     @Override
     public String rateLimitKey() {
@@ -110,7 +110,7 @@ public final class ThrottledTasks {
     public void handle(UpstreamCall task, TaskContext context) {
       Instant start = Instant.now();
       UPSTREAM_STARTS.add(new Run(task.id(), task.key(), start, start));
-      if (task.id().endsWith("-0") && PUSHED.putIfAbsent(task.id(), true) == null) {
+      if (PUSHED.putIfAbsent(task.key(), true) == null) { // the key's first call to start
         throw new UpstreamRateLimitException(Duration.ofSeconds(2), "429 Too Many Requests");
       }
     }
