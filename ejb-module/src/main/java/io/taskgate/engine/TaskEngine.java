@@ -27,6 +27,7 @@ import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,6 +79,7 @@ public class TaskEngine {
 
   @Resource ManagedScheduledExecutorService timers;
   @Resource ManagedExecutorService executor;
+  @Resource ManagedThreadFactory threads;
 
   private ScheduledFuture<?> sweeper;
   private ScheduledFuture<?> heartbeat;
@@ -152,6 +154,15 @@ public class TaskEngine {
    * theirs again, so that no other task takes them while they are taken back.
    */
   private void retakeHolds() {
+    try {
+      grid.throttlerState(threads).ifPresent(throttlers::useState);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.SEVERE,
+          "Taskgate could not keep the job throttlers' state in the data grid: each instance keeps"
+              + " its own",
+          e);
+    }
     try {
       ratePolicies.overrides(); // read once here, not by the first gated task
       int held = throttlers.rebuild(registry.all(), queries, payloads);

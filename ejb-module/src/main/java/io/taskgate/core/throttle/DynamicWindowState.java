@@ -1,6 +1,9 @@
 package io.taskgate.core.throttle;
 
 import io.taskgate.api.WindowOptions;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -26,8 +29,12 @@ public final class DynamicWindowState implements Serializable {
 
   private static final class Sub implements Serializable {
     @Serial private static final long serialVersionUID = 1L;
-    final WindowCounts counts = new WindowCounts();
+    final WindowCounts counts;
     long activeSince = -1; // when it last became active; -1 while idle
+
+    Sub(WindowCounts counts) {
+      this.counts = counts;
+    }
   }
 
   private final LinkedHashMap<String, Sub> subs = new LinkedHashMap<>();
@@ -56,7 +63,7 @@ public final class DynamicWindowState implements Serializable {
       if (subs.size() >= maxSubWindows && !evictIdle()) {
         return new WindowCounts.Grant(false, -1, earliestIdle(bucket, buckets));
       }
-      window = new Sub();
+      window = new Sub(new WindowCounts());
       subs.put(sub, window);
     }
     int limit = limitOf(sub, options);
@@ -90,7 +97,7 @@ public final class DynamicWindowState implements Serializable {
    * read back after a restart; a sub-window counted again is active since that bucket.
    */
   public void restore(String sub, long bucketStart, int count) {
-    Sub window = subs.computeIfAbsent(sub, s -> new Sub());
+    Sub window = subs.computeIfAbsent(sub, s -> new Sub(new WindowCounts()));
     window.counts.add(bucketStart, count);
     if (window.activeSince < 0 || window.activeSince > bucketStart) {
       window.activeSince = bucketStart;
@@ -182,5 +189,29 @@ public final class DynamicWindowState implements Serializable {
       earliest = Math.min(earliest, s.counts.lastBucket() + bucket * buckets);
     }
     return earliest;
+  }
+
+  /** Writes the sub-windows to {@code out}, for {@link #readFrom}. */
+  public void writeTo(DataOutput out) throws IOException {
+    out.writeInt(maxSubWindows);
+    out.writeInt(subs.size());
+    for (Map.Entry<String, Sub> e : subs.entrySet()) {
+      out.writeUTF(e.getKey());
+      out.writeLong(e.getValue().activeSince);
+      e.getValue().counts.writeTo(out);
+    }
+  }
+
+  /** The sub-windows {@link #writeTo} wrote. */
+  public static DynamicWindowState readFrom(DataInput in) throws IOException {
+    DynamicWindowState state = new DynamicWindowState(in.readInt());
+    for (int n = in.readInt(); n > 0; n--) {
+      String id = in.readUTF();
+      long activeSince = in.readLong();
+      Sub sub = new Sub(WindowCounts.readFrom(in));
+      sub.activeSince = activeSince;
+      state.subs.put(id, sub);
+    }
+    return state;
   }
 }

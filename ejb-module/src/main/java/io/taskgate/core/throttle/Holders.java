@@ -1,5 +1,8 @@
 package io.taskgate.core.throttle;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.Collections;
@@ -95,5 +98,31 @@ public final class Holders implements Serializable {
     Map<String, Set<String>> copy = new LinkedHashMap<>();
     byOwner.forEach((owner, tasks) -> copy.put(owner, Set.copyOf(tasks)));
     return Collections.unmodifiableMap(copy);
+  }
+
+  /** Writes the holders to {@code out}, for {@link #readFrom}. */
+  public void writeTo(DataOutput out) throws IOException {
+    out.writeInt(byOwner.size());
+    for (Map.Entry<String, LinkedHashSet<String>> e : byOwner.entrySet()) {
+      out.writeUTF(e.getKey());
+      out.writeInt(e.getValue().size());
+      for (String task : e.getValue()) {
+        out.writeUTF(task);
+      }
+    }
+  }
+
+  /** The holders {@link #writeTo} wrote. */
+  public static Holders readFrom(DataInput in) throws IOException {
+    Holders holders = new Holders();
+    for (int owners = in.readInt(); owners > 0; owners--) {
+      String owner = in.readUTF();
+      LinkedHashSet<String> tasks = new LinkedHashSet<>();
+      for (int n = in.readInt(); n > 0; n--) {
+        tasks.add(in.readUTF());
+      }
+      holders.byOwner.put(owner, tasks);
+    }
+    return holders;
   }
 }

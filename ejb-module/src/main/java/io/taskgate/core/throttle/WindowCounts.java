@@ -1,5 +1,8 @@
 package io.taskgate.core.throttle;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.Collections;
@@ -128,5 +131,23 @@ public final class WindowCounts implements Serializable {
       Map.Entry<Long, Integer> e = i.next();
       into.merge(e.getKey(), e.getValue(), Integer::sum);
     }
+  }
+
+  /** Writes the counts to {@code out}, for {@link #readFrom}. */
+  public void writeTo(DataOutput out) throws IOException {
+    out.writeInt(counts.size());
+    for (Map.Entry<Long, Integer> e : counts.entrySet()) {
+      out.writeLong(e.getKey());
+      out.writeInt(e.getValue());
+    }
+  }
+
+  /** The counts {@link #writeTo} wrote. */
+  public static WindowCounts readFrom(DataInput in) throws IOException {
+    WindowCounts window = new WindowCounts();
+    for (int n = in.readInt(); n > 0; n--) {
+      window.counts.put(in.readLong(), in.readInt());
+    }
+    return window;
   }
 }

@@ -7,12 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -34,20 +29,11 @@ final class GridCells {
   static final int WARM_UP_CALLS = 200;
 
   private final IMap<String, byte[]> map;
-  private final Duration budget;
-  private final long budgetNanos;
-  private final ExecutorService calls =
-      Executors.newCachedThreadPool(
-          r -> {
-            Thread thread = new Thread(r, "taskgate-grid-call");
-            thread.setDaemon(true);
-            return thread;
-          });
+  private final GridCalls calls;
 
   GridCells(IMap<String, byte[]> map, Duration budget) {
     this.map = map;
-    this.budget = budget;
-    this.budgetNanos = budget.toNanos();
+    this.calls = new GridCalls(budget, "taskgate-grid-call");
   }
 
   /**
@@ -57,31 +43,24 @@ final class GridCells {
   void warmUp() {
     try {
       for (int i = 0; i < WARM_UP_CALLS; i++) {
-        CompletableFuture.runAsync(() -> compareAndSet(GridMaps.MAP_NAME, raise(0)), calls)
-            .get(5, TimeUnit.SECONDS);
+        GridCalls.await(
+            calls.submit(() -> compareAndSet(GridMaps.MAP_NAME, raise(0))),
+            TimeUnit.SECONDS.toNanos(5));
       }
-    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+    } catch (GridUnavailable | RuntimeException e) {
       LOG.log(Level.FINE, "Taskgate could not warm up its data grid calls", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
   /** Changes a key's cell, waiting for it at most the budget. */
   <T> T update(String key, Function<GcraCell, T> change) throws GridUnavailable {
-    CompletableFuture<T> call;
-    try {
-      call = CompletableFuture.supplyAsync(() -> compareAndSet(key, change), calls);
-    } catch (RuntimeException e) {
-      throw new GridUnavailable(e.toString(), e);
-    }
-    return await(call, budgetNanos);
+    return calls.call(() -> compareAndSet(key, change));
   }
 
   /** A key's cell as stored, null when the grid has none; waits at most the budget. */
   byte[] read(String key) throws GridUnavailable {
     try {
-      return await(map.getAsync(key), budgetNanos);
+      return calls.await(map.getAsync(key));
     } catch (RuntimeException e) {
       throw new GridUnavailable(e.toString(), e);
     }
@@ -94,15 +73,15 @@ final class GridCells {
   void raiseAll(Map<String, Long> floors, long timeoutNanos) throws GridUnavailable {
     try {
       if (floors.isEmpty()) {
-        await(map.getAsync(GridMaps.MAP_NAME), timeoutNanos);
+        GridCalls.await(map.getAsync(GridMaps.MAP_NAME), timeoutNanos);
         return;
       }
       List<CompletableFuture<Void>> raises = new ArrayList<>();
-      floors.forEach(
-          (key, floor) ->
-              raises.add(
-                  CompletableFuture.runAsync(() -> compareAndSet(key, raise(floor)), calls)));
-      await(CompletableFuture.allOf(raises.toArray(CompletableFuture[]::new)), timeoutNanos);
+      for (Map.Entry<String, Long> floor : floors.entrySet()) {
+        raises.add(calls.submit(() -> compareAndSet(floor.getKey(), raise(floor.getValue()))));
+      }
+      GridCalls.await(
+          CompletableFuture.allOf(raises.toArray(CompletableFuture[]::new)), timeoutNanos);
     } catch (RuntimeException e) {
       throw new GridUnavailable(e.toString(), e);
     }
@@ -115,7 +94,7 @@ final class GridCells {
 
   /** Stops the threads that talk to the grid. */
   void close() {
-    calls.shutdownNow();
+    calls.close();
   }
 
   private static Function<GcraCell, Void> raise(long floor) {
@@ -141,19 +120,6 @@ final class GridCells {
         throw new IllegalStateException(
             "the key's entry changed under " + MAX_ATTEMPTS + " attempts in a row");
       }
-    }
-  }
-
-  private <T> T await(CompletionStage<T> stage, long timeoutNanos) throws GridUnavailable {
-    try {
-      return stage.toCompletableFuture().get(timeoutNanos, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      throw new GridUnavailable("no answer within " + Duration.ofNanos(timeoutNanos), e);
-    } catch (ExecutionException e) {
-      throw new GridUnavailable(String.valueOf(e.getCause()), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new GridUnavailable("interrupted", e);
     }
   }
 }

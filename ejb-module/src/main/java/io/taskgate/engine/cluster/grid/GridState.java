@@ -1,18 +1,22 @@
 package io.taskgate.engine.cluster.grid;
 
+import com.hazelcast.core.HazelcastInstance;
+import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.store.InstanceRecord;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadFactory;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The data grid as the rate limiter uses it: its settings ({@link GridSettings}, read and checked
- * once from MicroProfile Config) and, when the budgets live in the grid, the limiter, which its
- * host registers at start so that the views can report on it.
+ * The data grid as Taskgate uses it: its settings ({@link GridSettings}, read and checked once from
+ * MicroProfile Config) and, when the budgets live in the grid, the limiter, which its host
+ * registers at start so that the views can report on it, and the job throttlers' state.
  */
 @ApplicationScoped
 public class GridState {
@@ -21,6 +25,8 @@ public class GridState {
   private GridSettings settings;
   private volatile GridKeyedRateLimiter limiter;
   private volatile GridMembership membership;
+  private volatile HazelcastInstance grid;
+  private GridThrottlerState throttlers;
 
   /** For CDI. */
   public GridState() {}
@@ -45,9 +51,29 @@ public class GridState {
   }
 
   /** Registers the grid limiter in use and the grid it uses. */
-  public void use(GridKeyedRateLimiter limiter, GridMembership membership) {
+  public void use(GridKeyedRateLimiter limiter, GridMembership membership, HazelcastInstance grid) {
     this.limiter = limiter;
     this.membership = membership;
+    this.grid = grid;
+  }
+
+  /**
+   * The job throttlers' state in the grid, made at the first call, its wake-ups told on a thread
+   * {@code threads} makes; empty when the budgets are local.
+   */
+  public synchronized Optional<ThrottlerState> throttlerState(ThreadFactory threads) {
+    if (throttlers == null && grid != null) {
+      throttlers =
+          new GridThrottlerState(GridMaps.throttlers(grid), settings.gridTimeout(), threads);
+    }
+    return Optional.ofNullable(throttlers);
+  }
+
+  @PreDestroy
+  synchronized void close() {
+    if (throttlers != null) {
+      throttlers.close();
+    }
   }
 
   /** This instance's member of the grid, for its heartbeat; empty when the budgets are local. */

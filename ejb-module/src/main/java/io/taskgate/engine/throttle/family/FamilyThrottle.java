@@ -13,10 +13,13 @@ import io.taskgate.engine.throttle.Permit;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
+import io.taskgate.engine.throttle.ThrottlerState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * One job throttler of a task type: a mutex or semaphore (held while the task runs, acquired before
@@ -26,6 +29,11 @@ import java.util.Set;
  * wait is dropped. Thread-safe: the state is in a {@link ThrottlerState}.
  */
 final class FamilyThrottle implements Throttle {
+  private static final Logger LOG = Logger.getLogger(FamilyThrottle.class.getName());
+
+  /** When a task asks again after the state did not answer. */
+  static final Duration UNAVAILABLE_RETRY = Duration.ofSeconds(1);
+
   /** The ends after which a strict throttle gives its permit back: the task's final states. */
   private static final Set<AttemptEnd> FINAL =
       EnumSet.of(
@@ -110,7 +118,12 @@ final class FamilyThrottle implements Throttle {
         }
         limit = max;
       }
-      Holders.Acquired acquired = state.acquire(resource, owner, taskId, limit);
+      Holders.Acquired acquired;
+      try {
+        acquired = state.acquire(resource, owner, taskId, limit);
+      } catch (ThrottlerState.Unavailable e) {
+        return unavailable(now, e);
+      }
       if (acquired != Holders.Acquired.REFUSED) {
         family.stats().acquired(name(), taskId, now);
         return ThrottleDecision.Run.now(
@@ -123,7 +136,12 @@ final class FamilyThrottle implements Throttle {
     if (window == null) {
       return unknown(id);
     }
-    WindowCounts.Grant grant = state.count(resource, sub, now.toEpochMilli(), window);
+    WindowCounts.Grant grant;
+    try {
+      grant = state.count(resource, sub, now.toEpochMilli(), window);
+    } catch (ThrottlerState.Unavailable e) {
+      return unavailable(now, e);
+    }
     if (grant.granted()) {
       family.counted(resource, sub, grant.bucketStart(), 1);
       family.stats().acquired(name(), taskId, now);
@@ -138,6 +156,13 @@ final class FamilyThrottle implements Throttle {
         id + (sub == null ? "" : "/" + sub),
         Instant.ofEpochMilli(grant.opensAt()),
         window.limit());
+  }
+
+  /** The state did not answer: the task asks again a little later, holding nothing. */
+  private ThrottleDecision unavailable(Instant now, ThrottlerState.Unavailable e) {
+    LOG.log(
+        Level.FINE, name() + ": " + e.getMessage() + "; asked again in " + UNAVAILABLE_RETRY, e);
+    return new ThrottleDecision.RetryAt(now.plus(UNAVAILABLE_RETRY));
   }
 
   private ThrottleDecision unknown(String id) {

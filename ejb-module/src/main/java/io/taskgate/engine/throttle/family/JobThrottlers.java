@@ -12,6 +12,7 @@ import io.taskgate.engine.handler.ThrottlingSpec;
 import io.taskgate.engine.throttle.CachedRead;
 import io.taskgate.engine.throttle.ResourceWaiters;
 import io.taskgate.engine.throttle.Throttle;
+import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
@@ -230,10 +231,15 @@ public class JobThrottlers {
 
   /**
    * Takes again, before any task runs, the mutexes and semaphores of the tasks that hold them in
-   * the store ({@link RetakenHolds}). Returns how many holds it took.
+   * the store ({@link RetakenHolds}), and the window counts, unless the state kept them (the data
+   * grid's, other members up). Returns how many holds it took.
    */
   public int rebuild(Collection<HandlerInfo> handlers, TaskQueries queries, Payloads payloads) {
-    restoreCounts();
+    boolean needed = state.rebuildNeeded();
+    restoreCounts(needed);
+    if (!needed) {
+      return 0;
+    }
     int held = new RetakenHolds(this).rebuild(handlers, queries, payloads);
     if (held > 0) {
       subscribe();
@@ -242,16 +248,19 @@ public class JobThrottlers {
   }
 
   /**
-   * Reads back the window counts stored for the buckets still in their windows (the longest defined
-   * interval, at least a day when none is), and drops older ones.
+   * Drops the window counts stored for buckets out of every window (older than the longest defined
+   * interval, at least a day when none is), and if {@code restore} reads the others back.
    */
-  private void restoreCounts() {
+  private void restoreCounts(boolean restore) {
     long now = clock.instant().toEpochMilli();
     long longest = Duration.ofDays(1).toMillis();
     for (ThrottlerRecord record : definitionList()) {
       longest = Math.max(longest, record.intervalMillis());
     }
     store.dropCounts(now - longest);
+    if (!restore) {
+      return;
+    }
     for (ThrottlerStore.WindowCount count : store.counts(now - longest)) {
       state.restore(count.resource(), count.sub(), count.bucketStart(), count.count());
     }
@@ -313,10 +322,14 @@ public class JobThrottlers {
     }
   }
 
-  /** Wakes up to {@code n} of the tasks waiting for {@code resource} (a semaphore grew). */
+  /**
+   * Wakes up to {@code n} of the tasks waiting for {@code resource} (a semaphore grew), here and on
+   * the other instances.
+   */
   void wake(String resource, int n) {
     for (int i = 0; i < n; i++) {
       onFreed.accept(Set.of(resource));
+      state.announce(resource);
     }
   }
 
@@ -325,9 +338,13 @@ public class JobThrottlers {
     return state;
   }
 
-  /** Uses {@code state} from now on (the data grid's, in a cluster). */
+  /**
+   * Uses {@code state} from now on (the data grid's, in a cluster); what it frees outside this
+   * instance's attempts wakes the tasks waiting here.
+   */
   public void useState(ThrottlerState state) {
     this.state = state;
+    state.onFreedElsewhere(freed -> onFreed.accept(freed));
   }
 
   Duration recheck() {

@@ -4,6 +4,7 @@ import io.taskgate.api.WindowOptions;
 import io.taskgate.core.throttle.DynamicWindowState;
 import io.taskgate.core.throttle.Holders;
 import io.taskgate.core.throttle.WindowCounts;
+import io.taskgate.engine.throttle.ThrottlerState;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

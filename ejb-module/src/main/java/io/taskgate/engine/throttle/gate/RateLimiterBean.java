@@ -108,7 +108,7 @@ public class RateLimiterBean implements KeyedRateLimiter {
     if (gridSettings.grid()) {
       HazelcastInstance hazelcast = payaraGrid();
       GridKeyedRateLimiter onGrid = gridLimiter(hazelcast, gridSettings, maxKeys);
-      gridState.use(onGrid, membership(hazelcast));
+      gridState.use(onGrid, membership(hazelcast), hazelcast);
       grid = onGrid;
       limiter = onGrid;
       LOG.info(

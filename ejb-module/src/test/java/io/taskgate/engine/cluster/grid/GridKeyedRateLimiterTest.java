@@ -2,8 +2,6 @@ package io.taskgate.engine.cluster.grid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.taskgate.api.RateLimitPolicy;
@@ -19,7 +17,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,39 +36,12 @@ class GridKeyedRateLimiterTest {
 
   @BeforeEach
   void twoMembers() {
-    String cluster = "taskgate-test-" + UUID.randomUUID();
-    members.add(Hazelcast.newHazelcastInstance(config(cluster)));
-    members.add(Hazelcast.newHazelcastInstance(config(cluster)));
-    assertThat(members.get(0).getCluster().getMembers()).hasSize(2);
-    // the grid assigns its partitions and their backups at the first use of a map: done here, so
-    // that the tests' calls meet a settled grid (real time passing is what is waited for)
-    for (HazelcastInstance member : members) {
-      GridMaps.budgets(member, 1000).get("warm-up");
-    }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!members.get(0).getPartitionService().isClusterSafe() && System.nanoTime() < deadline) {
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-    }
-    assertThat(members.get(0).getPartitionService().isClusterSafe()).isTrue();
+    members.addAll(GridMembers.start(2));
   }
 
   @AfterEach
   void stop() {
-    members.forEach(m -> m.getLifecycleService().terminate());
-  }
-
-  static Config config(String cluster) {
-    Config config = new Config().setClusterName(cluster);
-    config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.setProperty("hazelcast.logging.type", "jdk");
-    config.getNetworkConfig().setPort(5901).setPortAutoIncrement(true);
-    config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
-    var tcp = config.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true);
-    for (int port = 5901; port <= 5910; port++) {
-      tcp.addMember("127.0.0.1:" + port);
-    }
-    config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-    return config;
+    GridMembers.terminate(members);
   }
 
   GridKeyedRateLimiter limiterOn(HazelcastInstance member, Duration budget) {
@@ -153,7 +123,8 @@ class GridKeyedRateLimiterTest {
           public java.util.Set<String> members() {
             return java.util.Set.of("m-a", "m-b", "m-das");
           }
-        });
+        },
+        members.get(0));
     java.time.Instant t = java.time.Instant.EPOCH;
     var inGrid =
         new io.taskgate.store.InstanceRecord(

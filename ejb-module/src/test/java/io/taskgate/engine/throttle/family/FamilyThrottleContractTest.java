@@ -11,14 +11,23 @@ import io.taskgate.api.WindowOptions;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleContract;
 import io.taskgate.engine.throttle.ThrottledAttempt;
+import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.engine.throttle.family.FamilyFixture.Ship;
 import io.taskgate.engine.throttle.family.FamilyFixture.ShipHandler;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Nested;
 
-/** The throttle contract, run against each job throttler on the local state. */
+/**
+ * The throttle contract, run against each job throttler on the local state (and, in a subclass, on
+ * the data grid's).
+ */
 class FamilyThrottleContractTest {
+  /** The state the throttlers keep theirs in: a new, empty one. */
+  ThrottlerState state() {
+    return new LocalThrottlerState();
+  }
+
   @TaskHandler
   @Mutex("order-{orderId}")
   static class ByOrder extends ShipHandler {}
@@ -40,7 +49,7 @@ class FamilyThrottleContractTest {
   static class Tenants extends ShipHandler {}
 
   /** The contract for the throttle of {@code handler}, its definitions added first. */
-  abstract static class Family extends ThrottleContract {
+  abstract class Family extends ThrottleContract {
     FamilyFixture fixture;
 
     abstract Class<?> handler();
@@ -50,6 +59,7 @@ class FamilyThrottleContractTest {
     @Override
     protected Throttle throttle() {
       fixture = new FamilyFixture();
+      fixture.family.useState(state());
       define(fixture.manager);
       return fixture.family.throttlesOf(FamilyFixture.handler(handler())).get(0);
     }

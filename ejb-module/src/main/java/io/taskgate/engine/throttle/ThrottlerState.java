@@ -1,17 +1,31 @@
-package io.taskgate.engine.throttle.family;
+package io.taskgate.engine.throttle;
 
 import io.taskgate.api.WindowOptions;
 import io.taskgate.core.throttle.Holders;
 import io.taskgate.core.throttle.WindowCounts;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Where the job throttlers keep their state: who holds each mutex and semaphore, and the counts of
  * each window. Resources are named {@code kind:id} ({@code mutex:order-42}). Every method is atomic
- * per resource and thread-safe.
+ * per resource and thread-safe. A state shared by several instances (the data grid's) may not
+ * answer: {@link #acquire} and {@link #count} then throw {@link Unavailable}, and a release it
+ * could not make at once it makes later, telling {@link #onFreedElsewhere}'s listener what it
+ * freed.
  */
 public interface ThrottlerState {
+
+  /** The state did not answer in time: nothing was taken, the caller tries again later. */
+  final class Unavailable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Why, with its cause. */
+    public Unavailable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
 
   /** Lets {@code taskId} of {@code owner} hold {@code resource} if {@code limit} allows. */
   Holders.Acquired acquire(String resource, String owner, String taskId, int limit);
@@ -51,4 +65,21 @@ public interface ThrottlerState {
 
   /** A dynamic window's current limit for {@code sub}. */
   int limitOf(String resource, String sub, WindowOptions options);
+
+  /**
+   * Whether the holds and counts stored in the database must be read back into this state at start:
+   * true unless the state outlives this instance (the data grid's, kept by other members).
+   */
+  default boolean rebuildNeeded() {
+    return true;
+  }
+
+  /** Tells the other instances that a permit of {@code resource} is free (a semaphore grew). */
+  default void announce(String resource) {}
+
+  /**
+   * Who is told of the permits freed outside this instance's attempts: by other instances, or by a
+   * release this state made late. Called on a thread of its own.
+   */
+  default void onFreedElsewhere(Consumer<Set<String>> listener) {}
 }
