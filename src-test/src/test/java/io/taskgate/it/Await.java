@@ -76,4 +76,13 @@ public final class Await {
       throw new AssertionError("the condition could not be read: " + e, e);
     }
   }
+
+  /** Waits until the wall clock is in the first quarter of an interval of {@code length}. */
+  public static void earlyIn(Duration length) throws InterruptedException {
+    long millis = length.toMillis();
+    until(
+        () -> java.time.Instant.now().toEpochMilli() % millis < millis / 4,
+        Duration.ofSeconds(5),
+        () -> "never early in an interval");
+  }
 }

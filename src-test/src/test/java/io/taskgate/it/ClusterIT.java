@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -233,8 +234,143 @@ class ClusterIT {
    * instance timeout and a sweep or two, and finishes every one; only the attempts the kill cut
    * short run again.
    */
+  /**
+   * The job throttlers keep one state for both instances (in the grid): a mutex per order never
+   * runs two steps of an order at once, whichever instance runs them, and a step waiting on one
+   * instance starts soon after the other instance's step ends (it is woken, not left to its 30 s
+   * recheck); a semaphore of 2 never has 3 running across both; a fixed window of 5 per 2 s lets at
+   * most 5 start in each window, counting both instances' starts.
+   */
   @Test
   @Order(3)
+  void theJobThrottlersKeepOneStateAcrossTheInstances() throws Exception {
+    define("a", "semaphore/cluster-news", "{\"maxCount\":2}");
+    define("a", "fixed-window/cluster-api", "{\"limit\":5,\"interval\":\"PT2S\"}");
+    for (String id : List.of("a", "b")) { // each instance's cached definitions
+      Await.until(
+          () -> Http.send("GET", api(id, "throttlers"), null, "admin", "taskgate").body(),
+          body -> body.contains("cluster-news") && body.contains("cluster-api"),
+          Duration.ofSeconds(10),
+          Duration.ofMillis(100),
+          body -> id + " knows the definitions: " + body);
+    }
+    List<String> ids = new ArrayList<>(throttled("a", "order", 12, 3, "steps-a", 250));
+    ids.addAll(throttled("b", "order", 12, 3, "steps-b", 250));
+    ids.addAll(throttled("a", "news", 10, 1, "news-a", 250));
+    ids.addAll(throttled("b", "news", 10, 1, "news-b", 250));
+    Await.earlyIn(Duration.ofSeconds(2));
+    ids.addAll(throttled("a", "api", 8, 1, "api-a", 0));
+    ids.addAll(throttled("b", "api", 7, 1, "api-b", 0));
+
+    awaitCompleted(ids, Duration.ofMinutes(3));
+
+    Map<String, List<Held>> byResource = new HashMap<>();
+    Map<String, Integer> runsOf = new HashMap<>();
+    for (Held run : held()) {
+      byResource.computeIfAbsent(run.resource(), r -> new ArrayList<>()).add(run);
+      runsOf.merge(run.taskId(), 1, Integer::sum);
+    }
+    assertThat(runsOf).as("each task ran once").hasSize(ids.size());
+    assertThat(runsOf.values()).allMatch(n -> n == 1);
+    long handOvers = 0;
+    long longestHandOver = 0;
+    for (int order = 0; order < 3; order++) {
+      List<Held> steps = byResource.get("order-" + order);
+      assertThat(steps).hasSize(8);
+      steps.sort(Comparator.comparingLong(Held::start));
+      for (int i = 1; i < steps.size(); i++) {
+        Held before = steps.get(i - 1);
+        Held next = steps.get(i);
+        assertThat(next.start())
+            .as("order-%d: %s then %s", order, before, next)
+            .isGreaterThanOrEqualTo(before.end());
+        if (!next.instance().equals(before.instance())) {
+          handOvers++;
+          longestHandOver = Math.max(longestHandOver, next.start() - before.end());
+        }
+      }
+    }
+    assertThat(handOvers).as("steps of an order handed over between the instances").isPositive();
+    assertThat(longestHandOver)
+        .as("µs from a step's end on one instance to the next step's start on the other")
+        .isLessThan(5_000_000);
+    List<Held> news = byResource.get("news");
+    assertThat(news.stream().map(Held::instance).distinct()).containsExactlyInAnyOrder("a", "b");
+    assertThat(mostAtOnce(news)).as("news sends running at once: %s", news).isEqualTo(2);
+    Map<Long, Integer> perWindow = new HashMap<>();
+    for (Held call : byResource.get("api")) {
+      perWindow.merge(call.start() / 2_000_000, 1, Integer::sum);
+    }
+    assertThat(perWindow.values())
+        .as("api calls per 2 s window: %s", perWindow)
+        .allMatch(n -> n <= 5);
+    assertThat(perWindow).hasSize(3);
+  }
+
+  /** A run of a throttled task in a ledger. */
+  record Held(String taskId, String resource, long start, long end, String instance) {}
+
+  private List<Held> held() throws IOException {
+    List<Held> runs = new ArrayList<>();
+    for (String id : List.of("a", "b")) {
+      Path ledger = dir.resolve("ledger-" + id + ".txt");
+      for (String line : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
+        String[] f = line.split(" ");
+        if (f.length == 6 && f[0].equals("held")) {
+          runs.add(new Held(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4]), f[5]));
+        }
+      }
+    }
+    return runs;
+  }
+
+  private static int mostAtOnce(List<Held> runs) {
+    List<long[]> edges = new ArrayList<>();
+    for (Held run : runs) {
+      edges.add(new long[] {run.start(), 1});
+      edges.add(new long[] {run.end(), -1});
+    }
+    edges.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+    int now = 0;
+    int most = 0;
+    for (long[] edge : edges) {
+      now += (int) edge[1];
+      most = Math.max(most, now);
+    }
+    return most;
+  }
+
+  private void define(String id, String path, String body) throws Exception {
+    HttpResponse<String> response =
+        Http.send("PUT", api(id, "throttlers/" + path), body, "admin", "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isBetween(200, 299);
+  }
+
+  private List<String> throttled(
+      String id, String kind, int n, int orders, String prefix, int workMillis) throws Exception {
+    HttpResponse<String> response =
+        Http.send(
+            "POST",
+            api(
+                id,
+                "cluster-test/throttled?kind="
+                    + kind
+                    + "&n="
+                    + n
+                    + "&orders="
+                    + orders
+                    + "&prefix="
+                    + prefix
+                    + "&work="
+                    + workMillis),
+            "",
+            "admin",
+            "taskgate");
+    return Http.batchIds(response, n);
+  }
+
+  @Test
+  @Order(4)
   void aSurvivorFinishesTheTasksOfAKilledInstance() throws Exception {
     // long enough to be running still when a is killed; 2 of the queue's 4 workers, so that the
     // other 2 claim and park the rest
@@ -334,7 +470,7 @@ class ClusterIT {
 
   /** Instance a comes back under its identity while b runs long tasks: none of them runs twice. */
   @Test
-  @Order(4)
+  @Order(5)
   void aRestartedInstanceLeavesThePeersTasksAlone() throws Exception {
     List<String> running = batch("b", 4, 4, "restart", "restart", 8_000);
     awaitStarted(running, Duration.ofSeconds(60));
@@ -353,7 +489,7 @@ class ClusterIT {
    * (SIGCONT), a's next calls go to the grid and its keys carry on without a burst.
    */
   @Test
-  @Order(5)
+  @Order(6)
   void aMemberThatStopsAnsweringTurnsTheOtherToItsShareOfTheRate() throws Exception {
     long pid = instances.get("b").process().pid();
     // a has served this user before (each setting is read once, and in a cluster Payara may look

@@ -146,7 +146,7 @@ class ThrottlerIT {
     manager.addOrUpdateWindow(
         ThrottlerKind.FIXED_WINDOW, "it-github", WindowOptions.fixed(5, Duration.ofSeconds(2)));
     String group = unique("github");
-    awaitEarlyIn(Duration.ofSeconds(2));
+    Await.earlyIn(Duration.ofSeconds(2));
     List<TaskReceipt> receipts = new ArrayList<>();
     for (int i = 0; i < 15; i++) {
       receipts.add(dispatcher.dispatch(new GithubCall(group, group + "-" + i)));
@@ -173,7 +173,7 @@ class ThrottlerIT {
         "it-dropbox",
         WindowOptions.sliding(4, Duration.ofSeconds(4), 4));
     String group = unique("dropbox");
-    awaitEarlyIn(Duration.ofSeconds(1));
+    Await.earlyIn(Duration.ofSeconds(1));
     List<TaskReceipt> receipts = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       receipts.add(dispatcher.dispatch(new DropboxCall(group, group + "-" + i)));
@@ -210,7 +210,7 @@ class ThrottlerIT {
         "it-tenants",
         WindowOptions.fixed(2, Duration.ofSeconds(2)).withCapacity(3));
     String group = unique("tenants");
-    awaitEarlyIn(Duration.ofSeconds(2));
+    Await.earlyIn(Duration.ofSeconds(2));
     List<TaskReceipt> receipts = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       receipts.add(
@@ -597,14 +597,6 @@ class ThrottlerIT {
   }
 
   /** Waits until the wall clock is in the first quarter of an interval of {@code length}. */
-  private static void awaitEarlyIn(Duration length) throws InterruptedException {
-    long millis = length.toMillis();
-    Await.until(
-        () -> Instant.now().toEpochMilli() % millis < millis / 4,
-        Duration.ofSeconds(5),
-        () -> "never early in an interval");
-  }
-
   private long countDone(List<TaskReceipt> receipts) {
     return receipts.stream()
         .map(r -> store.find(r.taskId()).orElseThrow().status())

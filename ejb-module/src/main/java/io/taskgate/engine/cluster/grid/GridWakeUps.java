@@ -55,14 +55,22 @@ final class GridWakeUps {
     if (thread != null || closed) {
       return;
     }
-    registration =
-        topic.addMessageListener(
-            message -> {
-              Member from = message.getPublishingMember();
-              if (from == null || !self.equals(from.getUuid())) {
-                freed.offer(Set.of(message.getMessageObject()));
-              }
-            });
+    try {
+      registration =
+          topic.addMessageListener(
+              message -> {
+                Member from = message.getPublishingMember();
+                if (from == null || !self.equals(from.getUuid())) {
+                  freed.offer(Set.of(message.getMessageObject()));
+                }
+              });
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Taskgate could not listen for throttles freed on other instances; tasks waiting here"
+              + " for one look again at their recheck",
+          e);
+    }
     thread =
         threads.newThread(
             () -> {

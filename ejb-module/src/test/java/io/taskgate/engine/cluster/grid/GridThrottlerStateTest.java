@@ -177,4 +177,25 @@ class GridThrottlerStateTest {
       GridMembers.terminate(alone);
     }
   }
+
+  @Test
+  void theHoldsOutliveTheLossOfAMember() {
+    List<HazelcastInstance> two = GridMembers.start(2);
+    try {
+      GridThrottlerState survivor = stateOn(two.get(0));
+      for (int order = 0; order < 20; order++) {
+        survivor.acquire("mutex:order-" + order, "t" + order, "t" + order, 1);
+      }
+      two.get(1).getLifecycleService().terminate(); // no graceful hand-over
+
+      for (int order = 0; order < 20; order++) {
+        assertThat(survivor.acquire("mutex:order-" + order, "other", "other", 1))
+            .as("order-" + order + " after the other member died")
+            .isEqualTo(Acquired.REFUSED);
+      }
+      assertThat(survivor.releaseAll("t3")).containsExactly("mutex:order-3");
+    } finally {
+      GridMembers.terminate(two);
+    }
+  }
 }

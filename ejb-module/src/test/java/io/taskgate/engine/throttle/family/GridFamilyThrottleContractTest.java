@@ -1,10 +1,17 @@
 package io.taskgate.engine.throttle.family;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.hazelcast.core.HazelcastInstance;
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.WindowOptions;
 import io.taskgate.engine.cluster.grid.GridMaps;
 import io.taskgate.engine.cluster.grid.GridMembers;
 import io.taskgate.engine.cluster.grid.GridThrottlerState;
+import io.taskgate.engine.throttle.ThrottleChain.Admission;
+import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottlerState;
+import io.taskgate.engine.throttle.family.FamilyFixture.Ship;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +19,7 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The throttle contract, run against each job throttler on the data grid's state: a real grid of
@@ -48,5 +56,31 @@ class GridFamilyThrottleContractTest extends FamilyThrottleContractTest {
   @AfterEach
   void close() {
     states.forEach(GridThrottlerState::close);
+  }
+
+  @Test
+  void aTaskTheGridDoesNotAnswerForHoldsNothingAndAsksAgainASecondLater() {
+    List<HazelcastInstance> alone = GridMembers.start(1);
+    GridThrottlerState state =
+        new GridThrottlerState(
+            GridMaps.throttlers(alone.get(0)),
+            Duration.ofSeconds(5),
+            Executors.defaultThreadFactory());
+    states.add(state);
+    GridMembers.terminate(alone);
+    FamilyFixture fixture = new FamilyFixture();
+    fixture.family.useState(state);
+    fixture.manager.addOrUpdateWindow(
+        ThrottlerKind.FIXED_WINDOW, "github", WindowOptions.fixed(10, Duration.ofSeconds(1)));
+
+    for (Class<?> handler : List.of(ByOrder.class, Github.class)) {
+      Admission admission =
+          fixture
+              .chain(handler)
+              .acquire(fixture.attempt(handler, Ship.order(1)), fixture.clock.instant());
+      assertThat(admission).as(handler.getSimpleName()).isInstanceOf(Admission.Refused.class);
+      assertThat(((Admission.Refused) admission).decision())
+          .isEqualTo(new ThrottleDecision.RetryAt(FamilyFixture.T0.plusSeconds(1)));
+    }
   }
 }
