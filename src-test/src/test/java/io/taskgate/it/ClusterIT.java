@@ -307,6 +307,47 @@ class ClusterIT {
     assertThat(perWindow).hasSize(3);
   }
 
+  /**
+   * An upstream push-back on one instance holds the key back on both: the key's first call to
+   * start, on whichever instance, is pushed back 3 s; nothing of the key starts on either instance
+   * before then, the pushed-back call goes first after it (its attempt not counted), and the
+   * reserved slots after it keep the key's spacing.
+   */
+  @Test
+  @Order(4)
+  void anUpstreamPushBackHoldsTheKeyBackOnEveryInstance() throws Exception {
+    List<String> ids = new ArrayList<>(batch("a", 5, 1, "upstream", "push-a", -1));
+    ids.addAll(batch("b", 5, 1, "upstream", "push-b", -1));
+
+    awaitCompleted(ids, Duration.ofMinutes(1));
+
+    List<Start> starts = new ArrayList<>();
+    startsById().values().forEach(starts::addAll);
+    starts.removeIf(start -> !start.key().equals("upstream-0"));
+    starts.sort(Comparator.comparingLong(Start::micros));
+    assertThat(starts).as("ten calls, the pushed-back one twice").hasSize(11);
+    Start pushed = starts.get(0);
+    List<Start> after = starts.subList(1, starts.size());
+    assertThat(after)
+        .as("nothing of the key starts on either instance within the upstream's 3 s: %s", starts)
+        .allSatisfy(
+            start ->
+                assertThat(start.micros()).isGreaterThanOrEqualTo(pushed.micros() + 2_950_000));
+    assertThat(after.get(0).taskId())
+        .as("the pushed-back call goes first")
+        .isEqualTo(pushed.taskId());
+    assertThat(after.get(0).attempt()).as("the pushed-back attempt did not count").isEqualTo(1);
+    assertThat(after.stream().map(Start::instance).distinct()).containsExactlyInAnyOrder("a", "b");
+    List<Long> slots =
+        after.stream().map(Start::slotMicros).filter(slot -> slot >= 0).sorted().toList();
+    assertThat(slots).as("the parked calls' slots: %s", starts).hasSizeGreaterThanOrEqualTo(8);
+    for (int i = 1; i < slots.size(); i++) {
+      assertThat(slots.get(i) - slots.get(i - 1))
+          .as("slots after the push-back, 5 a second: %s", slots)
+          .isGreaterThanOrEqualTo(199_000);
+    }
+  }
+
   /** A run of a throttled task in a ledger. */
   record Held(String taskId, String resource, long start, long end, String instance) {}
 
@@ -370,7 +411,7 @@ class ClusterIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void aSurvivorFinishesTheTasksOfAKilledInstance() throws Exception {
     // long enough to be running still when a is killed; 2 of the queue's 4 workers, so that the
     // other 2 claim and park the rest
@@ -470,7 +511,7 @@ class ClusterIT {
 
   /** Instance a comes back under its identity while b runs long tasks: none of them runs twice. */
   @Test
-  @Order(5)
+  @Order(6)
   void aRestartedInstanceLeavesThePeersTasksAlone() throws Exception {
     List<String> running = batch("b", 4, 4, "restart", "restart", 8_000);
     awaitStarted(running, Duration.ofSeconds(60));
@@ -489,7 +530,7 @@ class ClusterIT {
    * (SIGCONT), a's next calls go to the grid and its keys carry on without a burst.
    */
   @Test
-  @Order(6)
+  @Order(7)
   void aMemberThatStopsAnsweringTurnsTheOtherToItsShareOfTheRate() throws Exception {
     long pid = instances.get("b").process().pid();
     // a has served this user before (each setting is read once, and in a cluster Payara may look

@@ -4,10 +4,12 @@ import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.Handler;
 import io.taskgate.api.RateLimit;
 import io.taskgate.api.RateLimitedTask;
+import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.TaskReceipt;
+import io.taskgate.api.UpstreamRateLimitException;
 import io.taskgate.it.ledger.Ledger;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
@@ -15,6 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -42,30 +45,59 @@ public final class Cluster {
   public static class JobHandler implements Handler<Job> {
     @Override
     public void handle(Job task, TaskContext context) throws Exception {
-      Instant now = Instant.now();
-      Ledger.write(
-          "start "
-              + context.taskId()
-              + " "
-              + task.key()
-              + " "
-              + ChronoUnit.MICROS.between(Instant.EPOCH, now)
-              + " "
-              + System.getProperty("taskgate.cluster.instance-id")
-              + " "
-              + context.attempt()
-              + " "
-              + context
-                  .throttledUntil()
-                  .map(slot -> Long.toString(ChronoUnit.MICROS.between(Instant.EPOCH, slot)))
-                  .orElse("-"));
+      logStart(task.key(), context);
       Thread.sleep(task.workMillis());
+    }
+  }
+
+  /** Writes a start of {@code key} to the ledger. */
+  static void logStart(String key, TaskContext context) {
+    Instant now = Instant.now();
+    Ledger.write(
+        "start "
+            + context.taskId()
+            + " "
+            + key
+            + " "
+            + ChronoUnit.MICROS.between(Instant.EPOCH, now)
+            + " "
+            + System.getProperty("taskgate.cluster.instance-id")
+            + " "
+            + context.attempt()
+            + " "
+            + context
+                .throttledUntil()
+                .map(slot -> Long.toString(ChronoUnit.MICROS.between(Instant.EPOCH, slot)))
+                .orElse("-"));
+  }
+
+  /** A call of an upstream API, rate-limited per {@code key}. */
+  public record UpstreamCall(String id, String key) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /**
+   * 5 a second per key. The key's first call to start, on whichever instance, is pushed back by the
+   * upstream for 3 s; each start goes to the ledger as the jobs' do.
+   */
+  @TaskHandler
+  @RateLimit(permits = 5, period = "PT1S", burst = 1)
+  public static class UpstreamCallHandler implements Handler<UpstreamCall> {
+    @Override
+    public void handle(UpstreamCall task, TaskContext context) {
+      logStart(task.key(), context);
+      if (Ledger.first("upstream-" + task.key())) {
+        throw new UpstreamRateLimitException(Duration.ofSeconds(3), "429 Too Many Requests");
+      }
     }
   }
 
   /**
    * {@code POST /api/cluster-test/batch?n=&keys=&keyPrefix=&prefix=&work=}: one {@code dispatchAll}
-   * of n jobs spread over {@code keys} keys.
+   * of n jobs spread over {@code keys} keys (upstream calls for {@code work} -1).
    */
   @Path("cluster-test")
   public static class BatchResource {
@@ -80,9 +112,13 @@ public final class Cluster {
         @QueryParam("keyPrefix") String keyPrefix,
         @QueryParam("prefix") String prefix,
         @QueryParam("work") int work) {
-      List<Job> jobs = new ArrayList<>();
+      List<Task> jobs = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        jobs.add(new Job(prefix + "-" + i, keyPrefix + "-" + (i % keys), work));
+        String key = keyPrefix + "-" + (i % keys);
+        jobs.add(
+            work < 0
+                ? new UpstreamCall(prefix + "-" + i, key)
+                : new Job(prefix + "-" + i, key, work));
       }
       List<String> ids = new ArrayList<>();
       for (TaskReceipt receipt : dispatcher.dispatchAll(jobs, DispatchOptions.now())) {

@@ -38,4 +38,20 @@ public final class Ledger {
       throw new UncheckedIOException(e);
     }
   }
+
+  /**
+   * Marks {@code name} done, once across the processes that share the ledger's directory: true for
+   * the first caller only.
+   */
+  public static boolean first(String name) {
+    try {
+      java.nio.file.Files.createFile(
+          Path.of(System.getProperty(FILE)).resolveSibling("first-" + name));
+      return true;
+    } catch (java.nio.file.FileAlreadyExistsException e) {
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }
