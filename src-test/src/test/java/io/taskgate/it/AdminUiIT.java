@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -49,6 +50,9 @@ class AdminUiIT {
 
   /** One task of a key per 10 s, on the one-worker "gated" queue: later ones park 10 s apart. */
   private static final String HOT = GatedTasks.Hot.class.getName();
+
+  private static final String UPSTREAM =
+      io.taskgate.it.engine.ThrottledTasks.UpstreamCall.class.getName();
 
   private static final DateTimeFormatter SHOWN =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'", Locale.ROOT)
@@ -367,7 +371,10 @@ class AdminUiIT {
     browser.find(By.id("define:id")).sendKeys(id);
     browser.find(By.id("define:limit")).clear();
     browser.find(By.id("define:limit")).sendKeys(maxCount);
-    browser.find(By.id("define:save")).click();
+    WebElement save = browser.find(By.id("define:save"));
+    save.click();
+    // the save posts the whole page: look at the page only once the answer replaced it
+    browser.await("the page after the save", ExpectedConditions.stalenessOf(save));
   }
 
   private WebElement throttlerRow(String id) {
@@ -396,6 +403,34 @@ class AdminUiIT {
             return null;
           }
         });
+  }
+
+  @Test
+  void anUpstreamPushBackShowsOnItsKeysRow() throws Exception {
+    String key = "push-" + UUID.randomUUID().toString().substring(0, 8);
+    logInAsAdmin();
+    browser.open(page("admin/rate-limits.xhtml?q=" + key));
+    for (int i = 0; i < 3; i++) {
+      dispatch(UPSTREAM, key, key + "-" + i); // the key's first call to start is pushed back 2 s
+    }
+
+    WebElement pushedBack =
+        browser.await(
+            "the key's push-back on its row",
+            ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("#keys tr.key-row .pushed-back")));
+    assertThat(pushedBack.getText())
+        .startsWith("Pushed back by its upstream until ")
+        .endsWith(": 429 Too Many Requests");
+    JsonObject rows =
+        Http.json(Http.send("GET", api("rate-limits?key=" + key), null, ADMIN, ADMIN_PASSWORD));
+    JsonObject pushBack = rows.getJsonArray("items").getJsonObject(0).getJsonObject("pushBack");
+    assertThat(pushBack.getString("reason")).isEqualTo("429 Too Many Requests");
+    assertThat(
+            Duration.between(
+                Instant.parse(pushBack.getString("at")),
+                Instant.parse(pushBack.getString("until"))))
+        .isEqualTo(Duration.ofSeconds(2));
   }
 
   private JsonObject dispatch(String type, String key, String id) throws Exception {

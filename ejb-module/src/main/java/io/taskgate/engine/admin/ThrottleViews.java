@@ -12,6 +12,7 @@ import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.admin.dto.Overview;
 import io.taskgate.engine.admin.dto.Pacing;
 import io.taskgate.engine.admin.dto.PolicyView;
+import io.taskgate.engine.admin.dto.PushBackView;
 import io.taskgate.engine.admin.dto.RateLimitPage;
 import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitRow;
@@ -26,6 +27,7 @@ import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.throttle.gate.GateSettings;
 import io.taskgate.engine.throttle.gate.PacingLog;
 import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.gate.PushBacks;
 import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.ParkedSummary;
@@ -68,6 +70,7 @@ public class ThrottleViews {
   @Inject TaskAdmin admin;
   @Inject TaskQueries queries;
   @Inject PacingLog pacing;
+  @Inject PushBacks pushBacks;
   @Inject InstantSource clock;
   @Inject Instances instances;
 
@@ -119,7 +122,8 @@ public class ThrottleViews {
               key.throttledAt(now) ? EpochNanos.toInstant(key.nextSlotEpochNanos()) : null,
               parkedKey == null ? null : parkedKey.latest,
               key.availablePermits(),
-              policies.computeIfAbsent(key.policy(), PolicyView::of)));
+              policies.computeIfAbsent(key.policy(), PolicyView::of),
+              pushBackOf(key, now)));
     }
     KeyedRateLimiter.Stats stats = limiter.stats();
     RateLimitTotals totals =
@@ -349,5 +353,11 @@ public class ThrottleViews {
             state.availablePermits(),
             slots,
             marks));
+  }
+
+  private PushBackView pushBackOf(KeyState key, long nowEpochNanos) {
+    PushBacks.PushBack last =
+        pushBacks.last(key.scope(), key.key(), EpochNanos.toInstant(nowEpochNanos));
+    return last == null ? null : new PushBackView(last.at(), last.until(), last.reason());
   }
 }

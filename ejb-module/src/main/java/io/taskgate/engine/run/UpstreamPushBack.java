@@ -5,6 +5,7 @@ import io.taskgate.api.UpstreamRateLimitException;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.throttle.gate.PushBacks;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,6 +26,7 @@ class UpstreamPushBack {
   private static final Logger LOG = Logger.getLogger(UpstreamPushBack.class.getName());
 
   @Inject KeyedRateLimiter limiter;
+  @Inject PushBacks pushBacks;
 
   AttemptOutcome pushedBack(
       StoredTask claimed, Claim claim, UpstreamRateLimitException upstream, Instant end) {
@@ -42,6 +44,8 @@ class UpstreamPushBack {
                 EpochNanos.of(end),
                 claimed.id());
         due = end; // its gate parks it at the slot now reserved for it, `until`, first of its key
+        pushBacks.record(
+            claim.scope(), claim.key(), new PushBacks.PushBack(end, until, upstream.getMessage()));
       } catch (RuntimeException e) {
         LOG.log(
             Level.WARNING,

@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param parkedUntil the latest slot a parked task of the key waits for; null when none is parked
  * @param availablePermits tasks of the key that could start at once
  * @param policy the key's policy (its task type's)
+ * @param pushBack the key's last upstream push-back on this instance within the last hour; null if
+ *     none
  */
 public record RateLimitRow(
     String taskType,
@@ -23,4 +25,5 @@ public record RateLimitRow(
     Instant nextSlot,
     Instant parkedUntil,
     int availablePermits,
-    PolicyView policy) {}
+    PolicyView policy,
+    PushBackView pushBack) {}
