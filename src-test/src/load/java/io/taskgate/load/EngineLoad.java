@@ -127,9 +127,9 @@ public final class EngineLoad {
     if (!load.throttlerRows.isEmpty()) {
       String throttlers =
           "| db | config | tasks × work | wake-up p50 / p99 / max ms | mutex tasks/s |"
-              + " semaphore(4) on 8 workers / plain on 4, tasks/s | ratio |"
+              + " semaphore(4) on 8 workers / plain on 4, tasks/s | ratio | most at once |"
               + " one throttle / none, tasks/s | ratio | cost per task µs |\n"
-              + "|---|---|---|---|---|---|---|---|---|---|\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|\n"
               + String.join("\n", load.throttlerRows)
               + "\n";
       System.out.println("\nTaskgate job throttlers\n\n" + throttlers);
@@ -289,8 +289,8 @@ public final class EngineLoad {
                     + (knobs.length > 1 ? knobs[1].strip() : "1000")));
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %d × %d µs | %.2f / **%.2f** / %.2f | %.0f | %.0f / %.0f | **%.2f** | %.0f / %.0f"
-            + " | **%.2f** | %.1f |",
+        "| %s | %s | %d × %d µs | %.2f / **%.2f** / %.2f | %.0f | %.0f / %.0f | **%.2f** | %d | %.0f"
+            + " / %.0f | **%.2f** | %.1f |",
         db,
         name,
         r.getInt("tasks"),
@@ -302,6 +302,7 @@ public final class EngineLoad {
         r.getJsonNumber("semaphore4TasksPerSecond").doubleValue(),
         r.getJsonNumber("plain4TasksPerSecond").doubleValue(),
         r.getJsonNumber("semaphoreRatio").doubleValue(),
+        r.getInt("semaphoreMostAtOnce"),
         r.getJsonNumber("oneThrottleTasksPerSecond").doubleValue(),
         r.getJsonNumber("noThrottleTasksPerSecond").doubleValue(),
         r.getJsonNumber("throttleRatio").doubleValue(),

@@ -257,15 +257,30 @@ final class Channel implements TaskQueues.StartLane {
   /** Recent average nanoseconds per task (exponentially weighted); starts as "slow". */
   private volatile long nanosPerTask = TimeUnit.MILLISECONDS.toNanos(TaskQueues.BATCH_MILLIS);
 
+  @Override
+  public int batchSize(int waiting) {
+    return TaskQueues.batchSize(nanosPerTask, waiting, 1);
+  }
+
+  /** Tasks the calling worker ran beyond its batch ({@link #ranMore}), during its batch. */
+  private static final ThreadLocal<int[]> MORE = ThreadLocal.withInitial(() -> new int[1]);
+
+  @Override
+  public void ranMore(int tasks) {
+    MORE.get()[0] += tasks;
+  }
+
   /** Runs a batch, keeps the queue's time per task, and clears the batch. */
   private void runBatch(List<UUID> batch) {
+    int[] more = MORE.get();
+    more[0] = 0;
     long start = queues.ticker.nanos();
     try {
       queues.runner.run(batch, this);
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, "Taskgate worker failed on task(s) " + batch, e);
     }
-    long perTask = (queues.ticker.nanos() - start) / batch.size();
+    long perTask = (queues.ticker.nanos() - start) / (batch.size() + more[0]);
     nanosPerTask = (nanosPerTask * 7 + perTask) / 8;
     batch.clear();
   }

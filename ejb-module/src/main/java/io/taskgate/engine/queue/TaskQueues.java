@@ -57,7 +57,7 @@ public class TaskQueues {
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
   private final Set<String> unknownQueuesLogged = ConcurrentHashMap.newKeySet();
   static final int MAX_BATCH = 16;
-  static final long BATCH_MILLIS = 10;
+  public static final long BATCH_MILLIS = 10;
   static final int DUE_STREAK = 8;
 
   /** How long a worker with nothing to do waits for more before it ends. */
@@ -95,6 +95,19 @@ public class TaskQueues {
 
     /** Puts a task taken off the lane that turned out not to be ready on the due lane. */
     void toDueLane(UUID taskId);
+
+    /**
+     * How many tasks of this queue a worker takes at once when {@code waiting} wait for it: what
+     * fits in {@value TaskQueues#BATCH_MILLIS} ms at the queue's recent time per task, at most
+     * {@value TaskQueues#MAX_BATCH}.
+     */
+    int batchSize(int waiting);
+
+    /**
+     * The calling worker ran {@code tasks} more than the batch it took (handed over to it on the
+     * way), so that the queue's time per task counts them.
+     */
+    void ranMore(int tasks);
   }
 
   private Duration maxWait;

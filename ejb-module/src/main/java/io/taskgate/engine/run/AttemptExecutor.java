@@ -89,7 +89,9 @@ public class AttemptExecutor {
       } finally {
         HandlerEntry.enter(); // not intercepted: the window opens only now
       }
-      invoker.timed(handlerInfo, ticker.nanos() - handling);
+      long handled = ticker.nanos() - handling;
+      invoker.timed(handlerInfo, handled);
+      HandOff.ran(handled);
       Instant end = clock.instant();
       if (failure == null) {
         claimer.released(claim.permits().release(AttemptEnd.COMPLETED));

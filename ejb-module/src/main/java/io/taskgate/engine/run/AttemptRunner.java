@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
@@ -72,6 +73,40 @@ public class AttemptRunner {
    * CommitTimeStarts}), so that a commit held up by the database holds up no start.
    */
   public void runAll(List<UUID> taskIds, TaskQueues.StartLane starts) {
+    if (starts == null) {
+      runBatch(taskIds, null);
+      return;
+    }
+    // the waiters a release of this worker's hands over run next, here, a batch of them at a time
+    List<UUID> next = taskIds;
+    for (int round = 0; !next.isEmpty(); round++) {
+      HandOff handOff =
+          round < MAX_HAND_OFF_ROUNDS ? HandOff.begin(starts.batchSize(HandOff.ANY)) : null;
+      try {
+        runBatch(next, starts);
+      } catch (RuntimeException | Error e) {
+        if (handOff != null) {
+          handOff.end().forEach(scheduler::letGo); // the sweep finds them
+        }
+        throw e;
+      }
+      next = handOff == null ? List.of() : handOff.end();
+      starts.ranMore(next.size());
+    }
+  }
+
+  private static final String BATCH_PREFIX = "run-" + UUID.randomUUID() + "-";
+  private static final AtomicLong BATCHES = new AtomicLong();
+
+  /** A new id for a worker's batch, unique across the cluster. */
+  static String newBatch() {
+    return BATCH_PREFIX + BATCHES.incrementAndGet();
+  }
+
+  /** How many batches in a row a worker takes on by hand-over before it goes back to its queue. */
+  static final int MAX_HAND_OFF_ROUNDS = 16;
+
+  private void runBatch(List<UUID> taskIds, TaskQueues.StartLane starts) {
     CommitTimeStarts helping =
         starts == null
             ? null
@@ -106,8 +141,9 @@ public class AttemptRunner {
       Map<UUID, StoredTask> read = claimer.readUnknown(toClaim);
       Instant now = clock.instant();
       long gatedAt = ticker.nanos();
+      String batch = toClaim.size() > 1 ? newBatch() : null;
       for (UUID id : toClaim) {
-        Claim claim = claimer.prepare(id, now, outcomes, read);
+        Claim claim = claimer.prepare(id, now, outcomes, read, batch);
         if (claim != null) {
           claims.add(claim);
           held.add(claim);

@@ -66,6 +66,7 @@ public class TaskClaimer {
   private final Map<Class<?>, ThrottleChain> chains = new ConcurrentHashMap<>();
 
   @Inject JobThrottlers throttlers;
+  @Inject SharedPermits shared;
   @Inject Ticker ticker;
   private ResourceWaiters waiters;
   private final Map<UUID, String> wokenInFlight = new ConcurrentHashMap<>();
@@ -81,7 +82,11 @@ public class TaskClaimer {
    * when it cannot (not queued, not due, no handler, unreadable payload, or the gate says not now).
    */
   Claim prepare(
-      UUID taskId, Instant now, List<AttemptOutcome> outcomes, Map<UUID, StoredTask> read) {
+      UUID taskId,
+      Instant now,
+      List<AttemptOutcome> outcomes,
+      Map<UUID, StoredTask> read,
+      String batch) {
     StoredTask hint = running.takeJustStored(taskId);
     if (hint == null) {
       ParkingLot.Parked waiting = parkingLot.get(taskId);
@@ -136,7 +141,7 @@ public class TaskClaimer {
     ParkingLot.Parked waited = parkingLot.get(queued.id());
     long releasesSeen = waiters.releases();
     ThrottleChain.Admission admission =
-        chainOf(handlerInfo).acquire(new ThrottledAttempt(queued, handlerInfo, task), now);
+        chainOf(handlerInfo).acquire(new ThrottledAttempt(queued, handlerInfo, task, batch), now);
     if (admission instanceof ThrottleChain.Admission.Refused refused) {
       released(refused.freed());
       outcomes.add(instead(queued, handlerInfo, task, refused.decision(), releasesSeen, now));
@@ -146,6 +151,10 @@ public class TaskClaimer {
     Instant startAt = admitted.startAt();
     if (startAt != null) {
       waited = parkingLot.get(queued.id());
+    }
+    HandOff handOff = HandOff.current();
+    if (handOff != null) {
+      handOff.queue(queued.queue());
     }
     RateLimitGate.GatePermit gated =
         admitted.permits().find(RateLimitGate.GatePermit.class).orElse(null);
@@ -239,10 +248,20 @@ public class TaskClaimer {
                 queued, handlerInfo, "onError", h -> h.onError(task, context, reject.cause())));
   }
 
-  /** Throttles freed {@code resources}: the first task waiting for each goes back to its queue. */
+  /**
+   * Throttles freed {@code resources}: the first task waiting for each goes back to its queue; or,
+   * for a semaphore whose tasks share a permit per batch, freed by a queue's worker, the first
+   * waiters of that queue run next on that worker ({@link HandOff}).
+   */
   void released(Set<String> resources) {
+    HandOff handOff = HandOff.current();
     for (String resource : resources) {
-      waiters.released(resource).ifPresent(this::wake);
+      if (SharedPermits.handsOver(handOff, resource)) {
+        shared.handOver(waiters, resource, handOff).forEach(this::wake);
+      } else {
+        // a mutex's next task starts at once on another worker, not after this worker's commit
+        waiters.released(resource).ifPresent(this::wake);
+      }
     }
   }
 

@@ -338,6 +338,14 @@ public class TaskScheduler {
     return true;
   }
 
+  /**
+   * A worker holds this task to run it next, outside any queue; false if the engine holds it
+   * already (in a channel, on a timer, or still on its last worker).
+   */
+  public boolean hold(UUID taskId) {
+    return tracked.add(taskId);
+  }
+
   /** The engine is done with this task id (it ran, or a new submit follows). */
   public void release(UUID taskId) {
     tracked.remove(taskId);

@@ -71,6 +71,31 @@ public final class ResourceWaiters {
     return wake(resource);
   }
 
+  /**
+   * {@code resource} was released to a worker that runs its waiters itself: counts the release and
+   * takes its first waiter and, after it, up to {@code max} in all, the next ones as long as {@code
+   * with} accepts them (next to the first); none of them waits any longer.
+   */
+  public synchronized java.util.List<Waiter> released(
+      String resource, int max, java.util.function.BiPredicate<Waiter, Waiter> with) {
+    releases++;
+    Optional<Waiter> first = wake(resource);
+    if (first.isEmpty()) {
+      return java.util.List.of();
+    }
+    java.util.List<Waiter> taken = new java.util.ArrayList<>();
+    taken.add(first.get());
+    Deque<Waiter> waiters = byResource.get(resource);
+    while (waiters != null
+        && taken.size() < max
+        && !waiters.isEmpty()
+        && with.test(first.get(), waiters.peekFirst())) {
+      taken.add(wake(resource).orElseThrow());
+      waiters = byResource.get(resource);
+    }
+    return taken;
+  }
+
   /** The first task waiting for {@code resource}, no longer waiting; empty if none waits. */
   private Optional<Waiter> wake(String resource) {
     Deque<Waiter> waiters = byResource.get(resource);

@@ -78,6 +78,11 @@ class ThrottleViewsTest {
   final List<ParkingLot.Parked> parked = new ArrayList<>();
   final InMemoryKeyedRateLimiter limiter = new InMemoryKeyedRateLimiter(1_000);
   final ThrottleViews views = new ThrottleViews();
+
+  {
+    views.pushBacks = new io.taskgate.engine.throttle.gate.PushBacks();
+  }
+
   final List<InstanceRecord> peers = new ArrayList<>();
 
   @BeforeEach

@@ -104,7 +104,11 @@ class AttemptRunnerPermitsTest {
         new TaskClaimer() {
           @Override
           Claim prepare(
-              UUID taskId, Instant now, List<AttemptOutcome> outcomes, Map<UUID, StoredTask> read) {
+              UUID taskId,
+              Instant now,
+              List<AttemptOutcome> outcomes,
+              Map<UUID, StoredTask> read,
+              String batch) {
             StoredTask queued = store.find(taskId).orElseThrow();
             ThrottledAttempt attempt =
                 new ThrottledAttempt(

@@ -59,4 +59,29 @@ class ResourceWaitersTest {
     assertThat(waiters.waiting("semaphore:s")).containsExactly(first, second);
     assertThat(waiters.released("semaphore:s")).map(ResourceWaiters.Waiter::taskId).contains(first);
   }
+
+  @Test
+  void aWorkerTakesTheFirstWaitersItCanRunTogetherInOrder() {
+    for (int i = 0; i < 5; i++) {
+      waiters.waitFor("semaphore:s", new ResourceWaiters.Waiter(id(i), i == 3 ? "other" : "q"), 0);
+    }
+    long before = waiters.releases();
+
+    java.util.List<ResourceWaiters.Waiter> taken =
+        waiters.released("semaphore:s", 16, (first, next) -> next.queue().equals(first.queue()));
+
+    assertThat(taken)
+        .extracting(ResourceWaiters.Waiter::taskId)
+        .containsExactly(id(0), id(1), id(2));
+    assertThat(waiters.releases()).isEqualTo(before + 1);
+    assertThat(waiters.waiting("semaphore:s")).containsExactly(id(3), id(4));
+    assertThat(waiters.released("semaphore:s", 1, (first, next) -> true))
+        .extracting(ResourceWaiters.Waiter::taskId)
+        .containsExactly(id(3));
+    assertThat(waiters.released("nobody", 16, (first, next) -> true)).isEmpty();
+  }
+
+  private static java.util.UUID id(int n) {
+    return new java.util.UUID(0, n);
+  }
 }

@@ -67,6 +67,7 @@ public class ThrottleRun {
         perSecond(
             tasks,
             measure(tasks, seq -> new ThrottledLoadTasks.FourAtATime(runId, seq, workMicros)));
+    result.put("semaphoreMostAtOnce", mostAtOnce());
     double wide =
         perSecond(
             tasks, measure(tasks, seq -> new ThrottledLoadTasks.Wide(runId, seq, workMicros)));
@@ -103,6 +104,24 @@ public class ThrottleRun {
     }
     long last = Arrays.stream(ends).max().orElse(first);
     return new long[] {first, last};
+  }
+
+  /** The most tasks of the last measurement that ran at once. */
+  private int mostAtOnce() {
+    long[][] edges = new long[starts.length * 2][];
+    for (int i = 0; i < starts.length; i++) {
+      edges[2 * i] = new long[] {starts[i], 1};
+      edges[2 * i + 1] = new long[] {ends[i], -1};
+    }
+    Arrays.sort(
+        edges, (x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
+    int now = 0;
+    int most = 0;
+    for (long[] edge : edges) {
+      now += (int) edge[1];
+      most = Math.max(most, now);
+    }
+    return most;
   }
 
   /** Per task after the first to start: its start − the end of the task that ran before it. */

@@ -100,7 +100,7 @@ final class FamilyThrottle implements Throttle {
     String resource = JobThrottlers.resource(spec.kind(), id);
     String taskId = attempt.task().id().toString();
     if (owner == null) {
-      owner = taskId;
+      owner = leased(attempt) ? attempt.batch() : taskId;
     }
     if (spec.mode() == ThrottlerMode.RELEASE_ONLY) {
       return ThrottleDecision.Run.now(
@@ -156,6 +156,19 @@ final class FamilyThrottle implements Throttle {
         id + (sub == null ? "" : "/" + sub),
         Instant.ofEpochMilli(grant.opensAt()),
         window.limit());
+  }
+
+  /**
+   * Whether the tasks of one worker's batch share one permit of this semaphore, held under the
+   * batch's id: they run one after another on that worker, so one permit keeps them within the
+   * count, and they are claimed and stored together. Only for relaxed throttling without a rate
+   * limit (whose tasks may wait for their slot away from the worker): {@link
+   * JobThrottlers#sharesPermits}.
+   */
+  private boolean leased(ThrottledAttempt attempt) {
+    return attempt.batch() != null
+        && spec.kind() == ThrottlerKind.SEMAPHORE
+        && family.sharesPermits(attempt.handler());
   }
 
   /** The state did not answer: the task asks again a little later, holding nothing. */

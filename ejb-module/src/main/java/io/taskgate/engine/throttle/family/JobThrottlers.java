@@ -223,6 +223,16 @@ public class JobThrottlers {
         .toList();
   }
 
+  /**
+   * Whether the tasks of {@code handler} that one worker runs in a batch share one permit of a
+   * semaphore (see {@link FamilyThrottle}): relaxed throttling, no rate limit.
+   */
+  public boolean sharesPermits(HandlerInfo handler) {
+    return handler.throttling().isPresent()
+        && !strict(handler.throttling().get())
+        && handler.gate().isEmpty();
+  }
+
   boolean strict(ThrottlingSpec spec) {
     return spec.strictness() == Strictness.CONFIGURED
         ? defaultStrict

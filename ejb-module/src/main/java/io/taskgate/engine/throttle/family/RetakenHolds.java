@@ -1,6 +1,7 @@
 package io.taskgate.engine.throttle.family;
 
 import io.taskgate.api.Task;
+import io.taskgate.api.ThrottlerKind;
 import io.taskgate.core.throttle.Holders;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
@@ -79,9 +80,10 @@ final class RetakenHolds {
         continue;
       }
       try {
-        String resource = JobThrottlers.resource(spec.kind(), spec.resource().fill(payload));
+        String id = spec.resource().fill(payload);
+        String resource = JobThrottlers.resource(spec.kind(), id);
         String owner = spec.owner() == null ? task.id().toString() : spec.owner().fill(payload);
-        if (family.state().acquire(resource, owner, task.id().toString(), Integer.MAX_VALUE)
+        if (family.state().acquire(resource, owner, task.id().toString(), limit(spec, handler, id))
             == Holders.Acquired.GRANTED) {
           held++;
         }
@@ -90,5 +92,22 @@ final class RetakenHolds {
       }
     }
     return held;
+  }
+
+  /**
+   * How many may hold again: any number, as they held before; but a relaxed semaphore whose tasks
+   * shared a permit per worker's batch ({@link FamilyThrottle}) had more tasks IN_PROGRESS than
+   * permits (claimed, waiting their turn on the worker), so only its count of them hold again and
+   * the others wait for a permit like any task.
+   */
+  private int limit(ThrottlerSpec spec, HandlerInfo handler, String id) {
+    if (spec.kind() != ThrottlerKind.SEMAPHORE
+        || spec.owner() != null
+        || family.strict(handler.throttling().get())
+        || handler.gate().isPresent()) {
+      return Integer.MAX_VALUE;
+    }
+    Integer max = family.semaphore(id);
+    return max == null ? Integer.MAX_VALUE : max;
   }
 }

@@ -86,4 +86,10 @@ public final class FamilyFixture {
             clock.instant());
     return new ThrottledAttempt(task, handler(beanClass), ship);
   }
+
+  /** A first attempt of a new task {@code ship}, due now, in a worker's batch {@code batch}. */
+  ThrottledAttempt attemptIn(String batch, Class<?> beanClass, Ship ship) {
+    ThrottledAttempt attempt = attempt(beanClass, ship);
+    return new ThrottledAttempt(attempt.task(), attempt.handler(), attempt.payload(), batch);
+  }
 }

@@ -73,7 +73,16 @@ class FamilyThrottleTest {
   @FixedWindow("github")
   static class AllThree extends ShipHandler {}
 
+  @TaskHandler
+  @Semaphore("newsletter")
+  @Throttling(strictness = Strictness.STRICT)
+  static class StrictNewsletter extends ShipHandler {}
+
   private final FamilyFixture f = new FamilyFixture();
+
+  private Admission inBatch(String batch, Class<?> handler, Ship ship) {
+    return f.chain(handler).acquire(f.attemptIn(batch, handler, ship), f.clock.instant());
+  }
 
   private Admission.Admitted admitted(Class<?> handler, Ship ship) {
     return admitted(f.chain(handler).acquire(f.attempt(handler, ship), f.clock.instant()));
@@ -388,5 +397,32 @@ class FamilyThrottleTest {
     assertThat(counters.waited()).isEqualTo(1);
     assertThat(counters.dropped()).isZero();
     assertThat(Instant.EPOCH).isBefore(f.clock.instant());
+  }
+
+  @Test
+  void theTasksOfOneWorkersBatchShareOnePermitOfARelaxedSemaphore() {
+    f.manager.addOrUpdateSemaphore("newsletter", 1);
+    Admission.Admitted a = admitted(inBatch("batch-1", Newsletter.class, Ship.order(1)));
+    Admission.Admitted b = admitted(inBatch("batch-1", Newsletter.class, Ship.order(2)));
+
+    assertThat(inBatch("batch-2", Newsletter.class, Ship.order(3)))
+        .isInstanceOf(Admission.Refused.class);
+    refused(Newsletter.class, Ship.order(4)); // a task on its own
+    assertThat(f.family.state().holders().get("semaphore:newsletter")).containsOnlyKeys("batch-1");
+
+    // they run one after another on the batch's worker: the permit frees with the last of them
+    assertThat(a.permits().release(AttemptEnd.COMPLETED)).isEmpty();
+    assertThat(b.permits().release(AttemptEnd.FAILED)).containsExactly("semaphore:newsletter");
+    admitted(inBatch("batch-2", Newsletter.class, Ship.order(3)));
+  }
+
+  @Test
+  void aStrictSemaphoresTasksHoldAPermitEachInABatchToo() {
+    f.manager.addOrUpdateSemaphore("newsletter", 1);
+    admitted(inBatch("batch-1", StrictNewsletter.class, Ship.order(1)));
+
+    assertThat(inBatch("batch-1", StrictNewsletter.class, Ship.order(2)))
+        .as("a strict permit may outlive its attempt: it is the task's own")
+        .isInstanceOf(Admission.Refused.class);
   }
 }

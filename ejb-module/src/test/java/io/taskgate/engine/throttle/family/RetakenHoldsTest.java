@@ -47,6 +47,10 @@ public class RetakenHoldsTest {
     public void handle(Pack task, TaskContext context) {}
   }
 
+  @TaskHandler
+  @io.taskgate.api.Semaphore("newsletter")
+  static class Newsletter extends ShipHandler {}
+
   private final EntityManagerFactory factory = H2TestDatabase.inMemory("retaken");
   private final ResourceLocalTransactor tx = new ResourceLocalTransactor(factory);
   private final JpaTaskStore store = new JpaTaskStore(tx, AuditLevel.NONE);
@@ -102,5 +106,21 @@ public class RetakenHoldsTest {
         f.chain(Relaxed.class)
             .acquire(f.attempt(Relaxed.class, running.id(), Ship.order(1)), f.clock.instant());
     assertThat(again).isInstanceOf(Admission.Admitted.class);
+  }
+
+  @Test
+  void aRelaxedSemaphoreWhoseBatchesSharedPermitsTakesBackOnlyItsCount() {
+    // a worker's batch shared one permit: five tasks IN_PROGRESS under a semaphore of 2
+    f.manager.addOrUpdateSemaphore("newsletter", 2);
+    for (int i = 0; i < 5; i++) {
+      stored(Ship.order(i), TaskStatus.IN_PROGRESS, 1);
+    }
+
+    int held =
+        f.family.rebuild(
+            List.of(FamilyFixture.handler(Newsletter.class)), new JpaTaskQueries(tx), payloads);
+
+    assertThat(held).as("the count, not one per task").isEqualTo(2);
+    assertThat(f.family.state().owners("semaphore:newsletter")).isEqualTo(2);
   }
 }

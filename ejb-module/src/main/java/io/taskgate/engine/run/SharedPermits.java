@@ -1,0 +1,78 @@
+package io.taskgate.engine.run;
+
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.ResourceWaiters;
+import io.taskgate.engine.throttle.family.JobThrottlers;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which waiters of a freed semaphore a worker may run itself, in one batch sharing one permit
+ * ({@link HandOff}): those of the same queue and task type whose throttling lets a batch share a
+ * permit ({@link JobThrottlers#sharesPermits}).
+ */
+@ApplicationScoped
+class SharedPermits {
+  /** The prefix of every semaphore's resource name. */
+  static final String SEMAPHORES = JobThrottlers.resource(ThrottlerKind.SEMAPHORE, "");
+
+  @Inject HandlerRegistry registry;
+  @Inject JobThrottlers throttlers;
+  @Inject TaskScheduler scheduler;
+  @Inject RunningTasks running;
+
+  /** Whether {@code next} shares a permit with {@code first} when run in one batch. */
+  boolean together(ResourceWaiters.Waiter first, ResourceWaiters.Waiter next) {
+    return first.task() != null
+        && next.task() != null
+        && next.queue().equals(first.queue())
+        && next.task().type().equals(first.task().type())
+        && shares(next);
+  }
+
+  /** Whether a semaphore's waiter shares a permit with the tasks of its batch. */
+  boolean shares(ResourceWaiters.Waiter waiter) {
+    HandlerInfo handler =
+        waiter.task() == null ? null : registry.find(waiter.task().type()).orElse(null);
+    return handler != null && throttlers.sharesPermits(handler);
+  }
+
+  /** Holds a waiter for this worker (its timer dropped); false if the engine holds it already. */
+  boolean hold(ResourceWaiters.Waiter waiter) {
+    scheduler.cancelTimer(waiter.taskId());
+    if (!scheduler.hold(waiter.taskId())) {
+      return false;
+    }
+    running.justStored(waiter.task()); // read once: its claim compares against this copy
+    return true;
+  }
+
+  /**
+   * Whether {@code handOff} takes on waiters of {@code resource}: a semaphore's, while it has room.
+   */
+  static boolean handsOver(HandOff handOff, String resource) {
+    return handOff != null && handOff.room() > 0 && resource.startsWith(SEMAPHORES);
+  }
+
+  /**
+   * {@code resource} was released: its first waiters that can run on {@code handOff}'s worker are
+   * taken on there; returns the others taken off the line, to be woken.
+   */
+  List<ResourceWaiters.Waiter> handOver(ResourceWaiters waiters, String resource, HandOff handOff) {
+    List<ResourceWaiters.Waiter> others = new ArrayList<>(0);
+    for (ResourceWaiters.Waiter waiter :
+        waiters.released(resource, handOff.room(), this::together)) {
+      if (handOff.fits(waiter) && shares(waiter) && hold(waiter)) {
+        handOff.take(waiter);
+      } else {
+        others.add(waiter);
+      }
+    }
+    return others;
+  }
+}
