@@ -389,25 +389,24 @@ class ClusterIT {
 
   private List<String> throttled(
       String id, String kind, int n, int orders, String prefix, int workMillis) throws Exception {
-    HttpResponse<String> response =
-        Http.send(
-            "POST",
-            api(
-                id,
-                "cluster-test/throttled?kind="
-                    + kind
-                    + "&n="
-                    + n
-                    + "&orders="
-                    + orders
-                    + "&prefix="
-                    + prefix
-                    + "&work="
-                    + workMillis),
-            "",
-            "admin",
-            "taskgate");
-    return Http.batchIds(response, n);
+    return dispatched(
+        id,
+        "cluster-test/throttled?kind="
+            + kind
+            + "&n="
+            + n
+            + "&orders="
+            + orders
+            + "&prefix="
+            + prefix
+            + "&work="
+            + workMillis,
+        n);
+  }
+
+  /** The ids of the {@code n} tasks a test endpoint of instance {@code id} dispatched. */
+  private List<String> dispatched(String id, String path, int n) throws Exception {
+    return Http.batchIds(Http.send("POST", api(id, path), "", "admin", "taskgate"), n);
   }
 
   @Test
@@ -722,25 +721,19 @@ class ClusterIT {
   private List<String> batch(
       String id, int n, int keys, String keyPrefix, String prefix, int workMillis)
       throws Exception {
-    HttpResponse<String> response =
-        Http.send(
-            "POST",
-            api(
-                id,
-                "cluster-test/batch?n="
-                    + n
-                    + "&keys="
-                    + keys
-                    + "&keyPrefix="
-                    + keyPrefix
-                    + "&prefix="
-                    + prefix
-                    + "&work="
-                    + workMillis),
-            "",
-            "admin",
-            "taskgate");
-    return Http.batchIds(response, n);
+    return dispatched(
+        id,
+        "cluster-test/batch?n="
+            + n
+            + "&keys="
+            + keys
+            + "&keyPrefix="
+            + keyPrefix
+            + "&prefix="
+            + prefix
+            + "&work="
+            + workMillis,
+        n);
   }
 
   private void awaitStartedOn(String instance, List<String> ids, Duration timeout)

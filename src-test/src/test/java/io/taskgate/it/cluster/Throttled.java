@@ -27,33 +27,51 @@ import java.util.Map;
 public final class Throttled {
   private Throttled() {}
 
+  /** A task that works {@code workMillis} under the throttle of {@code resource}. */
+  public interface Held extends Task {
+    String resource();
+
+    int workMillis();
+  }
+
   /** A step of order {@code orderId}: one at a time per order, across the cluster. */
-  public record OrderStep(String id, long orderId, int workMillis) implements Task {}
+  public record OrderStep(String id, long orderId, int workMillis) implements Held {
+    @Override
+    public String resource() {
+      return "order-" + orderId;
+    }
+  }
 
   /** A send: at most {@code cluster-news}'s max count at once, across the cluster. */
-  public record NewsSend(String id, int workMillis) implements Task {}
+  public record NewsSend(String id, int workMillis) implements Held {
+    @Override
+    public String resource() {
+      return "news";
+    }
+  }
 
   /** A call of the upstream API: at most {@code cluster-api}'s limit per window. */
-  public record ApiCall(String id, int workMillis) implements Task {}
+  public record ApiCall(String id, int workMillis) implements Held {
+    @Override
+    public String resource() {
+      return "api";
+    }
+  }
 
   /**
    * Writes each run to the ledger as {@code held <task id> <resource> <start µs> <end µs>
    * <instance>}.
    */
-  abstract static class Logged<T extends Task> implements Handler<T> {
-    abstract String resource(T task);
-
-    abstract int workMillis(T task);
-
+  abstract static class Logged<T extends Held> implements Handler<T> {
     @Override
     public void handle(T task, TaskContext context) throws Exception {
       Instant start = Instant.now();
-      Thread.sleep(workMillis(task));
+      Thread.sleep(task.workMillis());
       Ledger.write(
           "held "
               + context.taskId()
               + " "
-              + resource(task)
+              + task.resource()
               + " "
               + ChronoUnit.MICROS.between(Instant.EPOCH, start)
               + " "
@@ -65,45 +83,15 @@ public final class Throttled {
 
   @TaskHandler
   @Mutex("cluster-order-{orderId}")
-  public static class OrderStepHandler extends Logged<OrderStep> {
-    @Override
-    String resource(OrderStep task) {
-      return "order-" + task.orderId();
-    }
-
-    @Override
-    int workMillis(OrderStep task) {
-      return task.workMillis();
-    }
-  }
+  public static class OrderStepHandler extends Logged<OrderStep> {}
 
   @TaskHandler
   @Semaphore("cluster-news")
-  public static class NewsSendHandler extends Logged<NewsSend> {
-    @Override
-    String resource(NewsSend task) {
-      return "news";
-    }
-
-    @Override
-    int workMillis(NewsSend task) {
-      return task.workMillis();
-    }
-  }
+  public static class NewsSendHandler extends Logged<NewsSend> {}
 
   @TaskHandler
   @FixedWindow("cluster-api")
-  public static class ApiCallHandler extends Logged<ApiCall> {
-    @Override
-    String resource(ApiCall task) {
-      return "api";
-    }
-
-    @Override
-    int workMillis(ApiCall task) {
-      return task.workMillis();
-    }
-  }
+  public static class ApiCallHandler extends Logged<ApiCall> {}
 
   /**
    * {@code POST /api/cluster-test/throttled?kind=order|news|api&n=&orders=&prefix=&work=}: one

@@ -39,6 +39,22 @@ public final class GridMembers {
     return members;
   }
 
+  /**
+   * A job throttlers' state on {@code member} with empty maps, waiting at most 5 s for the grid;
+   * its wake-ups told on threads of their own. Close it after use.
+   */
+  public static GridThrottlerState emptyState(HazelcastInstance member) {
+    GridThrottlerState state =
+        new GridThrottlerState(
+            GridMaps.throttlers(member),
+            java.time.Duration.ofSeconds(5),
+            java.util.concurrent.Executors.defaultThreadFactory());
+    state.parts().holds().clear();
+    state.parts().held().clear();
+    state.parts().windows().clear();
+    return state;
+  }
+
   /** Stops {@code members} at once, with no graceful hand-over. */
   public static void terminate(List<HazelcastInstance> members) {
     members.forEach(m -> m.getLifecycleService().terminate());

@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -46,9 +45,6 @@ class GridThrottlerStateTest {
   void onEachMember() {
     a = stateOn(members.get(0));
     b = stateOn(members.get(1));
-    a.parts().holds().clear();
-    a.parts().held().clear();
-    a.parts().windows().clear();
   }
 
   @AfterEach
@@ -57,9 +53,7 @@ class GridThrottlerStateTest {
   }
 
   GridThrottlerState stateOn(HazelcastInstance member) {
-    GridThrottlerState state =
-        new GridThrottlerState(
-            GridMaps.throttlers(member), BUDGET, Executors.defaultThreadFactory());
+    GridThrottlerState state = GridMembers.emptyState(member);
     states.add(state);
     return state;
   }

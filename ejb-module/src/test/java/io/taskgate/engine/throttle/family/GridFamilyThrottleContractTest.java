@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.core.HazelcastInstance;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
-import io.taskgate.engine.cluster.grid.GridMaps;
 import io.taskgate.engine.cluster.grid.GridMembers;
 import io.taskgate.engine.cluster.grid.GridThrottlerState;
 import io.taskgate.engine.throttle.ThrottleChain.Admission;
@@ -15,7 +14,6 @@ import io.taskgate.engine.throttle.family.FamilyFixture.Ship;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,14 +39,7 @@ class GridFamilyThrottleContractTest extends FamilyThrottleContractTest {
 
   @Override
   ThrottlerState state() {
-    GridThrottlerState state =
-        new GridThrottlerState(
-            GridMaps.throttlers(members.get(1)),
-            Duration.ofSeconds(5),
-            Executors.defaultThreadFactory());
-    state.parts().holds().clear();
-    state.parts().held().clear();
-    state.parts().windows().clear();
+    GridThrottlerState state = GridMembers.emptyState(members.get(1));
     states.add(state);
     return state;
   }
@@ -61,11 +52,7 @@ class GridFamilyThrottleContractTest extends FamilyThrottleContractTest {
   @Test
   void aTaskTheGridDoesNotAnswerForHoldsNothingAndAsksAgainASecondLater() {
     List<HazelcastInstance> alone = GridMembers.start(1);
-    GridThrottlerState state =
-        new GridThrottlerState(
-            GridMaps.throttlers(alone.get(0)),
-            Duration.ofSeconds(5),
-            Executors.defaultThreadFactory());
+    GridThrottlerState state = GridMembers.emptyState(alone.get(0));
     states.add(state);
     GridMembers.terminate(alone);
     FamilyFixture fixture = new FamilyFixture();
