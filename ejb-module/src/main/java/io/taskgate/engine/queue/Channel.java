@@ -257,11 +257,6 @@ final class Channel implements TaskQueues.StartLane {
   /** Recent average nanoseconds per task (exponentially weighted); starts as "slow". */
   private volatile long nanosPerTask = TimeUnit.MILLISECONDS.toNanos(TaskQueues.BATCH_MILLIS);
 
-  @Override
-  public int batchSize(int waiting) {
-    return TaskQueues.batchSize(nanosPerTask, waiting, 1);
-  }
-
   /** Tasks the calling worker ran beyond its batch ({@link #ranMore}), during its batch. */
   private static final ThreadLocal<int[]> MORE = ThreadLocal.withInitial(() -> new int[1]);
 

@@ -56,7 +56,7 @@ public class TaskQueues {
 
   private final Map<String, Channel> channels = new ConcurrentHashMap<>();
   private final Set<String> unknownQueuesLogged = ConcurrentHashMap.newKeySet();
-  static final int MAX_BATCH = 16;
+  public static final int MAX_BATCH = 16;
   public static final long BATCH_MILLIS = 10;
   static final int DUE_STREAK = 8;
 
@@ -95,13 +95,6 @@ public class TaskQueues {
 
     /** Puts a task taken off the lane that turned out not to be ready on the due lane. */
     void toDueLane(UUID taskId);
-
-    /**
-     * How many tasks of this queue a worker takes at once when {@code waiting} wait for it: what
-     * fits in {@value TaskQueues#BATCH_MILLIS} ms at the queue's recent time per task, at most
-     * {@value TaskQueues#MAX_BATCH}.
-     */
-    int batchSize(int waiting);
 
     /**
      * The calling worker ran {@code tasks} more than the batch it took (handed over to it on the

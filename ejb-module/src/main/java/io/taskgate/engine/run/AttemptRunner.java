@@ -80,8 +80,7 @@ public class AttemptRunner {
     // the waiters a release of this worker's hands over run next, here, a batch of them at a time
     List<UUID> next = taskIds;
     for (int round = 0; !next.isEmpty(); round++) {
-      HandOff handOff =
-          round < MAX_HAND_OFF_ROUNDS ? HandOff.begin(starts.batchSize(HandOff.ANY)) : null;
+      HandOff handOff = round < MAX_HAND_OFF_ROUNDS ? HandOff.begin() : null;
       try {
         runBatch(next, starts);
       } catch (RuntimeException | Error e) {
@@ -148,6 +147,10 @@ public class AttemptRunner {
           claims.add(claim);
           held.add(claim);
         }
+      }
+      HandOff handOff = claims.isEmpty() ? null : HandOff.current();
+      if (handOff != null) {
+        handOff.queue(claims.get(0).queued().queue()); // it takes on waiters of this queue only
       }
       if (!claims.isEmpty() && !outcomes.isEmpty()) {
         // park (hand their timers over) and store what the ready tasks did before the claims

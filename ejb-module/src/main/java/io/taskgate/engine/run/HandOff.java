@@ -1,9 +1,11 @@
 package io.taskgate.engine.run;
 
+import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.throttle.ResourceWaiters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The tasks a worker takes on itself when a throttle it gives back frees a permit: instead of going
@@ -15,24 +17,21 @@ import java.util.UUID;
 final class HandOff {
   private static final ThreadLocal<HandOff> CURRENT = new ThreadLocal<>();
 
-  /** As many waiting as a batch could take. */
-  static final int ANY = 1 << 20;
+  /** A batch's time. */
+  private static final long BATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(TaskQueues.BATCH_MILLIS);
 
-  private final int max;
-  private int fit = Integer.MAX_VALUE;
+  private int fit = TaskQueues.MAX_BATCH;
   private String queue;
   private final List<ResourceWaiters.Waiter> taken = new ArrayList<>();
 
-  private HandOff(int max) {
-    this.max = max;
-  }
+  private HandOff() {}
 
   /**
-   * Starts taking hand-overs on this thread, at most {@code max} (a batch of the queue's: fewer for
+   * Starts taking hand-overs on this thread, at most a queue's batch ({@link #ran}: fewer for
    * longer tasks, which then run side by side on other workers); {@link #end} stops.
    */
-  static HandOff begin(int max) {
-    HandOff handOff = new HandOff(max);
+  static HandOff begin() {
+    HandOff handOff = new HandOff();
     CURRENT.set(handOff);
     return handOff;
   }
@@ -50,10 +49,8 @@ final class HandOff {
   static void ran(long nanos) {
     HandOff handOff = CURRENT.get();
     if (handOff != null) {
-      long batch =
-          java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
-              io.taskgate.engine.queue.TaskQueues.BATCH_MILLIS);
-      handOff.fit = (int) Math.max(1, Math.min(Integer.MAX_VALUE, batch / Math.max(1, nanos)));
+      handOff.fit =
+          (int) Math.max(1, Math.min(TaskQueues.MAX_BATCH, BATCH_NANOS / Math.max(1, nanos)));
     }
   }
 
@@ -72,7 +69,7 @@ final class HandOff {
 
   /** How many more it takes. */
   int room() {
-    return queue == null ? 0 : Math.min(max, fit) - taken.size();
+    return queue == null ? 0 : fit - taken.size();
   }
 
   /** Whether {@code waiter} may run on this worker (its queue, its copy kept). */

@@ -152,10 +152,6 @@ public class TaskClaimer {
     if (startAt != null) {
       waited = parkingLot.get(queued.id());
     }
-    HandOff handOff = HandOff.current();
-    if (handOff != null) {
-      handOff.queue(queued.queue());
-    }
     RateLimitGate.GatePermit gated =
         admitted.permits().find(RateLimitGate.GatePermit.class).orElse(null);
     return new Claim(

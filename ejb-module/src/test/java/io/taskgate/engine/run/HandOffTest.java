@@ -18,7 +18,7 @@ class HandOffTest {
 
   @Test
   void aWorkerTakesOnAsManyWaitersAsFitInABatchAtThePaceOfItsLastTask() {
-    HandOff handOff = HandOff.begin(16);
+    HandOff handOff = HandOff.begin();
     assertThat(handOff.room()).as("not before its batch's queue is known").isZero();
     handOff.queue("q");
     assertThat(handOff.room()).isEqualTo(16);

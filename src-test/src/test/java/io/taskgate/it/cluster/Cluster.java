@@ -120,11 +120,16 @@ public final class Cluster {
                 ? new UpstreamCall(prefix + "-" + i, key)
                 : new Job(prefix + "-" + i, key, work));
       }
-      List<String> ids = new ArrayList<>();
-      for (TaskReceipt receipt : dispatcher.dispatchAll(jobs, DispatchOptions.now())) {
-        ids.add(receipt.taskId().toString());
-      }
-      return Map.of("ids", ids);
+      return dispatched(dispatcher, jobs);
     }
+  }
+
+  /** One {@code dispatchAll} of {@code tasks}: the ids as the test endpoints answer them. */
+  static Map<String, List<String>> dispatched(TaskDispatcher dispatcher, List<Task> tasks) {
+    List<String> ids = new ArrayList<>();
+    for (TaskReceipt receipt : dispatcher.dispatchAll(tasks, DispatchOptions.now())) {
+      ids.add(receipt.taskId().toString());
+    }
+    return Map.of("ids", ids);
   }
 }

@@ -1,6 +1,5 @@
 package io.taskgate.it.cluster;
 
-import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.FixedWindow;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Mutex;
@@ -9,7 +8,6 @@ import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskHandler;
-import io.taskgate.api.TaskReceipt;
 import io.taskgate.it.ledger.Ledger;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.POST;
@@ -119,11 +117,7 @@ public final class Throttled {
               default -> new ApiCall(id, work);
             });
       }
-      List<String> ids = new ArrayList<>();
-      for (TaskReceipt receipt : dispatcher.dispatchAll(tasks, DispatchOptions.now())) {
-        ids.add(receipt.taskId().toString());
-      }
-      return Map.of("ids", ids);
+      return Cluster.dispatched(dispatcher, tasks);
     }
   }
 }

@@ -103,8 +103,7 @@ final class RetakenHolds {
   private int limit(ThrottlerSpec spec, HandlerInfo handler, String id) {
     if (spec.kind() != ThrottlerKind.SEMAPHORE
         || spec.owner() != null
-        || family.strict(handler.throttling().get())
-        || handler.gate().isPresent()) {
+        || !family.sharesPermits(handler)) {
       return Integer.MAX_VALUE;
     }
     Integer max = family.semaphore(id);
