@@ -2,6 +2,7 @@ package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.it.badlimit.BadLimit;
 import io.taskgate.it.broken.BadPolicy;
 import io.taskgate.it.duplicate.TwoHandlers;
 import io.taskgate.it.failopen.FailOpen;
@@ -51,6 +52,7 @@ class MicroProcessIT {
     File broken = war("broken", BadPolicy.class.getPackage());
     File duplicate = war("duplicate", TwoHandlers.class.getPackage());
     File failOpen = war("failopen", FailOpen.class.getPackage());
+    File badLimit = war("badlimit", BadLimit.class.getPackage());
     micro =
         new ProcessBuilder(
                 List.of(
@@ -67,7 +69,9 @@ class MicroProcessIT {
                     "--deploy",
                     duplicate.getAbsolutePath(),
                     "--deploy",
-                    failOpen.getAbsolutePath()))
+                    failOpen.getAbsolutePath(),
+                    "--deploy",
+                    badLimit.getAbsolutePath()))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -85,7 +89,7 @@ class MicroProcessIT {
   }
 
   @Test
-  void unusableHandlersFailTheDeploymentNamingTheHandlerAndTheProblem() throws Exception {
+  void unusableHandlersAndLimitsFailTheDeploymentNamingThemAndTheProblem() throws Exception {
     assertThat(bootLog)
         .contains(
             "Taskgate handler "
@@ -101,7 +105,12 @@ class MicroProcessIT {
         .contains(TwoHandlers.Invoice.class.getName())
         .contains(TwoHandlers.FirstHandler.class.getName())
         .contains(TwoHandlers.SecondHandler.class.getName());
-    for (String app : List.of("broken", "duplicate")) {
+    assertThat(bootLog)
+        .contains(
+            "Taskgate rate limit: @RateLimited method "
+                + BadLimit.class.getName()
+                + "#quote: key = '#{tenant.id}' names no parameter");
+    for (String app : List.of("broken", "duplicate", "badlimit")) {
       HttpResponse<String> info =
           Http.get(URI.create("http://localhost:" + PORT + "/" + app + "/api/info"));
       assertThat(info.statusCode()).as(app + " must not answer").isEqualTo(404);

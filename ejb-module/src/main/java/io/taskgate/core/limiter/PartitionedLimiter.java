@@ -38,6 +38,15 @@ public final class PartitionedLimiter<K> {
    * needed; refused without retry-after when a new partition is needed and the cap is reached.
    */
   public RateLimitLease tryAcquire(K key, int permits, long nowNanos) {
+    return tryAcquire(key, permits, nowNanos, null);
+  }
+
+  /**
+   * As {@link #tryAcquire(Object, int, long)}, but answers {@code whenFull} (for example an
+   * acquired lease, to fail open) when a new partition is needed and the cap is reached; null
+   * answers the refusal.
+   */
+  public RateLimitLease tryAcquire(K key, int permits, long nowNanos, RateLimitLease whenFull) {
     Objects.requireNonNull(key, "key");
     if (!partitions.containsKey(key) && count.get() >= maxPartitions) {
       evictIdle(nowNanos);
@@ -50,12 +59,14 @@ public final class PartitionedLimiter<K> {
           if (partition == null) {
             if (!reserveSlot()) {
               result[0] =
-                  RateLimitLease.rejected(
-                      permits,
-                      "partition limit of "
-                          + maxPartitions
-                          + " reached and none idle; no partition for key "
-                          + k);
+                  whenFull != null
+                      ? whenFull
+                      : RateLimitLease.rejected(
+                          permits,
+                          "partition limit of "
+                              + maxPartitions
+                              + " reached and none idle; no partition for key "
+                              + k);
               return null;
             }
             try {

@@ -1,0 +1,91 @@
+package io.taskgate.api;
+
+import static java.lang.annotation.ElementType.METHOD;
+import static java.lang.annotation.ElementType.TYPE;
+import static java.lang.annotation.RetentionPolicy.RUNTIME;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+import java.lang.annotation.Documented;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.Target;
+
+/**
+ * Rate-limits the calls of a CDI bean's method (or of every business method of a class): a call
+ * over the limit throws {@link RateLimitExceededException} instead of running. Works on any CDI
+ * bean, including a JAX-RS resource that is one (give it a scope such as {@code @RequestScoped}),
+ * where the rejection answers 429 (see {@code io.taskgate.jaxrs}).
+ *
+ * <pre>{@code
+ * @ApplicationScoped
+ * public class Quotes {
+ *   @RateLimited(permits = 5, period = "PT1S", key = "#{order.tenantId}")
+ *   public Quote quote(Order order) { … }
+ *
+ *   @RateLimited("partner-api")                 // defined in MicroProfile Config
+ *   public Stock stock(@RateLimitKey String sku) { … }
+ * }
+ * }</pre>
+ *
+ * <p>A limiter has a name: {@link #value()}, or {@code Class#method} when empty. The MicroProfile
+ * Config keys {@code taskgate.limiter.<name>.algorithm}, {@code .permits}, {@code .period}, {@code
+ * .burst}, {@code .segments} and {@code .max-keys} override the annotation's values, so that a
+ * limit can be tuned without a rebuild; a name with {@code permits = 0} takes all of its values
+ * from there. Methods naming the same limiter share its budget. Everything is checked when the
+ * application deploys: an invalid value, a named limiter without permits anywhere, or two keys on
+ * one method fail the deployment with a message naming the method, the option and the value.
+ *
+ * <p>Keys: with no {@link #key()} and no {@link RateLimitKey} parameter, all calls share one
+ * budget; otherwise each key keeps its own, memory bounded by {@code max-keys} (default 10,000)
+ * with idle keys dropped; a new key beyond the cap is let through (fail open) and counted.
+ */
+@InterceptorBinding
+@Inherited
+@Documented
+@Retention(RUNTIME)
+@Target({TYPE, METHOD})
+public @interface RateLimited {
+
+  /** The value of {@link #key()} that keys each call by its caller. */
+  String CALLER = "caller";
+
+  /** The value of {@link #burst()} that means "the same as {@link #permits()}" (the default). */
+  int BURST_OF_PERMITS = -1;
+
+  /** The limiter's name; empty: {@code Class#method} of the annotated method. */
+  @Nonbinding
+  String value() default "";
+
+  /** How calls are counted (default {@link LimiterAlgorithm#GCRA}). */
+  @Nonbinding
+  LimiterAlgorithm algorithm() default LimiterAlgorithm.GCRA;
+
+  /**
+   * Calls allowed per {@link #period()} per key (for {@link LimiterAlgorithm#CONCURRENCY}: at
+   * once); 0: taken from {@code taskgate.limiter.<name>.permits}.
+   */
+  @Nonbinding
+  int permits() default 0;
+
+  /** The period (ISO-8601, e.g. {@code "PT1S"}), positive. Not used by concurrency limiters. */
+  @Nonbinding
+  String period() default "PT1S";
+
+  /**
+   * Calls allowed back to back after an idle spell ({@link LimiterAlgorithm#GCRA}; the bucket's
+   * size for {@link LimiterAlgorithm#TOKEN_BUCKET}); default: {@link #permits()}.
+   */
+  @Nonbinding
+  int burst() default BURST_OF_PERMITS;
+
+  /**
+   * The call's key: empty (one budget, unless a parameter is marked {@link RateLimitKey}), {@link
+   * #CALLER} (the authenticated caller's name, else the HTTP client's address, else {@code
+   * anonymous}), or a Jakarta EL expression over the arguments by parameter name, such as {@code
+   * "#{order.tenantId}"} (names need {@code javac -parameters}; without it they are {@code arg0},
+   * {@code arg1}, …).
+   */
+  @Nonbinding
+  String key() default "";
+}

@@ -1,0 +1,175 @@
+package io.taskgate.engine.limiter;
+
+import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.RateLimited;
+import io.taskgate.core.limiter.ConcurrencyLimiter;
+import io.taskgate.core.limiter.ConcurrencyLimiterOptions;
+import io.taskgate.core.limiter.FixedWindowLimiter;
+import io.taskgate.core.limiter.FixedWindowLimiterOptions;
+import io.taskgate.core.limiter.GcraLimiter;
+import io.taskgate.core.limiter.GcraLimiterOptions;
+import io.taskgate.core.limiter.RateLimiter;
+import io.taskgate.core.limiter.SlidingLogLimiter;
+import io.taskgate.core.limiter.SlidingLogLimiterOptions;
+import io.taskgate.core.limiter.SlidingWindowLimiter;
+import io.taskgate.core.limiter.SlidingWindowLimiterOptions;
+import io.taskgate.core.limiter.TokenBucketLimiter;
+import io.taskgate.core.limiter.TokenBucketLimiterOptions;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * What one named limiter is: its algorithm and numbers, from a {@link RateLimited} annotation with
+ * the MicroProfile Config keys {@code taskgate.limiter.<name>.<option>} over it. Built only valid:
+ * every limiter it makes is accepted by its algorithm.
+ *
+ * @param name the limiter's name
+ * @param algorithm how calls are counted
+ * @param permits calls per period per key (at once, for a concurrency limiter)
+ * @param period the period (one second for a concurrency limiter, which does not use it)
+ * @param burst GCRA's burst, the token bucket's capacity; {@code permits} for the others
+ * @param segments a sliding window's segments (1 for the others)
+ * @param maxKeys the most keys tracked at once
+ */
+public record LimitSpec(
+    String name,
+    LimiterAlgorithm algorithm,
+    int permits,
+    Duration period,
+    int burst,
+    int segments,
+    int maxKeys) {
+
+  /** The config prefix of a limiter's options. */
+  public static final String PREFIX = "taskgate.limiter.";
+
+  /** The default of {@code max-keys}. */
+  public static final int DEFAULT_MAX_KEYS = 10_000;
+
+  /** The default of a sliding window's {@code segments}. */
+  public static final int DEFAULT_SEGMENTS = 10;
+
+  public LimitSpec {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(algorithm, "algorithm");
+    Objects.requireNonNull(period, "period");
+    newLimiter(algorithm, permits, period, burst, segments); // each algorithm checks its numbers
+    if (maxKeys < 1) {
+      throw new IllegalArgumentException("max-keys must be at least 1, was " + maxKeys);
+    }
+  }
+
+  /**
+   * The spec of limiter {@code name}: {@code annotation}'s values under {@code config}'s ({@code
+   * option -> value or null}, options as in {@code taskgate.limiter.<name>.<option>}).
+   *
+   * @throws IllegalArgumentException naming the option, the value and where it came from
+   */
+  public static LimitSpec of(String name, RateLimited annotation, Function<String, String> config) {
+    LimiterAlgorithm algorithm =
+        option(
+            name,
+            "algorithm",
+            config,
+            annotation.algorithm(),
+            v -> LimiterAlgorithm.valueOf(v.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
+    int permits = option(name, "permits", config, annotation.permits(), LimitSpec::integer);
+    if (permits == 0) {
+      throw new IllegalArgumentException(
+          "limiter "
+              + name
+              + " has no permits: set permits on @RateLimited or "
+              + PREFIX
+              + name
+              + ".permits");
+    }
+    Duration period =
+        option(name, "period", config, parse(name, "period", annotation.period()), Duration::parse);
+    int burst = option(name, "burst", config, annotation.burst(), LimitSpec::integer);
+    int segments =
+        option(
+            name,
+            "segments",
+            config,
+            algorithm == LimiterAlgorithm.SLIDING_WINDOW ? DEFAULT_SEGMENTS : 1,
+            LimitSpec::integer);
+    int maxKeys = option(name, "max-keys", config, DEFAULT_MAX_KEYS, LimitSpec::integer);
+    try {
+      return new LimitSpec(
+          name,
+          algorithm,
+          permits,
+          period,
+          burst == RateLimited.BURST_OF_PERMITS ? permits : burst,
+          segments,
+          maxKeys);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("limiter " + name + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Duration parse(String name, String option, String value) {
+    try {
+      return Duration.parse(value);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "limiter "
+              + name
+              + ": @RateLimited "
+              + option
+              + " = '"
+              + value
+              + "' is not an ISO-8601 duration such as PT1S",
+          e);
+    }
+  }
+
+  private static int integer(String value) {
+    return Integer.parseInt(value.trim());
+  }
+
+  private static <T> T option(
+      String name,
+      String option,
+      Function<String, String> config,
+      T fallback,
+      Function<String, T> parser) {
+    String value = config.apply(option);
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      return parser.apply(value);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          PREFIX + name + "." + option + " = '" + value + "' is not valid: " + e.getMessage(), e);
+    }
+  }
+
+  /** A new limiter of this spec, with all its permits available. */
+  public RateLimiter newLimiter() {
+    return newLimiter(algorithm, permits, period, burst, segments);
+  }
+
+  private static RateLimiter newLimiter(
+      LimiterAlgorithm algorithm, int permits, Duration period, int burst, int segments) {
+    return switch (algorithm) {
+      case GCRA -> new GcraLimiter(new GcraLimiterOptions(permits, period, burst));
+      case TOKEN_BUCKET ->
+          new TokenBucketLimiter(new TokenBucketLimiterOptions(burst, permits, period));
+      case FIXED_WINDOW -> new FixedWindowLimiter(new FixedWindowLimiterOptions(permits, period));
+      case SLIDING_WINDOW ->
+          new SlidingWindowLimiter(new SlidingWindowLimiterOptions(permits, period, segments));
+      case SLIDING_LOG -> new SlidingLogLimiter(new SlidingLogLimiterOptions(permits, period));
+      case CONCURRENCY -> new ConcurrencyLimiter(new ConcurrencyLimiterOptions(permits));
+    };
+  }
+
+  /** The quota in the sense of the IETF {@code RateLimit-Policy} header: permits per window. */
+  public int quota() {
+    return algorithm == LimiterAlgorithm.TOKEN_BUCKET ? burst : permits;
+  }
+}

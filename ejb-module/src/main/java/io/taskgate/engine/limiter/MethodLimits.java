@@ -1,0 +1,135 @@
+package io.taskgate.engine.limiter;
+
+import io.taskgate.api.RateLimited;
+import io.taskgate.core.ratelimit.RateLimitKeys;
+import io.taskgate.core.time.Ticker;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.security.enterprise.SecurityContext;
+import jakarta.servlet.http.HttpServletRequest;
+import java.lang.reflect.Method;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The limiters of the application's {@link RateLimited} methods: each method's plan (limiter, key,
+ * kind) made once, on its first call or when the application deploys ({@link
+ * LimitedMethodsExtension} builds every plan then, so that a bad one fails the deployment); one
+ * {@link NamedLimiter} per name, shared by the methods naming it.
+ */
+@ApplicationScoped
+public class MethodLimits {
+
+  /** Keys longer than this are replaced by their SHA-256, as the task gate's. */
+  static final int MAX_KEY_LENGTH = RateLimitKeys.DEFAULT_MAX_KEY_LENGTH;
+
+  /** The caller's key when it is neither authenticated nor an HTTP client. */
+  static final String ANONYMOUS = "anonymous";
+
+  @Inject Config config;
+  @Inject Ticker ticker;
+  @Inject Instance<SecurityContext> security;
+  @Inject Instance<HttpServletRequest> requests;
+
+  private final Map<Method, LimitedMethod> plans = new ConcurrentHashMap<>();
+  private final Map<String, Named> limiters = new ConcurrentHashMap<>();
+
+  /** A limiter and the method whose annotation defined it, to name both when another disagrees. */
+  private record Named(NamedLimiter limiter, String definedBy, RateLimited annotation) {}
+
+  /**
+   * The plan of {@code method} called on an instance of {@code beanClass}.
+   *
+   * @throws IllegalArgumentException naming the method, the option and the value, if its limit is
+   *     invalid
+   */
+  public LimitedMethod plan(Method method, Class<?> beanClass) {
+    LimitedMethod plan = plans.get(method);
+    return plan != null ? plan : plans.computeIfAbsent(method, m -> newPlan(m, beanClass));
+  }
+
+  private LimitedMethod newPlan(Method method, Class<?> beanClass) {
+    RateLimited limited = LimitedMethod.annotation(method, beanClass);
+    if (limited == null) {
+      throw new IllegalArgumentException(
+          LimitedMethod.describe(method) + " is intercepted but carries no @RateLimited");
+    }
+    String name = LimitedMethod.limiterName(method, limited);
+    NamedLimiter limiter = limiter(name, limited, LimitedMethod.describe(method));
+    return new LimitedMethod(
+        limiter,
+        CallKey.of(method, limited, this::callerKey),
+        LimitedMethod.isAsync(method),
+        LimitedMethod.isResourceMethod(method));
+  }
+
+  private NamedLimiter limiter(String name, RateLimited limited, String method) {
+    LimitSpec spec = spec(name, limited);
+    Named named =
+        limiters.computeIfAbsent(
+            name, n -> new Named(new NamedLimiter(spec, ticker.nanos()), method, limited));
+    if (!named.limiter().spec().equals(spec)) {
+      throw new IllegalArgumentException(
+          "limiter "
+              + name
+              + " is declared differently by "
+              + named.definedBy()
+              + " ("
+              + named.limiter().spec()
+              + ") and by "
+              + method
+              + " ("
+              + spec
+              + "); declare it once (or in "
+              + LimitSpec.PREFIX
+              + name
+              + ".*) and name it elsewhere");
+    }
+    return named.limiter();
+  }
+
+  private LimitSpec spec(String name, RateLimited limited) {
+    return LimitSpec.of(
+        name,
+        limited,
+        option ->
+            config
+                .getOptionalValue(LimitSpec.PREFIX + name + "." + option, String.class)
+                .orElse(null));
+  }
+
+  /** The limiters made so far, by name. */
+  public List<NamedLimiter> limiters() {
+    List<NamedLimiter> all = new ArrayList<>();
+    limiters.values().forEach(n -> all.add(n.limiter()));
+    all.sort(Comparator.comparing(NamedLimiter::name));
+    return all;
+  }
+
+  /**
+   * The key of the current caller: the authenticated caller's name, else the HTTP client's address
+   * ({@code ip:} and the address), else {@code anonymous}.
+   */
+  String callerKey() {
+    try {
+      Principal principal = security.get().getCallerPrincipal();
+      String name = principal == null ? null : principal.getName();
+      if (name != null && !name.isEmpty()) {
+        return name;
+      }
+    } catch (RuntimeException e) {
+      // no security context on this thread: try the HTTP request
+    }
+    try {
+      return "ip:" + requests.get().getRemoteAddr();
+    } catch (RuntimeException e) {
+      return ANONYMOUS;
+    }
+  }
+}

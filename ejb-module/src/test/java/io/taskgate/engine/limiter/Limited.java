@@ -1,0 +1,96 @@
+package io.taskgate.engine.limiter;
+
+import io.taskgate.engine.EngineParts;
+import io.taskgate.engine.time.ManualTicker;
+import jakarta.interceptor.InvocationContext;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The {@code @RateLimited} interceptor outside a container: real beans' methods called through it,
+ * with a hand-moved ticker and config from a map.
+ */
+final class Limited {
+  final ManualTicker ticker = new ManualTicker();
+  final Map<String, String> config = new HashMap<>();
+  final RateLimitedInterceptor interceptor = new RateLimitedInterceptor();
+  volatile String caller = "alice";
+  final MethodLimits limits =
+      new MethodLimits() {
+        @Override
+        String callerKey() {
+          return caller;
+        }
+      };
+
+  Limited() {
+    limits.config = EngineParts.config(config);
+    limits.ticker = ticker;
+    interceptor.limits = limits;
+    interceptor.ticker = ticker;
+  }
+
+  /** Calls {@code name} on {@code target} through the interceptor, as the container would. */
+  Object call(Object target, String name, Object... args) throws Exception {
+    Method method =
+        Arrays.stream(target.getClass().getMethods())
+            .filter(m -> m.getName().equals(name) && m.getParameterCount() == args.length)
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no method " + name));
+    return interceptor.limit(new Invocation(target, method, args));
+  }
+
+  /** An invocation of {@code method} on {@code target}. */
+  record Invocation(Object target, Method method, Object[] args) implements InvocationContext {
+    @Override
+    public Object getTarget() {
+      return target;
+    }
+
+    @Override
+    public Object getTimer() {
+      return null;
+    }
+
+    @Override
+    public Method getMethod() {
+      return method;
+    }
+
+    @Override
+    public Constructor<?> getConstructor() {
+      return null;
+    }
+
+    @Override
+    public Object[] getParameters() {
+      return args;
+    }
+
+    @Override
+    public void setParameters(Object[] params) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Map<String, Object> getContextData() {
+      return Map.of();
+    }
+
+    @Override
+    public Object proceed() throws Exception {
+      try {
+        return method.invoke(target, args);
+      } catch (InvocationTargetException e) {
+        if (e.getCause() instanceof Exception cause) {
+          throw cause;
+        }
+        throw (Error) e.getCause();
+      }
+    }
+  }
+}

@@ -1,0 +1,294 @@
+package io.taskgate.engine.limiter;
+
+import static io.taskgate.api.LimiterAlgorithm.CONCURRENCY;
+import static io.taskgate.api.LimiterAlgorithm.FIXED_WINDOW;
+import static io.taskgate.api.LimiterAlgorithm.SLIDING_LOG;
+import static io.taskgate.api.LimiterAlgorithm.SLIDING_WINDOW;
+import static io.taskgate.api.LimiterAlgorithm.TOKEN_BUCKET;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.taskgate.api.RateLimitExceededException;
+import io.taskgate.api.RateLimitKey;
+import io.taskgate.api.RateLimited;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each algorithm's contract as a caller of a {@code @RateLimited} method meets it: the real
+ * interceptor and limiters on a hand-moved ticker.
+ */
+class RateLimitedInterceptorTest {
+
+  final Limited limited = new Limited();
+  final Api api = new Api();
+
+  public record Order(String tenant, int lines) {}
+
+  /** A bean with one method per case. */
+  public static class Api {
+    @RateLimited(algorithm = FIXED_WINDOW, permits = 5, period = "PT1S")
+    public String fixed(@RateLimitKey String user) {
+      return "fixed " + user;
+    }
+
+    @RateLimited(permits = 10, period = "PT1S", burst = 3)
+    public String gcra() {
+      return "gcra";
+    }
+
+    @RateLimited(algorithm = TOKEN_BUCKET, permits = 2, period = "PT1S", burst = 4)
+    public String bucket() {
+      return "bucket";
+    }
+
+    @RateLimited(algorithm = SLIDING_WINDOW, permits = 4, period = "PT1S")
+    public String sliding() {
+      return "sliding";
+    }
+
+    @RateLimited(algorithm = SLIDING_LOG, permits = 3, period = "PT1S")
+    public String log() {
+      return "log";
+    }
+
+    @RateLimited(algorithm = CONCURRENCY, permits = 1)
+    public String exclusive(boolean fail) {
+      if (fail) {
+        throw new IllegalStateException("the call failed");
+      }
+      return "exclusive";
+    }
+
+    @RateLimited(algorithm = CONCURRENCY, permits = 1)
+    public CompletionStage<String> exclusiveLater(CompletableFuture<String> result) {
+      return result;
+    }
+
+    @RateLimited(permits = 1, period = "PT1M", key = "#{order.tenant}")
+    public String order(Order order) {
+      return "order of " + order.tenant();
+    }
+
+    @RateLimited(permits = 1, period = "PT1M", key = RateLimited.CALLER)
+    public String mine() {
+      return "mine";
+    }
+
+    @RateLimited("partner")
+    public String partnerA() {
+      return "a";
+    }
+
+    @RateLimited("partner")
+    public String partnerB() {
+      return "b";
+    }
+
+    @RateLimited(permits = 2, period = "PT1M")
+    public String tunable() {
+      return "tunable";
+    }
+
+    @RateLimited(permits = 1, period = "PT1H", key = "#{user}")
+    public String perUser(String user) {
+      return user;
+    }
+  }
+
+  private Object call(String method, Object... args) throws Exception {
+    return limited.call(api, method, args);
+  }
+
+  private RateLimitExceededException refused(String method, Object... args) {
+    return catchThrowableOfType(() -> call(method, args), RateLimitExceededException.class);
+  }
+
+  private void advance(long millis) {
+    limited.ticker.advance(Duration.ofMillis(millis));
+  }
+
+  @Test
+  void aFixedWindowLetsExactlyItsPermitsThroughPerWindowPerKey() throws Exception {
+    advance(200); // 200 ms into the first window
+    for (int i = 0; i < 5; i++) {
+      assertThat(call("fixed", "alice")).isEqualTo("fixed alice");
+    }
+    RateLimitExceededException sixth = refused("fixed", "alice");
+    assertThat(sixth).isNotNull();
+    assertThat(sixth.limiter()).isEqualTo(Api.class.getName() + "#fixed");
+    assertThat(sixth.key()).isEqualTo("alice");
+    assertThat(sixth.retryAfter()).contains(Duration.ofMillis(800));
+    assertThat(sixth.getMessage())
+        .isEqualTo(
+            "Rate limit exceeded: limiter="
+                + Api.class.getName()
+                + "#fixed key=alice retryAfter=PT0.8S reason="
+                + sixth.reason());
+
+    assertThat(call("fixed", "bob")).isEqualTo("fixed bob"); // another key is unaffected
+
+    advance(799);
+    assertThat(refused("fixed", "alice")).isNotNull();
+    advance(1);
+    for (int i = 0; i < 5; i++) {
+      call("fixed", "alice");
+    }
+    assertThat(refused("fixed", "alice")).isNotNull();
+  }
+
+  @Test
+  void gcraLetsItsBurstThroughThenOneCallPerEmissionInterval() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      call("gcra");
+    }
+    assertThat(refused("gcra").retryAfter()).contains(Duration.ofMillis(100));
+    advance(60);
+    assertThat(refused("gcra").retryAfter()).contains(Duration.ofMillis(40));
+    advance(40);
+    call("gcra");
+    assertThat(refused("gcra").retryAfter()).contains(Duration.ofMillis(100));
+  }
+
+  @Test
+  void aTokenBucketEmptiesItsCapacityAndRefillsAtItsRate() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      call("bucket");
+    }
+    assertThat(refused("bucket").retryAfter()).contains(Duration.ofMillis(500));
+    advance(1000); // two tokens back
+    call("bucket");
+    call("bucket");
+    assertThat(refused("bucket")).isNotNull();
+  }
+
+  @Test
+  void aSlidingWindowCountsThePreviousSegmentsOfItsWindow() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      call("sliding");
+    }
+    assertThat(refused("sliding")).isNotNull();
+    advance(900);
+    assertThat(refused("sliding")).isNotNull(); // the four are still within the window
+    advance(100);
+    for (int i = 0; i < 4; i++) {
+      call("sliding");
+    }
+    assertThat(refused("sliding")).isNotNull();
+  }
+
+  @Test
+  void aSlidingLogNeverLetsMoreThanItsPermitsIntoAnyWindow() throws Exception {
+    call("log");
+    advance(400);
+    call("log");
+    call("log");
+    RateLimitExceededException fourth = refused("log");
+    assertThat(fourth.retryAfter()).contains(Duration.ofMillis(600)); // when the first one leaves
+    advance(600);
+    call("log");
+    assertThat(refused("log").retryAfter()).contains(Duration.ofMillis(400));
+  }
+
+  @Test
+  void aConcurrencyPermitIsReleasedWhenTheCallEndsEvenByAnException() throws Exception {
+    assertThatThrownBy(() -> call("exclusive", true))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the call failed");
+    assertThat(call("exclusive", false)).isEqualTo("exclusive");
+    assertThat(call("exclusive", false)).isEqualTo("exclusive");
+  }
+
+  @Test
+  void anAsyncMethodHoldsItsConcurrencyPermitUntilItsStageCompletes() throws Exception {
+    CompletableFuture<String> first = new CompletableFuture<>();
+    assertThat(call("exclusiveLater", first)).isSameAs(first);
+
+    CompletableFuture<?> second =
+        (CompletableFuture<?>) call("exclusiveLater", new CompletableFuture<>());
+    assertThat(second).isCompletedExceptionally();
+    assertThatThrownBy(second::get)
+        .isInstanceOf(ExecutionException.class)
+        .hasCauseInstanceOf(RateLimitExceededException.class);
+
+    first.completeExceptionally(new IllegalStateException("failed later"));
+    CompletableFuture<String> third = new CompletableFuture<>();
+    assertThat(call("exclusiveLater", third)).isSameAs(third);
+  }
+
+  @Test
+  void anExpressionKeysEachTenantApart() throws Exception {
+    assertThat(call("order", new Order("acme", 2))).isEqualTo("order of acme");
+    assertThat(refused("order", new Order("acme", 5)).key()).isEqualTo("acme");
+    assertThat(call("order", new Order("globex", 1))).isEqualTo("order of globex");
+  }
+
+  @Test
+  void theCallerKeysEachUserApart() throws Exception {
+    call("mine");
+    assertThat(refused("mine").key()).isEqualTo("alice");
+    limited.caller = "bob";
+    assertThat(call("mine")).isEqualTo("mine");
+  }
+
+  @Test
+  void methodsNamingOneLimiterShareItsBudgetDefinedInConfig() throws Exception {
+    limited.config.put("taskgate.limiter.partner.permits", "2");
+    limited.config.put("taskgate.limiter.partner.period", "PT1M");
+    limited.config.put("taskgate.limiter.partner.algorithm", "fixed-window");
+    call("partnerA");
+    call("partnerB");
+    assertThat(refused("partnerA").limiter()).isEqualTo("partner");
+    assertThat(refused("partnerB").limiter()).isEqualTo("partner");
+    assertThat(limited.limits.limiters())
+        .filteredOn(l -> l.name().equals("partner"))
+        .singleElement()
+        .satisfies(
+            l -> {
+              assertThat(l.spec().algorithm()).isEqualTo(FIXED_WINDOW);
+              assertThat(l.stats().granted()).isEqualTo(2);
+              assertThat(l.stats().rejected()).isEqualTo(2);
+            });
+  }
+
+  @Test
+  void configOverridesTheAnnotation() throws Exception {
+    String name = Api.class.getName() + "#tunable";
+    limited.config.put("taskgate.limiter." + name + ".permits", "3");
+    for (int i = 0; i < 3; i++) {
+      call("tunable");
+    }
+    assertThat(refused("tunable")).isNotNull();
+  }
+
+  @Test
+  void aNewKeyBeyondTheCapIsLetThroughAndCounted() throws Exception {
+    String name = Api.class.getName() + "#perUser";
+    limited.config.put("taskgate.limiter." + name + ".max-keys", "2");
+    call("perUser", "u1");
+    call("perUser", "u2");
+    assertThat(call("perUser", "u3")).isEqualTo("u3"); // not tracked: fails open
+    assertThat(call("perUser", "u3")).isEqualTo("u3");
+    assertThat(refused("perUser", "u1")).isNotNull(); // tracked keys keep their budget
+    NamedLimiter.Stats stats = limited.limits.limiters().get(0).stats();
+    assertThat(stats.failedOpen()).isEqualTo(2);
+    assertThat(stats.keys()).isEqualTo(2);
+    assertThat(stats.granted()).isEqualTo(2);
+    assertThat(stats.rejected()).isEqualTo(1);
+  }
+
+  @Test
+  void idleKeysAreDroppedAndComeBackWithAFullBudget() throws Exception {
+    call("perUser", "u1");
+    call("perUser", "u2");
+    assertThat(limited.limits.limiters().get(0).stats().keys()).isEqualTo(2);
+    advance(Duration.ofHours(1).toMillis());
+    call("perUser", "u3"); // the sweep runs on a call once its interval has passed
+    assertThat(limited.limits.limiters().get(0).stats().keys()).isEqualTo(1);
+    assertThat(call("perUser", "u1")).isEqualTo("u1");
+  }
+}
