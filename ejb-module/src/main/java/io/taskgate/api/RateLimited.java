@@ -30,11 +30,12 @@ import java.lang.annotation.Target;
  *
  * <p>A limiter has a name: {@link #value()}, or {@code Class#method} when empty. The MicroProfile
  * Config keys {@code taskgate.limiter.<name>.algorithm}, {@code .permits}, {@code .period}, {@code
- * .burst}, {@code .segments} and {@code .max-keys} override the annotation's values, so that a
- * limit can be tuned without a rebuild; a name with {@code permits = 0} takes all of its values
- * from there. Methods naming the same limiter share its budget. Everything is checked when the
- * application deploys: an invalid value, a named limiter without permits anywhere, or two keys on
- * one method fail the deployment with a message naming the method, the option and the value.
+ * .burst}, {@code .segments}, {@code .max-keys}, {@code .max-wait}, {@code .queue-limit} and {@code
+ * .queue-order} override the annotation's values, so that a limit can be tuned without a rebuild; a
+ * name with {@code permits = 0} takes all of its values from there. Methods naming the same limiter
+ * share its budget. Everything is checked when the application deploys: an invalid value, a named
+ * limiter without permits anywhere, or two keys on one method fail the deployment with a message
+ * naming the method, the option and the value.
  *
  * <p>Keys: with no {@link #key()} and no {@link RateLimitKey} parameter, all calls share one
  * budget; otherwise each key keeps its own, memory bounded by {@code max-keys} (default 10,000)
@@ -88,4 +89,34 @@ public @interface RateLimited {
    */
   @Nonbinding
   String key() default "";
+
+  /**
+   * How long a call over the limit may wait for a permit (ISO-8601, default {@code "PT0S"}: it is
+   * refused at once). A synchronous caller blocks; a method returning a {@code CompletionStage}
+   * returns at once and runs when its permit comes, holding no thread while it waits. A call that
+   * waited {@code maxWait} in vain is refused.
+   */
+  @Nonbinding
+  String maxWait() default "PT0S";
+
+  /**
+   * The most calls of one key waiting at once (default 100); a call beyond it is refused at once
+   * ({@link QueueOrder#OLDEST_FIRST}) or makes the oldest waiter be refused ({@link
+   * QueueOrder#NEWEST_FIRST}).
+   */
+  @Nonbinding
+  int queueLimit() default 100;
+
+  /** Which waiting call goes first when a permit comes back (default oldest first). */
+  @Nonbinding
+  QueueOrder queueOrder() default QueueOrder.OLDEST_FIRST;
+
+  /**
+   * The name of a method of the same bean to call instead when a call is refused, so that the
+   * caller gets a result rather than an exception: same return type, the same parameters, and
+   * optionally a last {@link RateLimitExceededException} parameter. Empty (the default): the
+   * refusal is thrown.
+   */
+  @Nonbinding
+  String fallback() default "";
 }

@@ -1,6 +1,7 @@
 package io.taskgate.engine.limiter;
 
 import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.QueueOrder;
 import io.taskgate.api.RateLimited;
 import io.taskgate.core.limiter.ConcurrencyLimiter;
 import io.taskgate.core.limiter.ConcurrencyLimiterOptions;
@@ -17,6 +18,7 @@ import io.taskgate.core.limiter.TokenBucketLimiter;
 import io.taskgate.core.limiter.TokenBucketLimiterOptions;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -33,6 +35,9 @@ import java.util.function.Function;
  * @param burst GCRA's burst, the token bucket's capacity; {@code permits} for the others
  * @param segments a sliding window's segments (1 for the others)
  * @param maxKeys the most keys tracked at once
+ * @param maxWait how long a call over the limit may wait (zero: it is refused at once)
+ * @param queueLimit the most calls of one key waiting at once
+ * @param queueOrder which waiting call goes first
  */
 public record LimitSpec(
     String name,
@@ -41,7 +46,10 @@ public record LimitSpec(
     Duration period,
     int burst,
     int segments,
-    int maxKeys) {
+    int maxKeys,
+    Duration maxWait,
+    int queueLimit,
+    QueueOrder queueOrder) {
 
   /** The config prefix of a limiter's options. */
   public static final String PREFIX = "taskgate.limiter.";
@@ -60,6 +68,34 @@ public record LimitSpec(
     if (maxKeys < 1) {
       throw new IllegalArgumentException("max-keys must be at least 1, was " + maxKeys);
     }
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (maxWait.isNegative()) {
+      throw new IllegalArgumentException("max-wait must not be negative, was " + maxWait);
+    }
+    if (queueLimit < 0) {
+      throw new IllegalArgumentException("queue-limit must be at least 0, was " + queueLimit);
+    }
+    Objects.requireNonNull(queueOrder, "queueOrder");
+  }
+
+  /** This spec with only the numbers of a limit changed. */
+  public LimitSpec withLimit(int permits, Duration period, int burst) {
+    return new LimitSpec(
+        name,
+        algorithm,
+        permits,
+        period,
+        burst,
+        segments,
+        maxKeys,
+        maxWait,
+        queueLimit,
+        queueOrder);
+  }
+
+  /** Whether a call over the limit may wait. */
+  public boolean waits() {
+    return !maxWait.isZero() && queueLimit > 0;
   }
 
   /**
@@ -75,7 +111,7 @@ public record LimitSpec(
             "algorithm",
             config,
             annotation.algorithm(),
-            v -> LimiterAlgorithm.valueOf(v.trim().toUpperCase(Locale.ROOT).replace('-', '_')));
+            v -> constant(LimiterAlgorithm.class, v));
     int permits = option(name, "permits", config, annotation.permits(), LimitSpec::integer);
     if (permits == 0) {
       throw new IllegalArgumentException(
@@ -97,6 +133,22 @@ public record LimitSpec(
             algorithm == LimiterAlgorithm.SLIDING_WINDOW ? DEFAULT_SEGMENTS : 1,
             LimitSpec::integer);
     int maxKeys = option(name, "max-keys", config, DEFAULT_MAX_KEYS, LimitSpec::integer);
+    Duration maxWait =
+        option(
+            name,
+            "max-wait",
+            config,
+            parse(name, "maxWait", annotation.maxWait()),
+            Duration::parse);
+    int queueLimit =
+        option(name, "queue-limit", config, annotation.queueLimit(), LimitSpec::integer);
+    QueueOrder queueOrder =
+        option(
+            name,
+            "queue-order",
+            config,
+            annotation.queueOrder(),
+            v -> constant(QueueOrder.class, v));
     try {
       return new LimitSpec(
           name,
@@ -105,7 +157,10 @@ public record LimitSpec(
           period,
           burst == RateLimited.BURST_OF_PERMITS ? permits : burst,
           segments,
-          maxKeys);
+          maxKeys,
+          maxWait,
+          queueLimit,
+          queueOrder);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("limiter " + name + ": " + e.getMessage(), e);
     }
@@ -125,6 +180,21 @@ public record LimitSpec(
               + "' is not an ISO-8601 duration such as PT1S",
           e);
     }
+  }
+
+  /** {@code token-bucket} or {@code TOKEN_BUCKET} as the constant; else the error lists them. */
+  private static <E extends Enum<E>> E constant(Class<E> type, String value) {
+    String wanted = value.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    for (E constant : type.getEnumConstants()) {
+      if (constant.name().equals(wanted)) {
+        return constant;
+      }
+    }
+    throw new IllegalArgumentException(
+        "expected one of "
+            + Arrays.stream(type.getEnumConstants())
+                .map(c -> c.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                .toList());
   }
 
   private static int integer(String value) {

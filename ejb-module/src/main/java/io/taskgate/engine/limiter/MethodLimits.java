@@ -3,6 +3,9 @@ package io.taskgate.engine.limiter;
 import io.taskgate.api.RateLimited;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.core.time.Ticker;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -15,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -36,6 +40,12 @@ public class MethodLimits {
   @Inject Ticker ticker;
   @Inject Instance<SecurityContext> security;
   @Inject Instance<HttpServletRequest> requests;
+
+  /** Retries and times out waiting calls. */
+  @Resource ManagedScheduledExecutorService timers;
+
+  /** Runs the calls of asynchronous methods that waited for their permit. */
+  @Resource ManagedExecutorService executor;
 
   private final Map<Method, LimitedMethod> plans = new ConcurrentHashMap<>();
   private final Map<String, Named> limiters = new ConcurrentHashMap<>();
@@ -66,14 +76,17 @@ public class MethodLimits {
         limiter,
         CallKey.of(method, limited, this::callerKey),
         LimitedMethod.isAsync(method),
-        LimitedMethod.isResourceMethod(method));
+        LimitedMethod.isResourceMethod(method),
+        limited.fallback().isEmpty()
+            ? null
+            : LimitedMethod.Fallback.of(method, beanClass, limited.fallback()));
   }
 
   private NamedLimiter limiter(String name, RateLimited limited, String method) {
     LimitSpec spec = spec(name, limited);
     Named named =
         limiters.computeIfAbsent(
-            name, n -> new Named(new NamedLimiter(spec, ticker.nanos()), method, limited));
+            name, n -> new Named(new NamedLimiter(spec, ticker::nanos, timers), method, limited));
     if (!named.limiter().spec().equals(spec)) {
       throw new IllegalArgumentException(
           "limiter "
@@ -102,6 +115,11 @@ public class MethodLimits {
             config
                 .getOptionalValue(LimitSpec.PREFIX + name + "." + option, String.class)
                 .orElse(null));
+  }
+
+  /** Runs the calls of asynchronous methods that waited for their permit. */
+  Executor asyncRunner() {
+    return executor;
   }
 
   /** The limiters made so far, by name. */

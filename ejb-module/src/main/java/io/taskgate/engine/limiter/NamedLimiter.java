@@ -1,84 +1,187 @@
 package io.taskgate.engine.limiter;
 
+import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.core.limiter.PartitionedLimiter;
 import io.taskgate.core.limiter.RateLimitLease;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * One named limiter of {@code @RateLimited} methods: a budget per key (memory bounded by the spec's
- * {@code maxKeys}, idle keys dropped), counting what it granted, refused and let through untracked.
- * Thread safe and lock free on the call path; times are readings of one monotonic clock.
+ * {@code maxKeys}, idle keys dropped) and, when its spec lets calls wait, a bounded queue per key.
+ * Counts what it granted, refused, let through untracked and made wait. Thread safe; the no-wait
+ * path is lock free. Times are readings of one monotonic clock.
  *
  * <p>A new key when {@code maxKeys} keys are busy is let through untracked (fail open): a full
  * table must not refuse callers it never saw.
+ *
+ * <p>{@link #update} changes the limit at run time: the next call uses the new spec with fresh
+ * budgets; calls already waiting are served by the old one.
  */
 public final class NamedLimiter {
 
-  /** Idle keys are dropped at most this often (and whenever the key table is full). */
+  /** Idle keys and empty queues are dropped at most this often (and whenever the table is full). */
   static final long SWEEP_INTERVAL_NANOS = 10_000_000_000L;
+
+  /** How soon a waiting call asks again when a refusal carries no retry-after (concurrency). */
+  static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
   /** The key of an unkeyed limiter's one budget. */
   public static final String NO_KEY = "";
 
-  private final LimitSpec spec;
-  private final PartitionedLimiter<String> keys;
-  private final RateLimitLease untracked;
-  private final int permitLimit;
+  private static final RateLimitLease UNTRACKED = RateLimitLease.acquired(1);
+
+  private final String name;
+  private final LongSupplier clock;
+  private final ScheduledExecutorService scheduler;
+  private volatile State state;
   private final LongAdder granted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
   private final LongAdder failedOpen = new LongAdder();
+  private final LongAdder waited = new LongAdder();
+  private final LongAdder waitNanos = new LongAdder();
   private final AtomicLong nextSweep;
+
+  /** A spec and the budgets and queues made by it. */
+  private record State(
+      LimitSpec spec,
+      PartitionedLimiter<String> keys,
+      int permitLimit,
+      WaitingRateLimiterOptions waiting,
+      Map<String, WaitingRateLimiter> queues,
+      boolean releaseWakes) {
+
+    static State of(LimitSpec spec) {
+      return new State(
+          spec,
+          new PartitionedLimiter<>(k -> spec.newLimiter(), spec.maxKeys()),
+          spec.newLimiter().permitLimit(),
+          new WaitingRateLimiterOptions(spec.queueLimit(), spec.queueOrder(), POLL_INTERVAL),
+          new ConcurrentHashMap<>(),
+          spec.waits() && spec.algorithm() == LimiterAlgorithm.CONCURRENCY);
+    }
+  }
 
   /**
    * @param spec what the limiter is
-   * @param nowNanos the clock's reading now
+   * @param clock the monotonic clock, in nanoseconds
+   * @param scheduler retries and times out waiting calls
    */
-  public NamedLimiter(LimitSpec spec, long nowNanos) {
-    this.spec = Objects.requireNonNull(spec, "spec");
-    this.keys = new PartitionedLimiter<>(k -> spec.newLimiter(), spec.maxKeys());
-    this.untracked = RateLimitLease.acquired(1);
-    this.permitLimit = spec.newLimiter().permitLimit();
-    this.nextSweep = new AtomicLong(nowNanos + SWEEP_INTERVAL_NANOS);
+  public NamedLimiter(LimitSpec spec, LongSupplier clock, ScheduledExecutorService scheduler) {
+    this.name = Objects.requireNonNull(spec, "spec").name();
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.scheduler = scheduler;
+    this.state = State.of(spec);
+    this.nextSweep = new AtomicLong(clock.getAsLong() + SWEEP_INTERVAL_NANOS);
   }
 
   public LimitSpec spec() {
-    return spec;
+    return state.spec();
   }
 
   public String name() {
-    return spec.name();
+    return name;
+  }
+
+  /** Uses {@code spec} from the next call on, with fresh budgets; counts are kept. */
+  public void update(LimitSpec spec) {
+    if (!spec.name().equals(name)) {
+      throw new IllegalArgumentException("limiter " + name + " cannot take the spec of " + spec);
+    }
+    state = State.of(spec);
   }
 
   /**
    * Takes one permit for {@code key} now, or refuses with the retry-after the algorithm can tell;
-   * an acquired lease is to be closed when the call ends.
+   * never waits. An acquired lease is to be closed when the call ends.
    */
   public RateLimitLease tryAcquire(String key, long nowNanos) {
-    long sweep = nextSweep.get();
-    if (nowNanos - sweep >= 0 && nextSweep.compareAndSet(sweep, nowNanos + SWEEP_INTERVAL_NANOS)) {
-      keys.evictIdle(nowNanos);
-    }
-    RateLimitLease lease = keys.tryAcquire(key, 1, nowNanos, untracked);
-    if (lease == untracked) {
-      failedOpen.increment();
-    } else if (lease.isAcquired()) {
-      granted.increment();
-    } else {
+    RateLimitLease lease = attempt(state, key, nowNanos);
+    if (!lease.isAcquired()) {
       rejected.increment();
     }
     return lease;
   }
 
-  /** What {@link #tryAcquire} would answer now, taking nothing. */
-  public RateLimitLease probe(String key, long nowNanos) {
-    return keys.probe(key, 1, nowNanos);
+  /**
+   * Takes one permit for {@code key}: at once if it can, else, when the spec lets calls wait, as
+   * soon as one comes back within its {@code maxWait} and queue; the future completes with an
+   * acquired lease or a refused one, never exceptionally. Cancelling it withdraws the waiting call
+   * (a permit granted meanwhile is given back).
+   */
+  public CompletableFuture<RateLimitLease> acquire(String key, long nowNanos) {
+    State current = state;
+    RateLimitLease first = attempt(current, key, nowNanos);
+    if (first.isAcquired() || !current.spec().waits()) {
+      if (!first.isAcquired()) {
+        rejected.increment();
+      }
+      return CompletableFuture.completedFuture(first);
+    }
+    WaitingRateLimiter queue =
+        current
+            .queues()
+            .computeIfAbsent(
+                key,
+                k ->
+                    new WaitingRateLimiter(
+                        current.keys().partition(k), current.waiting(), clock, scheduler));
+    CompletableFuture<RateLimitLease> permit = queue.acquireAsync(1, current.spec().maxWait());
+    permit.whenComplete( // counted on the side: cancelling the returned future withdraws the call
+        (lease, error) -> {
+          if (lease != null && lease.isAcquired()) {
+            granted.increment();
+            waited.increment();
+            waitNanos.add(clock.getAsLong() - nowNanos);
+          } else {
+            rejected.increment();
+          }
+        });
+    return permit;
+  }
+
+  private RateLimitLease attempt(State current, String key, long nowNanos) {
+    long sweep = nextSweep.get();
+    if (nowNanos - sweep >= 0 && nextSweep.compareAndSet(sweep, nowNanos + SWEEP_INTERVAL_NANOS)) {
+      current.keys().evictIdle(nowNanos);
+      // a call that took a queue just before it went may wait in it alone: served all the same
+      current.queues().values().removeIf(q -> q.queueLength() == 0);
+    }
+    RateLimitLease lease = current.keys().tryAcquire(key, 1, nowNanos, UNTRACKED);
+    if (lease == UNTRACKED) {
+      failedOpen.increment();
+    } else if (lease.isAcquired()) {
+      granted.increment();
+      if (current.releaseWakes()) {
+        return wakingOnRelease(current, key, lease);
+      }
+    }
+    return lease;
+  }
+
+  /** A concurrency permit that, given back, lets the key's first waiting call in at once. */
+  private static RateLimitLease wakingOnRelease(State current, String key, RateLimitLease lease) {
+    return RateLimitLease.acquired(
+        lease.permits(),
+        () -> {
+          lease.close();
+          WaitingRateLimiter queue = current.queues().get(key);
+          if (queue != null) {
+            queue.nudge();
+          }
+        });
   }
 
   /** The permits {@code key} could take now. */
   public int availablePermits(String key, long nowNanos) {
-    return keys.availablePermits(key, nowNanos);
+    return state.keys().availablePermits(key, nowNanos);
   }
 
   /**
@@ -86,24 +189,48 @@ public final class NamedLimiter {
    * concurrency limiter, 0 too (its permits come back when calls end, not with time).
    */
   public long nanosUntilFull(String key, long nowNanos) {
-    RateLimitLease full = keys.probe(key, permitLimit, nowNanos);
+    State current = state;
+    RateLimitLease full = current.keys().probe(key, current.permitLimit(), nowNanos);
     return full.isAcquired() ? 0 : full.retryAfterNanos().orElse(0);
   }
 
   /** A snapshot of the counts since the limiter was created. */
   public Stats stats() {
+    State current = state;
+    int queued = 0;
+    for (WaitingRateLimiter queue : current.queues().values()) {
+      queued += queue.queueLength();
+    }
     return new Stats(
-        granted.sum(), rejected.sum(), failedOpen.sum(), keys.partitionCount(), spec.maxKeys());
+        granted.sum(),
+        rejected.sum(),
+        failedOpen.sum(),
+        waited.sum(),
+        Duration.ofNanos(waitNanos.sum()),
+        queued,
+        current.keys().partitionCount(),
+        current.spec().maxKeys());
   }
 
   /**
    * The counts of a limiter.
    *
-   * @param granted calls let through
-   * @param rejected calls refused
+   * @param granted calls let through (after waiting or not)
+   * @param rejected calls refused (at once, or after waiting in vain)
    * @param failedOpen calls let through untracked because the key table was full
+   * @param waited calls that waited and then got their permit
+   * @param waitTime the time those calls waited, in all
+   * @param queued calls waiting now
    * @param keys keys tracked now
    * @param maxKeys the most keys tracked at once
    */
-  public record Stats(long granted, long rejected, long failedOpen, int keys, int maxKeys) {}
+  public record Stats(
+      long granted,
+      long rejected,
+      long failedOpen,
+      long waited,
+      Duration waitTime,
+      int queued,
+      int keys,
+      int maxKeys) {}
 }

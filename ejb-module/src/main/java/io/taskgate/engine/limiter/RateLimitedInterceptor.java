@@ -13,12 +13,16 @@ import jakarta.interceptor.InvocationContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Limits every call of a {@link RateLimited} method: takes a permit for the call's key before it
  * runs and gives it back when the call ends, however it ends (a concurrency limiter's permit; rate
- * limiters' permits come back with time). A method returning a {@link CompletionStage} ends when
- * its stage completes, and is refused with a failed stage rather than a throw.
+ * limiters' permits come back with time). A call over the limit waits up to the limiter's {@code
+ * maxWait} (blocking a synchronous caller), then is refused: its fallback answers, or {@link
+ * RateLimitExceededException} is thrown. A method returning a {@link CompletionStage} never blocks
+ * its caller: it ends when its stage completes, waits by returning a stage at once (its call runs
+ * on a managed thread when the permit comes) and is refused with a failed stage.
  */
 @RateLimited
 @Interceptor
@@ -34,23 +38,74 @@ public class RateLimitedInterceptor {
     NamedLimiter limiter = plan.limiter();
     String key = key(plan, invocation.getParameters());
     long now = ticker.nanos();
-    RateLimitLease lease = limiter.tryAcquire(key, now);
     if (plan.http()) {
       LimitedResponses.record(limiter, key, now);
     }
+    if (plan.async()) {
+      return limitLater(invocation, plan, key, now);
+    }
+    RateLimitLease lease =
+        limiter.spec().waits() ? await(limiter.acquire(key, now)) : limiter.tryAcquire(key, now);
     if (!lease.isAcquired()) {
-      RateLimitExceededException refused =
-          new RateLimitExceededException(
-              limiter.name(),
-              key,
-              lease.retryAfterNanos().isPresent()
-                  ? Duration.ofNanos(lease.retryAfterNanos().getAsLong())
-                  : null,
-              lease.reason().orElse("over the limit"));
-      if (plan.async()) {
-        return CompletableFuture.failedFuture(refused);
+      RateLimitExceededException refusal = refusal(limiter, key, lease);
+      if (plan.fallback() != null) {
+        return plan.fallback().call(invocation.getTarget(), invocation.getParameters(), refusal);
       }
-      throw refused;
+      throw refusal;
+    }
+    try {
+      return invocation.proceed();
+    } finally {
+      lease.close();
+    }
+  }
+
+  /** Blocks until the waiting call has its answer; an interrupt withdraws it. */
+  private static RateLimitLease await(CompletableFuture<RateLimitLease> permit)
+      throws InterruptedException {
+    try {
+      return permit.get();
+    } catch (InterruptedException e) {
+      if (!permit.cancel(false)) {
+        permit.join().close();
+      }
+      throw e;
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("waiting for a permit failed", e.getCause());
+    }
+  }
+
+  private Object limitLater(InvocationContext invocation, LimitedMethod plan, String key, long now)
+      throws Exception {
+    NamedLimiter limiter = plan.limiter();
+    CompletableFuture<RateLimitLease> permit =
+        limiter.spec().waits()
+            ? limiter.acquire(key, now)
+            : CompletableFuture.completedFuture(limiter.tryAcquire(key, now));
+    if (permit.isDone()) {
+      return runAsync(invocation, plan, key, permit.join());
+    }
+    return permit.thenComposeAsync(
+        lease -> {
+          try {
+            return stage(runAsync(invocation, plan, key, lease));
+          } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+          }
+        },
+        limits.asyncRunner());
+  }
+
+  /** Runs an asynchronous method's call with its answer from the limiter. */
+  private static Object runAsync(
+      InvocationContext invocation, LimitedMethod plan, String key, RateLimitLease lease)
+      throws Exception {
+    if (!lease.isAcquired()) {
+      RateLimitExceededException refusal = refusal(plan.limiter(), key, lease);
+      if (plan.fallback() != null) {
+        return plan.fallback().call(invocation.getTarget(), invocation.getParameters(), refusal);
+      }
+      return CompletableFuture.failedFuture(refusal);
     }
     Object result;
     try {
@@ -59,12 +114,30 @@ public class RateLimitedInterceptor {
       lease.close();
       throw e;
     }
-    if (plan.async() && result instanceof CompletionStage<?> stage) {
+    if (result instanceof CompletionStage<?> stage) {
       stage.whenComplete((value, error) -> lease.close());
     } else {
       lease.close();
     }
     return result;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static CompletionStage<Object> stage(Object result) {
+    return result == null
+        ? CompletableFuture.completedFuture(null)
+        : (CompletionStage<Object>) result;
+  }
+
+  private static RateLimitExceededException refusal(
+      NamedLimiter limiter, String key, RateLimitLease lease) {
+    return new RateLimitExceededException(
+        limiter.name(),
+        key,
+        lease.retryAfterNanos().isPresent()
+            ? Duration.ofNanos(lease.retryAfterNanos().getAsLong())
+            : null,
+        lease.reason().orElse("over the limit"));
   }
 
   private static String key(LimitedMethod plan, Object[] args) {

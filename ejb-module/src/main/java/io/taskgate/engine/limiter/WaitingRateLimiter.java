@@ -1,5 +1,6 @@
 package io.taskgate.engine.limiter;
 
+import io.taskgate.api.QueueOrder;
 import io.taskgate.core.limiter.RateLimitLease;
 import io.taskgate.core.limiter.RateLimiter;
 import java.time.Duration;
@@ -280,14 +281,22 @@ public final class WaitingRateLimiter implements AutoCloseable {
         lease.permits(),
         () -> {
           lease.close();
-          if (hasWaiters()) {
-            try {
-              scheduler.execute(this::drain);
-            } catch (RejectedExecutionException e) {
-              // the scheduler is shut down: nobody is left to serve the queue
-            }
-          }
+          nudge();
         });
+  }
+
+  /**
+   * Lets the queue move on now: for permits given back outside this waiting limiter (a lease the
+   * underlying limiter handed out directly).
+   */
+  public void nudge() {
+    if (hasWaiters()) {
+      try {
+        scheduler.execute(this::drain);
+      } catch (RejectedExecutionException e) {
+        // the scheduler is shut down: nobody is left to serve the queue
+      }
+    }
   }
 
   private boolean hasWaiters() {

@@ -1,5 +1,6 @@
 package io.taskgate.engine.limiter;
 
+import io.taskgate.api.QueueOrder;
 import java.time.Duration;
 import java.util.Objects;
 

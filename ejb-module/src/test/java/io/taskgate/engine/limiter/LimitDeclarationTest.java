@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.QueueOrder;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
 import java.lang.reflect.Method;
@@ -147,7 +148,10 @@ class LimitDeclarationTest {
                 Duration.ofSeconds(1),
                 8,
                 1,
-                LimitSpec.DEFAULT_MAX_KEYS));
+                LimitSpec.DEFAULT_MAX_KEYS,
+                Duration.ZERO,
+                100,
+                QueueOrder.OLDEST_FIRST));
     assertThat(spec.quota()).isEqualTo(8);
   }
 }

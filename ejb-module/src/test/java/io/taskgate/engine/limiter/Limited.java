@@ -1,21 +1,26 @@
 package io.taskgate.engine.limiter;
 
+import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.EngineParts;
-import io.taskgate.engine.time.ManualTicker;
+import io.taskgate.engine.time.ManualTimeline;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.Executor;
 
 /**
  * The {@code @RateLimited} interceptor outside a container: real beans' methods called through it,
- * with a hand-moved ticker and config from a map.
+ * on a hand-moved timeline (its ticker, and the timers of waiting calls) with config from a map;
+ * asynchronous calls that waited run on the thread that moves time.
  */
 final class Limited {
-  final ManualTicker ticker = new ManualTicker();
+  final ManualTimeline timeline = new ManualTimeline(Instant.parse("2026-11-26T10:00:00Z"));
+  final Ticker ticker = timeline.ticker();
   final Map<String, String> config = new HashMap<>();
   final RateLimitedInterceptor interceptor = new RateLimitedInterceptor();
   volatile String caller = "alice";
@@ -25,11 +30,17 @@ final class Limited {
         String callerKey() {
           return caller;
         }
+
+        @Override
+        Executor asyncRunner() {
+          return Runnable::run;
+        }
       };
 
   Limited() {
     limits.config = EngineParts.config(config);
     limits.ticker = ticker;
+    limits.timers = timeline.timers();
     interceptor.limits = limits;
     interceptor.ticker = ticker;
   }

@@ -109,7 +109,7 @@ class RateLimitedInterceptorTest {
   }
 
   private void advance(long millis) {
-    limited.ticker.advance(Duration.ofMillis(millis));
+    limited.timeline.advance(Duration.ofMillis(millis));
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.QueueOrder;
 import io.taskgate.core.limiter.ConcurrencyLimiter;
 import io.taskgate.core.limiter.ConcurrencyLimiterOptions;
 import io.taskgate.core.limiter.FixedWindowLimiter;

@@ -34,6 +34,10 @@ public final class ManualTimeline {
                 new Class<?>[] {ManagedScheduledExecutorService.class},
                 (proxy, method, args) ->
                     switch (method.getName()) {
+                      case "execute" -> {
+                        add((Runnable) args[0], 0, 0, TimeUnit.NANOSECONDS); // at the next advance
+                        yield null;
+                      }
                       case "schedule" ->
                           add((Runnable) args[0], (Long) args[1], 0, (TimeUnit) args[2]);
                       case "scheduleAtFixedRate", "scheduleWithFixedDelay" ->

@@ -1,6 +1,9 @@
-package io.taskgate.engine.limiter;
+package io.taskgate.api;
 
-/** Which waiter a {@link WaitingRateLimiter} serves first when permits come back. */
+/**
+ * Which waiting call a limiter serves first when permits come back (see {@link
+ * RateLimited#maxWait()}).
+ */
 public enum QueueOrder {
   /** First come, first served; a newcomer is refused when the queue is full. */
   OLDEST_FIRST,
