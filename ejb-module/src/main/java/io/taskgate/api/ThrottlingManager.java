@@ -73,4 +73,20 @@ public interface ThrottlingManager {
 
   /** The rate limit {@code taskType}'s tasks of {@code key} (null: any key) get now, if limited. */
   Optional<RateLimitPolicy> rateLimit(Class<? extends Task> taskType, String key);
+
+  /**
+   * Changes limiter {@code name} of {@link RateLimited} methods (and {@link Limiter} injection
+   * points): {@code permits} per {@code period}, {@code burst} back to back (a token bucket's
+   * capacity); its algorithm and other options stay. Stored and audited like the other changes; the
+   * next call on this instance uses it with fresh budgets, other instances within 2 seconds.
+   *
+   * @throws IllegalArgumentException if no limiter has that name, or a value is invalid (naming it)
+   */
+  void setLimiter(String name, int permits, Duration period, int burst);
+
+  /**
+   * Drops the change made by {@link #setLimiter}: the declared limit applies again. Returns false
+   * if there was none.
+   */
+  boolean resetLimiter(String name);
 }

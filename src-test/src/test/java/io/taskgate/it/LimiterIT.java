@@ -3,8 +3,14 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.NamedRateLimiter;
 import io.taskgate.api.RateLimitExceededException;
+import io.taskgate.engine.admin.LimiterAdmin;
+import io.taskgate.it.engine.LimitedCalls;
+import io.taskgate.it.engine.LimitedCalls.Configured;
 import io.taskgate.it.engine.LimitedCalls.Quotes;
+import io.taskgate.it.engine.LimitedCalls.Waiting;
 import io.taskgate.it.engine.TestConfigSource;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -12,6 +18,8 @@ import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -32,6 +40,9 @@ class LimiterIT {
   @ArquillianResource URL baseUrl;
 
   @Inject Quotes quotes;
+  @Inject Waiting waiting;
+  @Inject Configured configured;
+  @Inject LimiterAdmin limiters;
 
   @Deployment
   static WebArchive taskgateWar() {
@@ -92,6 +103,103 @@ class LimiterIT {
             TestConfigSource.VIEWER,
             TestConfigSource.VIEWER_PASSWORD);
     assertThat(reader.statusCode()).as("another user").isEqualTo(200);
+  }
+
+  @Test
+  void aCallOverTheLimitWaitsForItsPermitWithinMaxWait() {
+    waiting.call("first");
+    long start = System.nanoTime();
+    String second = waiting.call("second");
+    long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(second).startsWith("second on ");
+    assertThat(waitedMillis).as("waited for the next slot, 500 ms later").isBetween(300L, 2_900L);
+    assertThat(limiters.find("it-waiting").orElseThrow().waited()).isEqualTo(1);
+  }
+
+  @Test
+  void anAsyncCallOverTheLimitReturnsAtOnceAndRunsOnAnotherThreadWhenItsPermitComes()
+      throws Exception {
+    waiting.callAsync("first").toCompletableFuture().join();
+    String caller = Thread.currentThread().getName();
+    long start = System.nanoTime();
+    CompletableFuture<String> second = waiting.callAsync("second").toCompletableFuture();
+    long returnedMillis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(second).as("waiting for its permit").isNotDone();
+    assertThat(returnedMillis).as("returned without waiting").isLessThan(200L);
+    String ran = second.get(3, TimeUnit.SECONDS);
+    long doneMillis = (System.nanoTime() - start) / 1_000_000;
+    assertThat(ran).startsWith("second on ").doesNotEndWith(" on " + caller);
+    assertThat(doneMillis).isBetween(300L, 2_900L);
+  }
+
+  @Test
+  @RunAsClient
+  void aConfigDefinedLimiterChangedAtRunTimeAppliesAtOnceAndCanBeReset() throws Exception {
+    URI configured = api("limiters/" + LimitedCalls.CONFIGURED);
+    assertThat(Http.send("POST", api("it-limited/configured"), null, ADMIN, PASSWORD).statusCode())
+        .isEqualTo(200);
+    assertThat(Http.send("POST", api("it-limited/configured"), null, ADMIN, PASSWORD).statusCode())
+        .isEqualTo(200);
+    assertThat(Http.send("POST", api("it-limited/configured"), null, ADMIN, PASSWORD).statusCode())
+        .as("the third call of two per minute")
+        .isEqualTo(429);
+
+    HttpResponse<String> viewerPut =
+        Http.send(
+            "PUT",
+            configured,
+            "{\"permits\":5,\"period\":\"PT1M\"}",
+            TestConfigSource.VIEWER,
+            TestConfigSource.VIEWER_PASSWORD);
+    assertThat(viewerPut.statusCode()).isEqualTo(403);
+    HttpResponse<String> bad =
+        Http.send("PUT", configured, "{\"permits\":0,\"period\":\"PT1M\"}", ADMIN, PASSWORD);
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(Http.json(bad).getString("parameter")).isEqualTo("permits");
+
+    HttpResponse<String> put =
+        Http.send("PUT", configured, "{\"permits\":5,\"period\":\"PT1M\"}", ADMIN, PASSWORD);
+    assertThat(put.statusCode()).isEqualTo(200);
+    assertThat(Http.json(put).getBoolean("changed")).isTrue();
+    for (int i = 0; i < 5; i++) {
+      assertThat(
+              Http.send("POST", api("it-limited/configured"), null, ADMIN, PASSWORD).statusCode())
+          .as("call %d under the new limit", i + 1)
+          .isEqualTo(200);
+    }
+    assertThat(Http.send("POST", api("it-limited/configured"), null, ADMIN, PASSWORD).statusCode())
+        .isEqualTo(429);
+
+    JsonObject view = Http.json(Http.send("GET", configured, null, ADMIN, PASSWORD));
+    assertThat(view.getString("algorithm")).isEqualTo("FIXED_WINDOW");
+    assertThat(view.getInt("permits")).isEqualTo(5);
+    assertThat(view.getInt("granted")).isEqualTo(7);
+    assertThat(view.getInt("rejected")).isEqualTo(2);
+
+    assertThat(Http.send("DELETE", configured, null, ADMIN, PASSWORD).statusCode()).isEqualTo(204);
+    JsonObject reset = Http.json(Http.send("GET", configured, null, ADMIN, PASSWORD));
+    assertThat(reset.getInt("permits")).isEqualTo(2);
+    assertThat(reset.getBoolean("changed")).isFalse();
+    assertThat(Http.send("GET", api("throttlers/changes"), null, ADMIN, PASSWORD).body())
+        .as("the change and the reset are audited")
+        .contains("limiter:" + LimitedCalls.CONFIGURED);
+  }
+
+  @Test
+  void theInjectedLimiterSharesTheConfigDefinedBudget() {
+    NamedRateLimiter limiter = configured.limiter();
+    assertThat(limiter.name()).isEqualTo(LimitedCalls.CONFIGURED);
+    assertThat(limiter.stats().permits()).isEqualTo(2);
+    assertThat(limiter.stats().algorithm()).isEqualTo(LimiterAlgorithm.FIXED_WINDOW);
+    String key = "injected-" + System.nanoTime();
+    try (NamedRateLimiter.Permit first = limiter.tryAcquire(key);
+        NamedRateLimiter.Permit second = limiter.tryAcquire(key);
+        NamedRateLimiter.Permit third = limiter.tryAcquire(key)) {
+      assertThat(first.granted()).isTrue();
+      assertThat(second.granted()).isTrue();
+      assertThat(third.granted()).isFalse();
+      assertThat(third.retryAfter()).hasValueSatisfying(d -> assertThat(d).isPositive());
+    }
   }
 
   private URI api(String path) throws Exception {

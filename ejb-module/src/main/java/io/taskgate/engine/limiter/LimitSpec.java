@@ -64,7 +64,16 @@ public record LimitSpec(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(algorithm, "algorithm");
     Objects.requireNonNull(period, "period");
-    newLimiter(algorithm, permits, period, burst, segments); // each algorithm checks its numbers
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be at least 1, was " + permits);
+    }
+    if (period.isNegative() || period.isZero()) {
+      throw new IllegalArgumentException("period must be positive, was " + period);
+    }
+    if (burst < 1) {
+      throw new IllegalArgumentException("burst must be at least 1, was " + burst);
+    }
+    newLimiter(algorithm, permits, period, burst, segments); // each algorithm checks the rest
     if (maxKeys < 1) {
       throw new IllegalArgumentException("max-keys must be at least 1, was " + maxKeys);
     }

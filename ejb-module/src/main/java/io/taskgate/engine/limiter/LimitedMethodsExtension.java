@@ -1,5 +1,7 @@
 package io.taskgate.engine.limiter;
 
+import io.taskgate.api.Limiter;
+import io.taskgate.api.NamedRateLimiter;
 import io.taskgate.api.RateLimited;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
@@ -8,11 +10,15 @@ import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.InjectionPoint;
+import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessManagedBean;
 import jakarta.interceptor.Interceptor;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,6 +30,7 @@ import java.util.Map;
 public class LimitedMethodsExtension implements Extension {
 
   private final Map<Method, Class<?>> methods = new LinkedHashMap<>();
+  private final List<InjectionPoint> limiterPoints = new ArrayList<>();
   private Bean<?> limitsBean;
 
   void onBean(@Observes ProcessManagedBean<?> event) {
@@ -50,8 +57,14 @@ public class LimitedMethodsExtension implements Extension {
     }
   }
 
+  void onInjectionPoint(@Observes ProcessInjectionPoint<?, NamedRateLimiter> event) {
+    if (event.getInjectionPoint().getQualifiers().stream().anyMatch(Limiter.class::isInstance)) {
+      limiterPoints.add(event.getInjectionPoint());
+    }
+  }
+
   void afterDeployment(@Observes AfterDeploymentValidation event, BeanManager beanManager) {
-    if (methods.isEmpty() || limitsBean == null) {
+    if ((methods.isEmpty() && limiterPoints.isEmpty()) || limitsBean == null) {
       return;
     }
     MethodLimits limits =
@@ -67,5 +80,13 @@ public class LimitedMethodsExtension implements Extension {
                 new DeploymentException("Taskgate rate limit: " + e.getMessage(), e));
           }
         });
+    for (InjectionPoint point : limiterPoints) { // after the methods: they declare most limiters
+      try {
+        limits.named(LimiterProducer.nameOf(point), String.valueOf(point));
+      } catch (IllegalArgumentException e) {
+        event.addDeploymentProblem(
+            new DeploymentException("Taskgate rate limit: " + e.getMessage(), e));
+      }
+    }
   }
 }

@@ -3,6 +3,8 @@ package io.taskgate.engine.limiter;
 import io.taskgate.api.RateLimited;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.throttle.gate.RatePolicies;
+import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -13,12 +15,15 @@ import jakarta.security.enterprise.SecurityContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
 import java.security.Principal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -51,7 +56,18 @@ public class MethodLimits {
   private final Map<String, Named> limiters = new ConcurrentHashMap<>();
 
   /** A limiter and the method whose annotation defined it, to name both when another disagrees. */
-  private record Named(NamedLimiter limiter, String definedBy, RateLimited annotation) {}
+  private record Named(NamedLimiter limiter, String definedBy) {}
+
+  /** The prefix of a limiter's run-time change among the stored rate-limit changes. */
+  public static final String CHANGE_PREFIX = "limiter:";
+
+  /** Run-time changes made on other instances are read this often. */
+  static final long REFRESH_NANOS = 2_000_000_000L;
+
+  @Inject RatePolicies changes;
+
+  /** When run-time changes are read next; {@link Long#MIN_VALUE}: at the first call. */
+  private final AtomicLong nextRefresh = new AtomicLong(Long.MIN_VALUE);
 
   /**
    * The plan of {@code method} called on an instance of {@code beanClass}.
@@ -86,15 +102,15 @@ public class MethodLimits {
     LimitSpec spec = spec(name, limited);
     Named named =
         limiters.computeIfAbsent(
-            name, n -> new Named(new NamedLimiter(spec, ticker::nanos, timers), method, limited));
-    if (!named.limiter().spec().equals(spec)) {
+            name, n -> new Named(new NamedLimiter(spec, ticker::nanos, timers), method));
+    if (!named.limiter().declared().equals(spec)) {
       throw new IllegalArgumentException(
           "limiter "
               + name
               + " is declared differently by "
               + named.definedBy()
               + " ("
-              + named.limiter().spec()
+              + named.limiter().declared()
               + ") and by "
               + method
               + " ("
@@ -115,6 +131,89 @@ public class MethodLimits {
             config
                 .getOptionalValue(LimitSpec.PREFIX + name + "." + option, String.class)
                 .orElse(null));
+  }
+
+  /**
+   * Reads the run-time changes of limits when they are due (every {@link #REFRESH_NANOS}, so that a
+   * change made on another instance arrives), off the caller's thread.
+   */
+  void refreshIfDue(long nowNanos) {
+    long due = nextRefresh.get();
+    if ((due != Long.MIN_VALUE && nowNanos - due < 0)
+        || !nextRefresh.compareAndSet(due, nowNanos + REFRESH_NANOS)
+        || changes == null) {
+      return;
+    }
+    try {
+      executor.execute(this::applyChanges);
+    } catch (RuntimeException e) {
+      nextRefresh.set(Long.MIN_VALUE); // no executor now: try again on the next call
+    }
+  }
+
+  /** Gives each limiter its run-time change, or its declared limit back when it has none. */
+  public void applyChanges() {
+    Map<String, RateOverride> all = changes.overrides();
+    for (Named named : limiters.values()) {
+      RateOverride change = all.get(CHANGE_PREFIX + named.limiter().name());
+      LimitSpec wanted =
+          change == null
+              ? named.limiter().declared()
+              : named
+                  .limiter()
+                  .declared()
+                  .withLimit(
+                      change.permits(), Duration.ofNanos(change.periodNanos()), change.burst());
+      if (!wanted.equals(named.limiter().spec())) {
+        named.limiter().update(wanted);
+      }
+    }
+  }
+
+  /**
+   * Limiter {@code name} for {@code injectionPoint}: the one {@code @RateLimited} methods declared,
+   * or one from MicroProfile Config alone.
+   *
+   * @throws IllegalArgumentException naming the injection point, if neither defines it
+   */
+  public NamedLimiter named(String name, String injectionPoint) {
+    Named existing = limiters.get(name);
+    if (existing != null) {
+      return existing.limiter();
+    }
+    try {
+      return limiter(name, CONFIG_ONLY, injectionPoint);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "@Limiter(\"" + name + "\") at " + injectionPoint + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The options of a limiter defined by config alone: {@code @RateLimited}'s defaults. */
+  private static final RateLimited CONFIG_ONLY = Defaults.annotation();
+
+  /** Holds a {@code @RateLimited} with every default; not a bean, never called. */
+  private static final class Defaults {
+    @RateLimited
+    static void declared() {}
+
+    static RateLimited annotation() {
+      try {
+        return Defaults.class.getDeclaredMethod("declared").getAnnotation(RateLimited.class);
+      } catch (NoSuchMethodException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** The limiter named {@code name}, if a method or an injection point declared it. */
+  public Optional<NamedLimiter> find(String name) {
+    return Optional.ofNullable(limiters.get(name)).map(Named::limiter);
+  }
+
+  /** The limit {@code name} was declared with, before any run-time change. */
+  public Optional<LimitSpec> declared(String name) {
+    return find(name).map(NamedLimiter::declared);
   }
 
   /** Runs the calls of asynchronous methods that waited for their permit. */

@@ -1,6 +1,7 @@
 package io.taskgate.engine.limiter;
 
 import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.LimiterStats;
 import io.taskgate.core.limiter.PartitionedLimiter;
 import io.taskgate.core.limiter.RateLimitLease;
 import java.time.Duration;
@@ -39,6 +40,7 @@ public final class NamedLimiter {
   private static final RateLimitLease UNTRACKED = RateLimitLease.acquired(1);
 
   private final String name;
+  private final LimitSpec declared;
   private final LongSupplier clock;
   private final ScheduledExecutorService scheduler;
   private volatile State state;
@@ -76,6 +78,7 @@ public final class NamedLimiter {
    */
   public NamedLimiter(LimitSpec spec, LongSupplier clock, ScheduledExecutorService scheduler) {
     this.name = Objects.requireNonNull(spec, "spec").name();
+    this.declared = spec;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.scheduler = scheduler;
     this.state = State.of(spec);
@@ -88,6 +91,11 @@ public final class NamedLimiter {
 
   public String name() {
     return name;
+  }
+
+  /** The limit as declared, before any run-time change. */
+  public LimitSpec declared() {
+    return declared;
   }
 
   /** Uses {@code spec} from the next call on, with fresh budgets; counts are kept. */
@@ -194,14 +202,21 @@ public final class NamedLimiter {
     return full.isAcquired() ? 0 : full.retryAfterNanos().orElse(0);
   }
 
-  /** A snapshot of the counts since the limiter was created. */
-  public Stats stats() {
+  /** The limit now and a snapshot of the counts since the limiter was created. */
+  public LimiterStats stats() {
     State current = state;
     int queued = 0;
     for (WaitingRateLimiter queue : current.queues().values()) {
       queued += queue.queueLength();
     }
-    return new Stats(
+    LimitSpec spec = current.spec();
+    return new LimiterStats(
+        name,
+        spec.algorithm(),
+        spec.permits(),
+        spec.period(),
+        spec.burst(),
+        !spec.equals(declared),
         granted.sum(),
         rejected.sum(),
         failedOpen.sum(),
@@ -209,28 +224,6 @@ public final class NamedLimiter {
         Duration.ofNanos(waitNanos.sum()),
         queued,
         current.keys().partitionCount(),
-        current.spec().maxKeys());
+        spec.maxKeys());
   }
-
-  /**
-   * The counts of a limiter.
-   *
-   * @param granted calls let through (after waiting or not)
-   * @param rejected calls refused (at once, or after waiting in vain)
-   * @param failedOpen calls let through untracked because the key table was full
-   * @param waited calls that waited and then got their permit
-   * @param waitTime the time those calls waited, in all
-   * @param queued calls waiting now
-   * @param keys keys tracked now
-   * @param maxKeys the most keys tracked at once
-   */
-  public record Stats(
-      long granted,
-      long rejected,
-      long failedOpen,
-      long waited,
-      Duration waitTime,
-      int queued,
-      int keys,
-      int maxKeys) {}
 }

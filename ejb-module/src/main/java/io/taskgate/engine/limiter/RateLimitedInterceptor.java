@@ -38,6 +38,7 @@ public class RateLimitedInterceptor {
     NamedLimiter limiter = plan.limiter();
     String key = key(plan, invocation.getParameters());
     long now = ticker.nanos();
+    limits.refreshIfDue(now);
     if (plan.http()) {
       LimitedResponses.record(limiter, key, now);
     }

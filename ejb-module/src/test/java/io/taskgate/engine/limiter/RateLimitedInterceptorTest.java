@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.taskgate.api.LimiterStats;
 import io.taskgate.api.RateLimitExceededException;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
@@ -274,7 +275,7 @@ class RateLimitedInterceptorTest {
     assertThat(call("perUser", "u3")).isEqualTo("u3"); // not tracked: fails open
     assertThat(call("perUser", "u3")).isEqualTo("u3");
     assertThat(refused("perUser", "u1")).isNotNull(); // tracked keys keep their budget
-    NamedLimiter.Stats stats = limited.limits.limiters().get(0).stats();
+    LimiterStats stats = limited.limits.limiters().get(0).stats();
     assertThat(stats.failedOpen()).isEqualTo(2);
     assertThat(stats.keys()).isEqualTo(2);
     assertThat(stats.granted()).isEqualTo(2);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.LimiterStats;
 import io.taskgate.api.QueueOrder;
 import io.taskgate.api.RateLimitExceededException;
 import io.taskgate.api.RateLimitKey;
@@ -126,7 +127,7 @@ class WaitingCallsTest {
     assertThat(c).isCompletedWithValue("c");
     assertThat(api.ran).containsExactly("a", "b", "c");
 
-    NamedLimiter.Stats stats = limited.limits.limiters().get(0).stats();
+    LimiterStats stats = limited.limits.limiters().get(0).stats();
     assertThat(stats.waited()).isEqualTo(2);
     assertThat(stats.waitTime()).isEqualTo(Duration.ofMillis(300)); // b 100 ms, c 200 ms
     assertThat(stats.granted()).isEqualTo(3);

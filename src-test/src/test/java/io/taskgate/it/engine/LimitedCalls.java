@@ -1,17 +1,23 @@
 package io.taskgate.it.engine;
 
+import io.taskgate.api.Limiter;
 import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.NamedRateLimiter;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** {@code @RateLimited} calls for LimiterIT: a CDI bean's method and a JAX-RS resource method. */
 public final class LimitedCalls {
@@ -30,6 +36,45 @@ public final class LimitedCalls {
     }
   }
 
+  /** Calls that wait for their permit: one every half second, waiting up to 3 s. */
+  @ApplicationScoped
+  public static class Waiting {
+    @RateLimited(value = "it-waiting", permits = 2, period = "PT1S", burst = 1, maxWait = "PT3S")
+    public String call(String id) {
+      return id + " on " + Thread.currentThread().getName();
+    }
+
+    @RateLimited(
+        value = "it-waiting-async",
+        permits = 2,
+        period = "PT1S",
+        burst = 1,
+        maxWait = "PT3S")
+    public CompletionStage<String> callAsync(String id) {
+      return CompletableFuture.completedFuture(id + " on " + Thread.currentThread().getName());
+    }
+  }
+
+  /** A limiter defined in MicroProfile Config alone, used by a method and injected. */
+  @ApplicationScoped
+  public static class Configured {
+    @Inject
+    @Limiter(CONFIGURED)
+    NamedRateLimiter limiter;
+
+    @RateLimited(CONFIGURED)
+    public String call() {
+      return "ok";
+    }
+
+    public NamedRateLimiter limiter() {
+      return limiter;
+    }
+  }
+
+  /** The config-defined limiter's name (2 per minute, fixed window, in TestConfigSource). */
+  public static final String CONFIGURED = "it-configured";
+
   /** The same limit per authenticated caller, over HTTP: {@code GET /api/it-limited/{sku}}. */
   @Path("it-limited")
   @RequestScoped
@@ -45,6 +90,16 @@ public final class LimitedCalls {
         key = RateLimited.CALLER)
     public JsonObject quote(@PathParam("sku") String sku) {
       return Json.createObjectBuilder().add("quote", sku).build();
+    }
+
+    @Inject Configured configured;
+
+    /** Calls the config-defined limiter's method: its refusal answers 429 too. */
+    @POST
+    @Path("configured")
+    @Produces(MediaType.APPLICATION_JSON)
+    public JsonObject configured() {
+      return Json.createObjectBuilder().add("answer", configured.call()).build();
     }
   }
 }

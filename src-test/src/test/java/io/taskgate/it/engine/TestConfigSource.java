@@ -38,7 +38,10 @@ public class TestConfigSource implements ConfigSource {
           Map.entry("taskgate.security.user." + VIEWER + ".groups", "taskgate-viewer"),
           Map.entry("taskgate.security.user.viewer.password", ""),
           Map.entry("taskgate.metrics.top-keys-refresh", "PT0.5S"),
-          Map.entry("taskgate.metrics.tasks", "true"));
+          Map.entry("taskgate.metrics.tasks", "true"),
+          Map.entry("taskgate.limiter.it-configured.algorithm", "fixed-window"),
+          Map.entry("taskgate.limiter.it-configured.permits", "2"),
+          Map.entry("taskgate.limiter.it-configured.period", "PT1M"));
 
   @Override
   public Map<String, String> getProperties() {

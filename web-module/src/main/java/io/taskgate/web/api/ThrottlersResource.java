@@ -211,7 +211,7 @@ public class ThrottlersResource {
         Map.of("kind", kind.label(), "id", id));
   }
 
-  private static JsonObject object(String text) {
+  static JsonObject object(String text) {
     try (JsonReader reader = Json.createReader(new StringReader(text))) {
       return reader.readObject();
     } catch (JsonException | IllegalStateException e) {
@@ -223,7 +223,7 @@ public class ThrottlersResource {
     }
   }
 
-  private static void only(JsonObject json, Set<String> fields) {
+  static void only(JsonObject json, Set<String> fields) {
     for (String name : json.keySet()) {
       if (!fields.contains(name)) {
         throw ApiProblem.invalidParameter(
@@ -232,7 +232,7 @@ public class ThrottlersResource {
     }
   }
 
-  private static int integer(JsonObject json, String name, Integer fallback) {
+  static int integer(JsonObject json, String name, Integer fallback) {
     JsonValue value = json.get(name);
     if (value == null || value == JsonValue.NULL) {
       if (fallback == null) {
@@ -251,7 +251,7 @@ public class ThrottlersResource {
     }
   }
 
-  private static Duration duration(JsonObject json, String field) {
+  static Duration duration(JsonObject json, String field) {
     JsonValue value = json.get(field);
     if (!(value instanceof JsonString text)) {
       throw ApiProblem.invalidParameter(
@@ -268,7 +268,7 @@ public class ThrottlersResource {
   }
 
   /** A refused definition as a 400 naming the field its message starts with. */
-  private static ApiProblem invalid(JsonObject json, IllegalArgumentException e) {
+  static ApiProblem invalid(JsonObject json, IllegalArgumentException e) {
     String message = e.getMessage();
     String field = "body";
     for (String name :

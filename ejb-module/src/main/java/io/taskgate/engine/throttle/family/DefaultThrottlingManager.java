@@ -10,6 +10,8 @@ import io.taskgate.core.throttle.ResourceTemplate;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
+import io.taskgate.engine.limiter.LimitSpec;
+import io.taskgate.engine.limiter.MethodLimits;
 import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.ThrottlerChange;
 import io.taskgate.store.ThrottlerRecord;
@@ -42,6 +44,7 @@ public class DefaultThrottlingManager implements ThrottlingManager {
   @Inject InstantSource clock;
   @Inject RatePolicies rates;
   @Inject HandlerRegistry registry;
+  @Inject MethodLimits limits;
 
   @Override
   public void addOrUpdateSemaphore(String id, int maxCount) {
@@ -245,6 +248,69 @@ public class DefaultThrottlingManager implements ThrottlingManager {
                         + taskType
                         + " has no rate limit to change: give its handler a @RateLimit and its"
                         + " tasks a key"));
+  }
+
+  @Override
+  public void setLimiter(String name, int permits, Duration period, int burst) {
+    setLimiter(name, permits, period, burst, APPLICATION);
+  }
+
+  /**
+   * {@link #setLimiter(String, int, Duration, int)}, audited as {@code by}; returns the limit the
+   * limiter now has.
+   */
+  public LimitSpec setLimiter(String name, int permits, Duration period, int burst, String by) {
+    LimitSpec declared = declaredLimiter(name);
+    if (period == null) {
+      throw new IllegalArgumentException("period must be given, such as PT1S");
+    }
+    LimitSpec changed = declared.withLimit(permits, period, burst);
+    RateOverride override =
+        new RateOverride(MethodLimits.CHANGE_PREFIX + name, null, permits, period.toNanos(), burst);
+    Optional<RateOverride> before = store.putRateOverride(override, by, clock.instant());
+    rates.reload(clock.instant());
+    limits.applyChanges();
+    if (before.isEmpty() || !before.get().equals(override)) {
+      LOG.info(
+          () ->
+              "Taskgate: limiter "
+                  + name
+                  + " set by "
+                  + by
+                  + " to "
+                  + override.describe()
+                  + before.map(b -> " (was " + b.describe() + ")").orElse(""));
+    }
+    return changed;
+  }
+
+  @Override
+  public boolean resetLimiter(String name) {
+    return resetLimiter(name, APPLICATION);
+  }
+
+  /** {@link #resetLimiter(String)}, audited as {@code by}. */
+  public boolean resetLimiter(String name, String by) {
+    declaredLimiter(name);
+    boolean removed =
+        store
+            .removeRateOverride(MethodLimits.CHANGE_PREFIX + name, null, by, clock.instant())
+            .isPresent();
+    rates.reload(clock.instant());
+    limits.applyChanges();
+    return removed;
+  }
+
+  private LimitSpec declaredLimiter(String name) {
+    return limits
+        .declared(name)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "no limiter is named "
+                        + name
+                        + ": name one with @RateLimited or @Limiter (the limiters are listed at"
+                        + " /api/limiters)"));
   }
 
   /** The latest {@code max} changes of definitions, newest first. */

@@ -1,0 +1,49 @@
+package io.taskgate.engine.admin;
+
+import io.taskgate.api.LimiterStats;
+import io.taskgate.engine.limiter.MethodLimits;
+import io.taskgate.engine.limiter.NamedLimiter;
+import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The limiters of {@code @RateLimited} methods and {@code @Limiter} injection points for the REST
+ * API and the pages: each one's limit and counts, and run-time changes made by a named user.
+ */
+@ApplicationScoped
+public class LimiterAdmin {
+
+  @Inject MethodLimits limits;
+  @Inject DefaultThrottlingManager manager;
+
+  /** Every limiter, by name. */
+  public List<LimiterStats> list() {
+    return limits.limiters().stream().map(NamedLimiter::stats).toList();
+  }
+
+  /** Limiter {@code name}, if there is one. */
+  public Optional<LimiterStats> find(String name) {
+    return limits.find(name).map(NamedLimiter::stats);
+  }
+
+  /**
+   * Changes limiter {@code name}'s limit, audited as {@code by}; returns it as it is now.
+   *
+   * @throws IllegalArgumentException if there is no such limiter or a value is invalid
+   */
+  public LimiterStats set(String name, int permits, Duration period, int burst, String by) {
+    manager.setLimiter(name, permits, period, burst, by);
+    return find(name).orElseThrow();
+  }
+
+  /**
+   * Gives limiter {@code name} its declared limit back, audited as {@code by}; false if unchanged.
+   */
+  public boolean reset(String name, String by) {
+    return manager.resetLimiter(name, by);
+  }
+}

@@ -1,0 +1,123 @@
+package io.taskgate.web.api;
+
+import io.taskgate.api.LimiterStats;
+import io.taskgate.engine.admin.LimiterAdmin;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * {@code /api/limiters}: the limiters of {@code @RateLimited} methods and {@code @Limiter}
+ * injection points on this instance, each one's limit and counts; an admin changes a limit ({@code
+ * PUT}) or gives the declared one back ({@code DELETE}), audited with the user's name.
+ */
+@Path("limiters")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "limiters", description = "Rate limits on methods and resources")
+public class LimitersResource {
+  static final String UNKNOWN_LIMITER = "urn:taskgate:problem:unknown-limiter";
+  private static final int MAX_BODY = 4_096;
+  private static final Set<String> FIELDS = Set.of("permits", "period", "burst");
+
+  @Inject LimiterAdmin admin;
+  @Context SecurityContext security;
+
+  /** Every limiter. */
+  public record LimitersView(List<LimiterStats> limiters) {}
+
+  @GET
+  @Operation(summary = "Every limiter: its limit now and its counts on this instance")
+  public LimitersView list() {
+    return new LimitersView(admin.list());
+  }
+
+  @GET
+  @Path("{name}")
+  @Operation(summary = "One limiter")
+  @APIResponse(
+      responseCode = "404",
+      description = "No such limiter",
+      content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
+  public LimiterStats find(@PathParam("name") String name) {
+    return admin.find(name).orElseThrow(() -> unknown(name));
+  }
+
+  /**
+   * Changes a limiter's limit: {@code {"permits": 10, "period": "PT1S", "burst": 10}} ({@code
+   * burst} defaults to {@code permits}).
+   */
+  @PUT
+  @Path("{name}")
+  @Operation(summary = "Change a limiter's limit at run time (admin)")
+  @APIResponse(
+      responseCode = "400",
+      description = "A bad field, named in the problem",
+      content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
+  public LimiterStats put(
+      @PathParam("name") String name,
+      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+      @HeaderParam(HttpHeaders.CONTENT_LENGTH) String contentLength,
+      InputStream body) {
+    if (admin.find(name).isEmpty()) {
+      throw unknown(name);
+    }
+    JsonObject json =
+        ThrottlersResource.object(JsonBody.read(contentType, contentLength, body, MAX_BODY));
+    ThrottlersResource.only(json, FIELDS);
+    int permits = ThrottlersResource.integer(json, "permits", null);
+    try {
+      return admin.set(
+          name,
+          permits,
+          ThrottlersResource.duration(json, "period"),
+          ThrottlersResource.integer(json, "burst", permits),
+          user());
+    } catch (IllegalArgumentException e) {
+      throw ThrottlersResource.invalid(json, e);
+    }
+  }
+
+  @DELETE
+  @Path("{name}")
+  @Operation(summary = "Give a limiter its declared limit back (admin); 404 if it was not changed")
+  public Response reset(@PathParam("name") String name) {
+    if (admin.find(name).isEmpty() || !admin.reset(name, user())) {
+      throw unknown(name);
+    }
+    return Response.noContent().build();
+  }
+
+  private String user() {
+    return security.getUserPrincipal() == null ? "unknown" : security.getUserPrincipal().getName();
+  }
+
+  private static ApiProblem unknown(String name) {
+    return new ApiProblem(
+        404,
+        UNKNOWN_LIMITER,
+        "Unknown limiter",
+        "No limiter '" + name + "' (or no change to it) on this instance",
+        Map.of("name", name));
+  }
+}
