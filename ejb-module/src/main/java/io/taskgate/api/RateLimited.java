@@ -8,6 +8,7 @@ import jakarta.enterprise.util.Nonbinding;
 import jakarta.interceptor.InterceptorBinding;
 import java.lang.annotation.Documented;
 import java.lang.annotation.Inherited;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.Target;
 
@@ -46,7 +47,23 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RUNTIME)
 @Target({TYPE, METHOD})
+@Repeatable(RateLimited.List.class)
 public @interface RateLimited {
+
+  /**
+   * Several limits on one method, such as one per user and one for everybody: a call runs only if
+   * every one of them grants it, and takes nothing from any when one refuses (permits a concurrent
+   * caller takes in between may still be spent). Chained limits do not wait: their {@code maxWait}
+   * must be zero.
+   */
+  @Inherited
+  @Documented
+  @Retention(RUNTIME)
+  @Target({TYPE, METHOD})
+  @interface List {
+    /** The limits, checked in this order. */
+    RateLimited[] value();
+  }
 
   /** The value of {@link #key()} that keys each call by its caller. */
   String CALLER = "caller";

@@ -67,6 +67,20 @@ class LimiterIT {
   }
 
   @Test
+  void chainedLimitsPerUserAndForEverybodyTakeAllOrNothing() {
+    quotes.both("ann");
+    quotes.both("ann");
+    assertThat(catchThrowableOfType(() -> quotes.both("ann"), RateLimitExceededException.class))
+        .extracting(RateLimitExceededException::limiter)
+        .isEqualTo("it-per-user");
+    assertThat(quotes.both("bob")).isEqualTo("both for bob");
+    assertThat(catchThrowableOfType(() -> quotes.both("cy"), RateLimitExceededException.class))
+        .extracting(RateLimitExceededException::limiter)
+        .isEqualTo("it-everybody");
+    assertThat(limiters.find("it-everybody").orElseThrow().granted()).isEqualTo(3);
+  }
+
+  @Test
   @RunAsClient
   void overHttpTheSixthCallAnswers429WithRetryAfterAndAProblemAndTheHeaders() throws Exception {
     for (int i = 0; i < 5; i++) {

@@ -10,6 +10,7 @@ import io.taskgate.engine.admin.dto.ThrottlingView;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.ThrottlerSpec;
+import io.taskgate.engine.limiter.MethodLimits;
 import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
 import io.taskgate.engine.throttle.family.JobThrottlers;
@@ -69,6 +70,7 @@ public class ThrottlerAdmin {
     }
     List<RateLimitOverrideView> rates =
         policies.overrides().values().stream()
+            .filter(o -> !o.taskType().startsWith(MethodLimits.CHANGE_PREFIX)) // at /api/limiters
             .map(
                 o ->
                     new RateLimitOverrideView(

@@ -7,6 +7,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -14,14 +15,28 @@ import java.util.concurrent.CompletionStage;
  * whether it answers with a {@link CompletionStage} (a refusal is then a failed stage) and whether
  * it is a JAX-RS resource method (its responses then carry the RateLimit headers).
  *
- * @param limiter the method's limiter
- * @param key where a call's key comes from
+ * @param limiter the method's limiter (the first, when it has several)
+ * @param key where a call's key comes from, for {@code limiter}
+ * @param chained the method's other limits, all-or-nothing with the first; empty for one
  * @param async whether the method returns a {@link CompletionStage}
  * @param http whether the method is a JAX-RS resource method
  * @param fallback what answers a refused call instead of the refusal; null: the refusal is thrown
  */
 public record LimitedMethod(
-    NamedLimiter limiter, CallKey key, boolean async, boolean http, Fallback fallback) {
+    NamedLimiter limiter,
+    CallKey key,
+    List<Limit> chained,
+    boolean async,
+    boolean http,
+    Fallback fallback) {
+
+  /**
+   * One more limit of a method with several.
+   *
+   * @param limiter its limiter
+   * @param key where a call's key comes from, for it
+   */
+  public record Limit(NamedLimiter limiter, CallKey key) {}
 
   /**
    * The method called instead of a refused one.
@@ -93,15 +108,18 @@ public record LimitedMethod(
   }
 
   /**
-   * The annotation that limits {@code method} of {@code beanClass}: the method's, else the class's.
+   * The annotations that limit {@code method} of {@code beanClass}: the method's, else the class's;
+   * empty when neither has any.
    */
-  public static RateLimited annotation(Method method, Class<?> beanClass) {
-    RateLimited onMethod = method.getAnnotation(RateLimited.class);
-    if (onMethod != null) {
+  public static RateLimited[] annotations(Method method, Class<?> beanClass) {
+    RateLimited[] onMethod = method.getAnnotationsByType(RateLimited.class);
+    if (onMethod.length > 0) {
       return onMethod;
     }
-    RateLimited onClass = beanClass.getAnnotation(RateLimited.class);
-    return onClass != null ? onClass : method.getDeclaringClass().getAnnotation(RateLimited.class);
+    RateLimited[] onClass = beanClass.getAnnotationsByType(RateLimited.class);
+    return onClass.length > 0
+        ? onClass
+        : method.getDeclaringClass().getAnnotationsByType(RateLimited.class);
   }
 
   /** The name of {@code method}'s limiter. */

@@ -42,7 +42,7 @@ public class LimitedMethodsExtension implements Extension {
     if (beanClass.isAnnotationPresent(Interceptor.class)) {
       return; // the interceptor carries its binding; it is not limited
     }
-    boolean onClass = beanClass.isAnnotationPresent(RateLimited.class);
+    boolean onClass = beanClass.getAnnotationsByType(RateLimited.class).length > 0;
     for (AnnotatedMethod<?> annotated : event.getAnnotatedBeanClass().getMethods()) {
       Method method = annotated.getJavaMember();
       int modifiers = method.getModifiers();
@@ -51,7 +51,7 @@ public class LimitedMethodsExtension implements Extension {
           || Modifier.isPrivate(modifiers)) {
         continue;
       }
-      if (onClass || annotated.isAnnotationPresent(RateLimited.class)) {
+      if (onClass || method.getAnnotationsByType(RateLimited.class).length > 0) {
         methods.put(method, beanClass);
       }
     }

@@ -81,21 +81,46 @@ public class MethodLimits {
   }
 
   private LimitedMethod newPlan(Method method, Class<?> beanClass) {
-    RateLimited limited = LimitedMethod.annotation(method, beanClass);
-    if (limited == null) {
+    RateLimited[] all = LimitedMethod.annotations(method, beanClass);
+    if (all.length == 0) {
       throw new IllegalArgumentException(
           LimitedMethod.describe(method) + " is intercepted but carries no @RateLimited");
     }
-    String name = LimitedMethod.limiterName(method, limited);
-    NamedLimiter limiter = limiter(name, limited, LimitedMethod.describe(method));
+    String described = LimitedMethod.describe(method);
+    List<LimitedMethod.Limit> limits = new ArrayList<>();
+    String fallback = "";
+    for (RateLimited limited : all) {
+      if (all.length > 1 && limited.value().isEmpty()) {
+        throw new IllegalArgumentException(
+            "@RateLimited method "
+                + described
+                + " has "
+                + all.length
+                + " limits: give each a name (value) so that they keep apart");
+      }
+      NamedLimiter limiter =
+          limiter(LimitedMethod.limiterName(method, limited), limited, described);
+      if (all.length > 1 && limiter.spec().waits()) {
+        throw new IllegalArgumentException(
+            "@RateLimited method "
+                + described
+                + ": limiter "
+                + limiter.name()
+                + " waits (max-wait "
+                + limiter.spec().maxWait()
+                + "), but the limits of a method with several do not wait; set its maxWait to"
+                + " PT0S");
+      }
+      limits.add(new LimitedMethod.Limit(limiter, CallKey.of(method, limited, this::callerKey)));
+      fallback = fallback.isEmpty() ? limited.fallback() : fallback;
+    }
     return new LimitedMethod(
-        limiter,
-        CallKey.of(method, limited, this::callerKey),
+        limits.get(0).limiter(),
+        limits.get(0).key(),
+        List.copyOf(limits.subList(1, limits.size())),
         LimitedMethod.isAsync(method),
         LimitedMethod.isResourceMethod(method),
-        limited.fallback().isEmpty()
-            ? null
-            : LimitedMethod.Fallback.of(method, beanClass, limited.fallback()));
+        fallback.isEmpty() ? null : LimitedMethod.Fallback.of(method, beanClass, fallback));
   }
 
   private NamedLimiter limiter(String name, RateLimited limited, String method) {

@@ -118,6 +118,16 @@ public final class NamedLimiter {
     return lease;
   }
 
+  /** What {@link #tryAcquire} would answer now for {@code key}, taking (and counting) nothing. */
+  public RateLimitLease probe(String key, long nowNanos) {
+    return state.keys().probe(key, 1, nowNanos);
+  }
+
+  /** Counts a call refused for another limiter's sake (a chain of limits), here at the root. */
+  void countRefusal() {
+    rejected.increment();
+  }
+
   /**
    * Takes one permit for {@code key}: at once if it can, else, when the spec lets calls wait, as
    * soon as one comes back within its {@code maxWait} and queue; the future completes with an

@@ -36,11 +36,14 @@ public class RateLimitedInterceptor {
   Object limit(InvocationContext invocation) throws Exception {
     LimitedMethod plan = limits.plan(invocation.getMethod(), invocation.getTarget().getClass());
     NamedLimiter limiter = plan.limiter();
-    String key = key(plan, invocation.getParameters());
+    String key = key(plan.key(), invocation.getParameters());
     long now = ticker.nanos();
     limits.refreshIfDue(now);
     if (plan.http()) {
       LimitedResponses.record(limiter, key, now);
+    }
+    if (!plan.chained().isEmpty()) {
+      return limitChained(invocation, plan, key, now);
     }
     if (plan.async()) {
       return limitLater(invocation, plan, key, now);
@@ -54,11 +57,83 @@ public class RateLimitedInterceptor {
       }
       throw refusal;
     }
+    return runHolding(invocation, lease, false);
+  }
+
+  /**
+   * A method with several limits: runs only if every limit grants it. Each is probed first, taking
+   * nothing; only when all would grant are the permits taken, in order (a limit that refuses then,
+   * because a concurrent call took its permit, gives the call's other permits back where it can).
+   */
+  private static Object limitChained(
+      InvocationContext invocation, LimitedMethod plan, String firstKey, long now)
+      throws Exception {
+    Object[] args = invocation.getParameters();
+    int size = plan.chained().size() + 1;
+    NamedLimiter[] limiters = new NamedLimiter[size];
+    String[] keys = new String[size];
+    limiters[0] = plan.limiter();
+    keys[0] = firstKey;
+    for (int i = 1; i < size; i++) {
+      LimitedMethod.Limit limit = plan.chained().get(i - 1);
+      limiters[i] = limit.limiter();
+      keys[i] = key(limit.key(), args);
+    }
+    RateLimitExceededException refusal = null;
+    for (int i = 0; i < size && refusal == null; i++) {
+      RateLimitLease probe = limiters[i].probe(keys[i], now);
+      if (!probe.isAcquired()) {
+        limiters[i].countRefusal();
+        refusal = refusal(limiters[i], keys[i], probe);
+      }
+    }
+    RateLimitLease[] leases = new RateLimitLease[size];
+    for (int i = 0; i < size && refusal == null; i++) {
+      leases[i] = limiters[i].tryAcquire(keys[i], now);
+      if (!leases[i].isAcquired()) {
+        refusal = refusal(limiters[i], keys[i], leases[i]);
+        closeAll(leases);
+      }
+    }
+    if (refusal != null) {
+      if (plan.fallback() != null) {
+        return plan.fallback().call(invocation.getTarget(), args, refusal);
+      }
+      if (plan.async()) {
+        return CompletableFuture.failedFuture(refusal);
+      }
+      throw refusal;
+    }
+    return runHolding(invocation, RateLimitLease.acquired(1, () -> closeAll(leases)), plan.async());
+  }
+
+  private static void closeAll(RateLimitLease[] leases) {
+    for (RateLimitLease lease : leases) {
+      if (lease != null) {
+        lease.close();
+      }
+    }
+  }
+
+  /**
+   * Runs the call holding {@code lease}, given back when the call ends (for an asynchronous method,
+   * when its stage completes).
+   */
+  private static Object runHolding(
+      InvocationContext invocation, RateLimitLease lease, boolean async) throws Exception {
+    Object result;
     try {
-      return invocation.proceed();
-    } finally {
+      result = invocation.proceed();
+    } catch (Exception | Error e) {
+      lease.close();
+      throw e;
+    }
+    if (async && result instanceof CompletionStage<?> stage) {
+      stage.whenComplete((value, error) -> lease.close());
+    } else {
       lease.close();
     }
+    return result;
   }
 
   /** Blocks until the waiting call has its answer; an interrupt withdraws it. */
@@ -108,19 +183,7 @@ public class RateLimitedInterceptor {
       }
       return CompletableFuture.failedFuture(refusal);
     }
-    Object result;
-    try {
-      result = invocation.proceed();
-    } catch (Exception | Error e) {
-      lease.close();
-      throw e;
-    }
-    if (result instanceof CompletionStage<?> stage) {
-      stage.whenComplete((value, error) -> lease.close());
-    } else {
-      lease.close();
-    }
-    return result;
+    return runHolding(invocation, lease, true);
   }
 
   @SuppressWarnings("unchecked")
@@ -141,11 +204,11 @@ public class RateLimitedInterceptor {
         lease.reason().orElse("over the limit"));
   }
 
-  private static String key(LimitedMethod plan, Object[] args) {
-    if (plan.key() == CallKey.NONE) {
+  private static String key(CallKey source, Object[] args) {
+    if (source == CallKey.NONE) {
       return NamedLimiter.NO_KEY;
     }
-    String key = RateLimitKeys.normalize(plan.key().of(args), MethodLimits.MAX_KEY_LENGTH);
+    String key = RateLimitKeys.normalize(source.of(args), MethodLimits.MAX_KEY_LENGTH);
     return key == null ? NamedLimiter.NO_KEY : key;
   }
 }

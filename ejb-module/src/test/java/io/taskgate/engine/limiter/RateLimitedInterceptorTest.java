@@ -99,6 +99,12 @@ class RateLimitedInterceptorTest {
     public String perUser(String user) {
       return user;
     }
+
+    @RateLimited(value = "per-user", permits = 2, period = "PT1M", key = "#{user}")
+    @RateLimited(value = "everybody", permits = 3, period = "PT1M")
+    public String chained(String user) {
+      return user;
+    }
   }
 
   private Object call(String method, Object... args) throws Exception {
@@ -280,6 +286,23 @@ class RateLimitedInterceptorTest {
     assertThat(stats.keys()).isEqualTo(2);
     assertThat(stats.granted()).isEqualTo(2);
     assertThat(stats.rejected()).isEqualTo(1);
+  }
+
+  @Test
+  void chainedLimitsTakeAllOrNothing() throws Exception {
+    call("chained", "ann");
+    call("chained", "ann");
+    assertThat(refused("chained", "ann").limiter()).isEqualTo("per-user");
+    assertThat(call("chained", "bob")).isEqualTo("bob"); // ann's refusal took nothing globally
+    RateLimitExceededException global = refused("chained", "cy");
+    assertThat(global.limiter()).isEqualTo("everybody");
+    assertThat(global.key()).isEmpty();
+    assertThat(limited.limits.find("per-user").orElseThrow().availablePermits("cy", 0))
+        .as("the global refusal took nothing of cy's own budget")
+        .isEqualTo(2);
+    assertThat(limited.limits.find("per-user").orElseThrow().stats().rejected()).isEqualTo(1);
+    assertThat(limited.limits.find("everybody").orElseThrow().stats().rejected()).isEqualTo(1);
+    assertThat(limited.limits.find("everybody").orElseThrow().stats().granted()).isEqualTo(3);
   }
 
   @Test

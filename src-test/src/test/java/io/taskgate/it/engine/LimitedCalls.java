@@ -34,6 +34,13 @@ public final class LimitedCalls {
     public String quote(@RateLimitKey String user, String sku) {
       return "quote for " + user + ": " + sku;
     }
+
+    /** Two per user and three for everybody, per minute. */
+    @RateLimited(value = "it-per-user", permits = 2, period = "PT1M", key = "#{user}")
+    @RateLimited(value = "it-everybody", permits = 3, period = "PT1M")
+    public String both(String user) {
+      return "both for " + user;
+    }
   }
 
   /** Calls that wait for their permit: one every half second, waiting up to 3 s. */
