@@ -120,7 +120,7 @@ class LimiterIT {
   }
 
   @Test
-  void aCallOverTheLimitWaitsForItsPermitWithinMaxWait() {
+  void aCallOverTheLimitWaitsForItsPermitWithinMaxWait() throws Exception {
     waiting.call("first");
     long start = System.nanoTime();
     String second = waiting.call("second");
@@ -128,6 +128,18 @@ class LimiterIT {
     assertThat(second).startsWith("second on ");
     assertThat(waitedMillis).as("waited for the next slot, 500 ms later").isBetween(300L, 2_900L);
     assertThat(limiters.find("it-waiting").orElseThrow().waited()).isEqualTo(1);
+    String metrics =
+        Await.until(
+                () -> Http.getText(baseUrl.toURI().resolve("/metrics?scope=application")),
+                r -> r.statusCode() == 200 && r.body().contains("taskgate_limiter_waited"),
+                Duration.ofSeconds(30),
+                r -> "no limiter metrics: " + r.body())
+            .body();
+    assertThat(metrics)
+        .containsPattern("taskgate_limiter_granted\\{[^}]*limiter=\"it-waiting\"[^}]*\\} 2")
+        .containsPattern("taskgate_limiter_waited\\{[^}]*limiter=\"it-waiting\"[^}]*\\} 1")
+        .containsPattern(
+            "taskgate_limiter_wait_time_seconds\\{[^}]*limiter=\"it-waiting\"[^}]*\\} (0\\.[3-9]|[12]\\.)");
   }
 
   @Test
