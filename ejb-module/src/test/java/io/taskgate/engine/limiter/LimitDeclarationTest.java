@@ -51,6 +51,23 @@ class LimitDeclarationTest {
 
     @RateLimited(permits = 5, period = "PT1S")
     public void tuned() {}
+
+    @RateLimited(permits = 5)
+    @RateLimited(value = "everybody", permits = 50)
+    public void chainWithoutNames() {}
+
+    @RateLimited(value = "per-user-waiting", permits = 5, maxWait = "PT1S")
+    @RateLimited(value = "everybody-else", permits = 50)
+    public void chainThatWaits() {}
+
+    @RateLimited(permits = 5, fallback = "later")
+    public String fallbackOfAnotherType(String user) {
+      return user;
+    }
+
+    public int later(String user) {
+      return 0;
+    }
   }
 
   private Method method(String name) {
@@ -132,6 +149,23 @@ class LimitDeclarationTest {
   @Test
   void aSlidingWindowWhosePeriodCannotBeSplitIsRefused() {
     assertThatThrownBy(() -> plan("segmentsDoNotDivide")).hasMessageContaining("segmentsPerWindow");
+  }
+
+  @Test
+  void theLimitsOfAChainNeedNamesAndDoNotWait() {
+    assertThatThrownBy(() -> plan("chainWithoutNames"))
+        .hasMessageContaining(named("chainWithoutNames") + " has 2 limits: give each a name");
+    assertThatThrownBy(() -> plan("chainThatWaits"))
+        .hasMessageContaining("limiter per-user-waiting waits (max-wait PT1S)")
+        .hasMessageContaining("set its maxWait to PT0S");
+  }
+
+  @Test
+  void aFallbackThatDoesNotFitIsRefused() {
+    assertThatThrownBy(() -> plan("fallbackOfAnotherType"))
+        .hasMessageContaining(
+            named("fallbackOfAnotherType") + ": fallback = 'later' names no method")
+        .hasMessageContaining("returning String");
   }
 
   @Test
