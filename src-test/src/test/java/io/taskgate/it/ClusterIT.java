@@ -409,6 +409,34 @@ class ClusterIT {
     return Http.batchIds(Http.send("POST", api(id, path), "", "admin", "taskgate"), n);
   }
 
+  /**
+   * A {@code @RateLimited} resource method whose limiter's scope is the cluster: five calls a
+   * minute per tenant, eight calls alternating between the instances, five answered, three refused.
+   */
+  @Test
+  @Order(4)
+  void aClusterScopedLimiterKeepsOneBudgetAcrossTheInstances() throws Exception {
+    int ok = 0;
+    int refused = 0;
+    for (int i = 0; i < 8; i++) {
+      String id = i % 2 == 0 ? "a" : "b";
+      HttpResponse<String> response =
+          Http.send("GET", api(id, "cluster-test/limited/tenant-1"), null, "admin", "taskgate");
+      if (response.statusCode() == 200) {
+        ok++;
+      } else {
+        assertThat(response.statusCode()).as(id + ": " + response.body()).isEqualTo(429);
+        assertThat(response.headers().firstValue("Retry-After")).isPresent();
+        refused++;
+      }
+    }
+    assertThat(ok).as("granted across both instances").isEqualTo(5);
+    assertThat(refused).isEqualTo(3);
+    HttpResponse<String> other =
+        Http.send("GET", api("b", "cluster-test/limited/tenant-2"), null, "admin", "taskgate");
+    assertThat(other.statusCode()).as("another tenant").isEqualTo(200);
+  }
+
   @Test
   @Order(5)
   void aSurvivorFinishesTheTasksOfAKilledInstance() throws Exception {
@@ -669,6 +697,7 @@ class ClusterIT {
             "-Dtaskgate.cluster.instance-timeout=PT3S",
             "-Dtaskgate.sweep.interval=PT0.5S",
             "-Dtaskgate.rate-limit.limiter=grid",
+            "-Dtaskgate.limiter.it-cluster.scope=cluster",
             // two Payara processes, PostgreSQL and the build share 2 cores here: at the start of
             // the 2,000-task burst the grid missed the default 50 ms and both instances decided
             // locally for a second (1.28x a key's rate in that run, as the README says of the

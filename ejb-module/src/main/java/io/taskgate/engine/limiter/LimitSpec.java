@@ -38,6 +38,8 @@ import java.util.function.Function;
  * @param maxWait how long a call over the limit may wait (zero: it is refused at once)
  * @param queueLimit the most calls of one key waiting at once
  * @param queueOrder which waiting call goes first
+ * @param cluster whether the budgets are kept for the whole cluster (the engine's keyed limiter:
+ *     the data grid when it runs on one) rather than in this instance's memory
  */
 public record LimitSpec(
     String name,
@@ -49,7 +51,8 @@ public record LimitSpec(
     int maxKeys,
     Duration maxWait,
     int queueLimit,
-    QueueOrder queueOrder) {
+    QueueOrder queueOrder,
+    boolean cluster) {
 
   /** The config prefix of a limiter's options. */
   public static final String PREFIX = "taskgate.limiter.";
@@ -85,6 +88,11 @@ public record LimitSpec(
       throw new IllegalArgumentException("queue-limit must be at least 0, was " + queueLimit);
     }
     Objects.requireNonNull(queueOrder, "queueOrder");
+    if (cluster && algorithm != LimiterAlgorithm.GCRA) {
+      throw new IllegalArgumentException(
+          "scope cluster needs algorithm gcra (the cluster keeps GCRA budgets), was "
+              + algorithm.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
   }
 
   /** This spec with only the numbers of a limit changed. */
@@ -99,7 +107,8 @@ public record LimitSpec(
         maxKeys,
         maxWait,
         queueLimit,
-        queueOrder);
+        queueOrder,
+        cluster);
   }
 
   /** Whether a call over the limit may wait. */
@@ -151,6 +160,9 @@ public record LimitSpec(
             Duration::parse);
     int queueLimit =
         option(name, "queue-limit", config, annotation.queueLimit(), LimitSpec::integer);
+    boolean cluster =
+        option(name, "scope", config, "local", v -> constant(Scope.class, v).name())
+            .equals(Scope.CLUSTER.name());
     QueueOrder queueOrder =
         option(
             name,
@@ -169,7 +181,8 @@ public record LimitSpec(
           maxKeys,
           maxWait,
           queueLimit,
-          queueOrder);
+          queueOrder,
+          cluster);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("limiter " + name + ": " + e.getMessage(), e);
     }
@@ -226,6 +239,14 @@ public record LimitSpec(
       throw new IllegalArgumentException(
           PREFIX + name + "." + option + " = '" + value + "' is not valid: " + e.getMessage(), e);
     }
+  }
+
+  /** Where a limiter's budgets live ({@code taskgate.limiter.<name>.scope}). */
+  enum Scope {
+    /** In this instance's memory (the default). */
+    LOCAL,
+    /** With the engine's keyed limiter: on the data grid, one budget for the cluster. */
+    CLUSTER
   }
 
   /** A new limiter of this spec, with all its permits available. */

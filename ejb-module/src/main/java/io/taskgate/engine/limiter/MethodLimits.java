@@ -1,6 +1,8 @@
 package io.taskgate.engine.limiter;
 
 import io.taskgate.api.RateLimited;
+import io.taskgate.core.limiter.RateLimiter;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.throttle.gate.RatePolicies;
@@ -16,6 +18,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
 import java.security.Principal;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -65,6 +68,11 @@ public class MethodLimits {
   static final long REFRESH_NANOS = 2_000_000_000L;
 
   @Inject RatePolicies changes;
+  @Inject Instance<KeyedRateLimiter> keyed;
+  @Inject InstantSource clock;
+
+  /** The budgets of limiters whose scope is the cluster; made on first use. */
+  volatile SharedBudgets shared;
 
   /** When run-time changes are read next; {@link Long#MIN_VALUE}: at the first call. */
   private final AtomicLong nextRefresh = new AtomicLong(Long.MIN_VALUE);
@@ -127,7 +135,10 @@ public class MethodLimits {
     LimitSpec spec = spec(name, limited);
     Named named =
         limiters.computeIfAbsent(
-            name, n -> new Named(new NamedLimiter(spec, ticker::nanos, timers), method));
+            name,
+            n ->
+                new Named(
+                    new NamedLimiter(spec, ticker::nanos, timers, this::sharedBudget), method));
     if (!named.limiter().declared().equals(spec)) {
       throw new IllegalArgumentException(
           "limiter "
@@ -239,6 +250,16 @@ public class MethodLimits {
   /** The limit {@code name} was declared with, before any run-time change. */
   public Optional<LimitSpec> declared(String name) {
     return find(name).map(NamedLimiter::declared);
+  }
+
+  /** Key {@code key}'s budget under {@code spec}, kept by the engine's keyed limiter. */
+  private RateLimiter sharedBudget(LimitSpec spec, String key) {
+    SharedBudgets budgets = shared;
+    if (budgets == null) {
+      budgets = new ClusterBudgets(keyed.get(), clock);
+      shared = budgets;
+    }
+    return budgets.of(spec, key);
   }
 
   /** Runs the calls of asynchronous methods that waited for their permit. */

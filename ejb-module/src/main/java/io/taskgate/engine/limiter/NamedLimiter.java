@@ -4,6 +4,7 @@ import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.api.LimiterStats;
 import io.taskgate.core.limiter.PartitionedLimiter;
 import io.taskgate.core.limiter.RateLimitLease;
+import io.taskgate.core.limiter.RateLimiter;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -37,12 +38,14 @@ public final class NamedLimiter {
   /** The key of an unkeyed limiter's one budget. */
   public static final String NO_KEY = "";
 
-  private static final RateLimitLease UNTRACKED = RateLimitLease.acquired(1);
+  /** The lease of a call let through untracked (fail open). */
+  static final RateLimitLease UNTRACKED = RateLimitLease.acquired(1);
 
   private final String name;
   private final LimitSpec declared;
   private final LongSupplier clock;
   private final ScheduledExecutorService scheduler;
+  private final SharedBudgets shared;
   private volatile State state;
   private final LongAdder granted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
@@ -75,12 +78,18 @@ public final class NamedLimiter {
    * @param spec what the limiter is
    * @param clock the monotonic clock, in nanoseconds
    * @param scheduler retries and times out waiting calls
+   * @param shared the cluster's budgets, for a spec whose scope is the cluster
    */
-  public NamedLimiter(LimitSpec spec, LongSupplier clock, ScheduledExecutorService scheduler) {
+  public NamedLimiter(
+      LimitSpec spec,
+      LongSupplier clock,
+      ScheduledExecutorService scheduler,
+      SharedBudgets shared) {
     this.name = Objects.requireNonNull(spec, "spec").name();
     this.declared = spec;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.scheduler = scheduler;
+    this.shared = shared;
     this.state = State.of(spec);
     this.nextSweep = new AtomicLong(clock.getAsLong() + SWEEP_INTERVAL_NANOS);
   }
@@ -120,7 +129,10 @@ public final class NamedLimiter {
 
   /** What {@link #tryAcquire} would answer now for {@code key}, taking (and counting) nothing. */
   public RateLimitLease probe(String key, long nowNanos) {
-    return state.keys().probe(key, 1, nowNanos);
+    State current = state;
+    return current.spec().cluster()
+        ? budget(current, key).probe(1, nowNanos)
+        : current.keys().probe(key, 1, nowNanos);
   }
 
   /** Counts a call refused for another limiter's sake (a chain of limits), here at the root. */
@@ -150,7 +162,7 @@ public final class NamedLimiter {
                 key,
                 k ->
                     new WaitingRateLimiter(
-                        current.keys().partition(k), current.waiting(), clock, scheduler));
+                        budget(current, k), current.waiting(), clock, scheduler));
     CompletableFuture<RateLimitLease> permit = queue.acquireAsync(1, current.spec().maxWait());
     permit.whenComplete( // counted on the side: cancelling the returned future withdraws the call
         (lease, error) -> {
@@ -172,7 +184,10 @@ public final class NamedLimiter {
       // a call that took a queue just before it went may wait in it alone: served all the same
       current.queues().values().removeIf(q -> q.queueLength() == 0);
     }
-    RateLimitLease lease = current.keys().tryAcquire(key, 1, nowNanos, UNTRACKED);
+    RateLimitLease lease =
+        current.spec().cluster()
+            ? budget(current, key).tryAcquire(1, nowNanos)
+            : current.keys().tryAcquire(key, 1, nowNanos, UNTRACKED);
     if (lease == UNTRACKED) {
       failedOpen.increment();
     } else if (lease.isAcquired()) {
@@ -182,6 +197,17 @@ public final class NamedLimiter {
       }
     }
     return lease;
+  }
+
+  /** Key {@code key}'s budget: the cluster's, or this instance's partition. */
+  private RateLimiter budget(State current, String key) {
+    if (current.spec().cluster()) {
+      if (shared == null) {
+        throw new IllegalStateException("limiter " + name + " has scope cluster but no cluster");
+      }
+      return shared.of(current.spec(), key);
+    }
+    return current.keys().partition(key);
   }
 
   /** A concurrency permit that, given back, lets the key's first waiting call in at once. */
@@ -199,7 +225,10 @@ public final class NamedLimiter {
 
   /** The permits {@code key} could take now. */
   public int availablePermits(String key, long nowNanos) {
-    return state.keys().availablePermits(key, nowNanos);
+    State current = state;
+    return current.spec().cluster()
+        ? budget(current, key).availablePermits(nowNanos)
+        : current.keys().availablePermits(key, nowNanos);
   }
 
   /**
@@ -208,7 +237,10 @@ public final class NamedLimiter {
    */
   public long nanosUntilFull(String key, long nowNanos) {
     State current = state;
-    RateLimitLease full = current.keys().probe(key, current.permitLimit(), nowNanos);
+    RateLimitLease full =
+        current.spec().cluster()
+            ? budget(current, key).probe(current.permitLimit(), nowNanos)
+            : current.keys().probe(key, current.permitLimit(), nowNanos);
     return full.isAcquired() ? 0 : full.retryAfterNanos().orElse(0);
   }
 

@@ -169,6 +169,19 @@ class LimitDeclarationTest {
   }
 
   @Test
+  void clusterScopeNeedsGcra() {
+    limited.config.put("taskgate.limiter." + named("tuned") + ".scope", "cluster");
+    limited.config.put("taskgate.limiter." + named("tuned") + ".algorithm", "sliding-log");
+    assertThatThrownBy(() -> plan("tuned"))
+        .hasMessageContaining("scope cluster needs algorithm gcra")
+        .hasMessageContaining("was sliding-log");
+    limited.config.put("taskgate.limiter." + named("tuned") + ".scope", "everywhere");
+    assertThatThrownBy(() -> plan("tuned"))
+        .hasMessageContaining(
+            ".scope = 'everywhere' is not valid: expected one of [local, cluster]");
+  }
+
+  @Test
   void aGoodDeclarationWithConfigOnTopIsBuilt() {
     limited.config.put("taskgate.limiter." + named("tuned") + ".algorithm", "token-bucket");
     limited.config.put("taskgate.limiter." + named("tuned") + ".burst", "8");
@@ -185,7 +198,8 @@ class LimitDeclarationTest {
                 LimitSpec.DEFAULT_MAX_KEYS,
                 Duration.ZERO,
                 100,
-                QueueOrder.OLDEST_FIRST));
+                QueueOrder.OLDEST_FIRST,
+                false));
     assertThat(spec.quota()).isEqualTo(8);
   }
 }

@@ -3,6 +3,8 @@ package io.taskgate.it.cluster;
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.Handler;
 import io.taskgate.api.RateLimit;
+import io.taskgate.api.RateLimitKey;
+import io.taskgate.api.RateLimited;
 import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
@@ -11,9 +13,12 @@ import io.taskgate.api.TaskHandler;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.UpstreamRateLimitException;
 import io.taskgate.it.ledger.Ledger;
+import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -121,6 +126,23 @@ public final class Cluster {
                 : new Job(prefix + "-" + i, key, work));
       }
       return dispatched(dispatcher, jobs);
+    }
+  }
+
+  /**
+   * {@code GET /api/cluster-test/limited/{tenant}}: five calls a minute per tenant for the whole
+   * cluster (the test starts both instances with {@code
+   * taskgate.limiter.it-cluster.scope=cluster}).
+   */
+  @Path("cluster-test/limited")
+  @RequestScoped
+  public static class LimitedResource {
+    @GET
+    @Path("{tenant}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RateLimited(value = "it-cluster", permits = 5, period = "PT1M")
+    public Map<String, String> call(@RateLimitKey @PathParam("tenant") String tenant) {
+      return Map.of("tenant", tenant);
     }
   }
 

@@ -1,0 +1,105 @@
+package io.taskgate.engine.limiter;
+
+import io.taskgate.api.OverflowBehavior;
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.core.limiter.RateLimitLease;
+import io.taskgate.core.limiter.RateLimiter;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The budgets of limiters whose scope is the cluster, kept by the engine's keyed limiter (the one
+ * the task gate uses: on the data grid with {@code taskgate.rate-limit.limiter=grid}, with its
+ * degraded mode; in this instance's memory otherwise). A call spends a key's GCRA budget or is
+ * refused; nothing is reserved for later. Decisions use the wall clock, as every instance must.
+ */
+final class ClusterBudgets implements SharedBudgets {
+
+  private final KeyedRateLimiter keyed;
+  private final InstantSource clock;
+  private final Map<LimitSpec, RateLimitScope> scopes = new ConcurrentHashMap<>();
+
+  ClusterBudgets(KeyedRateLimiter keyed, InstantSource clock) {
+    this.keyed = keyed;
+    this.clock = clock;
+  }
+
+  @Override
+  public RateLimiter of(LimitSpec spec, String key) {
+    return new Budget(scopes.computeIfAbsent(spec, ClusterBudgets::scope), key, spec.burst());
+  }
+
+  /** The gate's scope of a limiter: no reservations, an over-budget call is refused. */
+  private static RateLimitScope scope(LimitSpec spec) {
+    return new RateLimitScope(
+        MethodLimits.CHANGE_PREFIX + spec.name(),
+        RateLimitPolicy.of(spec.permits(), spec.period())
+            .withBurst(spec.burst())
+            .withMaxReservationHorizon(Duration.ZERO)
+            .withOverflow(OverflowBehavior.DISCARD));
+  }
+
+  /** One key's budget. */
+  private final class Budget implements RateLimiter {
+    private final RateLimitScope scope;
+    private final String key;
+    private final int burst;
+
+    Budget(RateLimitScope scope, String key, int burst) {
+      this.scope = scope;
+      this.key = key;
+      this.burst = burst;
+    }
+
+    @Override
+    public RateLimitLease tryAcquire(int permits, long nowNanos) {
+      if (permits == 0) {
+        return probe(1, nowNanos);
+      }
+      return lease(keyed.reserve(scope, key, null, clock.instant()), permits);
+    }
+
+    @Override
+    public RateLimitLease probe(int permits, long nowNanos) {
+      RateLimitLease lease = lease(keyed.peek(scope, key, epochNanos()), permits);
+      return lease == NamedLimiter.UNTRACKED ? RateLimitLease.acquired(permits) : lease;
+    }
+
+    private long epochNanos() {
+      return io.taskgate.core.ratelimit.EpochNanos.of(clock.instant());
+    }
+
+    private RateLimitLease lease(RateLimitDecision decision, int permits) {
+      return switch (decision.outcome()) {
+        case RUN_NOW -> RateLimitLease.acquired(permits);
+        case UNTRACKED -> NamedLimiter.UNTRACKED;
+        default ->
+            RateLimitLease.rejected(
+                permits,
+                Math.max(0, decision.retryAfter().toNanos()),
+                "no budget left for key '" + key + "' in the cluster");
+      };
+    }
+
+    /** One when a call would be let through now, else none: the cluster tells no more. */
+    @Override
+    public int availablePermits(long nowNanos) {
+      return probe(1, nowNanos).isAcquired() ? 1 : 0;
+    }
+
+    @Override
+    public int permitLimit() {
+      return burst;
+    }
+
+    @Override
+    public boolean isIdle(long nowNanos) {
+      return true; // nothing is kept here
+    }
+  }
+}
