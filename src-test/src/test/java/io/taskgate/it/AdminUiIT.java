@@ -364,6 +364,29 @@ class AdminUiIT {
         .isEmpty();
   }
 
+  @Test
+  void aRateLimitedResourceShowsItsLimitRefusalsAndBusiestKeyOnTheThrottlersPage()
+      throws Exception {
+    for (int i = 0; i < 6; i++) {
+      Http.send("GET", api("it-limited/ui-" + i), null, ADMIN, ADMIN_PASSWORD);
+    }
+    logInAsAdmin();
+    browser.open(page("admin/throttlers.xhtml"));
+    WebElement row =
+        browser.await(
+            "the limiter's row",
+            driver -> {
+              List<WebElement> rows =
+                  driver.findElements(By.cssSelector("tr.limiter-row[data-name='it-http-quotes']"));
+              return rows.isEmpty() ? null : rows.get(0);
+            });
+    assertThat(row.getText()).contains("SLIDING_LOG", "5 per 1 s", "local");
+    assertThat(row.findElement(By.cssSelector(".granted")).getText()).isEqualTo("5");
+    assertThat(row.findElement(By.cssSelector(".rejected")).getText()).isEqualTo("1");
+    assertThat(row.findElement(By.cssSelector(".recent")).getText()).isEqualTo("1");
+    browser.screenshot("21-limiters");
+  }
+
   private void defineSemaphore(String id, String maxCount) {
     new org.openqa.selenium.support.ui.Select(browser.find(By.id("define:kind")))
         .selectByValue("semaphore");

@@ -137,6 +137,12 @@ public final class PartitionedLimiter<K> {
     return evicted;
   }
 
+  /** Calls {@code action} with each partition there is now (weakly consistent, as a view). */
+  public void forEachPartition(
+      java.util.function.BiConsumer<? super K, ? super RateLimiter> action) {
+    partitions.forEach(action);
+  }
+
   public int partitionCount() {
     return count.get();
   }

@@ -1,6 +1,7 @@
 package io.taskgate.engine.admin;
 
 import io.taskgate.api.LimiterStats;
+import io.taskgate.engine.admin.dto.LimiterView;
 import io.taskgate.engine.limiter.MethodLimits;
 import io.taskgate.engine.limiter.NamedLimiter;
 import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
@@ -23,6 +24,25 @@ public class LimiterAdmin {
   /** Every limiter, by name. */
   public List<LimiterStats> list() {
     return limits.limiters().stream().map(NamedLimiter::stats).toList();
+  }
+
+  /** The keys listed per limiter on the admin page. */
+  static final int TOP_KEYS = 5;
+
+  /** Every limiter with its recent refusals and busiest keys, for the admin page. */
+  public List<LimiterView> views() {
+    return limits.limiters().stream()
+        .map(
+            l ->
+                new LimiterView(
+                    l.stats(),
+                    l.spec().cluster() ? "cluster" : "local",
+                    l.spec().maxWait().toString(),
+                    l.rejectedLastMinute(),
+                    l.topKeys(TOP_KEYS).stream()
+                        .map(k -> new LimiterView.KeyUse(k.key(), k.used(), k.limit()))
+                        .toList()))
+        .toList();
   }
 
   /** Limiter {@code name}, if there is one. */

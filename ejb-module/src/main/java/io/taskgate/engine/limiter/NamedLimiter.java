@@ -52,6 +52,7 @@ public final class NamedLimiter {
   private final LongAdder failedOpen = new LongAdder();
   private final LongAdder waited = new LongAdder();
   private final LongAdder waitNanos = new LongAdder();
+  private final RecentCount recentRejections = new RecentCount();
   private final AtomicLong nextSweep;
 
   /** A spec and the budgets and queues made by it. */
@@ -122,7 +123,7 @@ public final class NamedLimiter {
   public RateLimitLease tryAcquire(String key, long nowNanos) {
     RateLimitLease lease = attempt(state, key, nowNanos);
     if (!lease.isAcquired()) {
-      rejected.increment();
+      refused(nowNanos);
     }
     return lease;
   }
@@ -136,9 +137,57 @@ public final class NamedLimiter {
   }
 
   /** Counts a call refused for another limiter's sake (a chain of limits), here at the root. */
-  void countRefusal() {
-    rejected.increment();
+  void countRefusal(long nowNanos) {
+    refused(nowNanos);
   }
+
+  private void refused(long nowNanos) {
+    rejected.increment();
+    recentRejections.add(nowNanos);
+  }
+
+  /** The calls refused in the last minute. */
+  public long rejectedLastMinute() {
+    return recentRejections.lastMinute(clock.getAsLong());
+  }
+
+  /**
+   * The {@code max} keys using most of their budget now (the limit less what they could take),
+   * busiest first; none for a limiter whose budgets the cluster keeps.
+   */
+  public java.util.List<KeyUse> topKeys(int max) {
+    State current = state;
+    if (current.spec().cluster()) {
+      return java.util.List.of();
+    }
+    long now = clock.getAsLong();
+    java.util.PriorityQueue<KeyUse> top =
+        new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(KeyUse::used));
+    current
+        .keys()
+        .forEachPartition(
+            (key, limiter) -> {
+              int used = current.permitLimit() - limiter.availablePermits(now);
+              if (used > 0) {
+                top.add(new KeyUse(key, used, current.permitLimit()));
+                if (top.size() > max) {
+                  top.poll();
+                }
+              }
+            });
+    java.util.List<KeyUse> busiest = new java.util.ArrayList<>(top);
+    busiest.sort(java.util.Comparator.comparingInt(KeyUse::used).reversed());
+    return busiest;
+  }
+
+  /**
+   * How much of its budget a key uses now.
+   *
+   * @param key the key
+   * @param used permits it could not take now
+   * @param limit the most it could take
+   */
+  public record KeyUse(String key, int used, int limit) {}
 
   /**
    * Takes one permit for {@code key}: at once if it can, else, when the spec lets calls wait, as
@@ -151,7 +200,7 @@ public final class NamedLimiter {
     RateLimitLease first = attempt(current, key, nowNanos);
     if (first.isAcquired() || !current.spec().waits()) {
       if (!first.isAcquired()) {
-        rejected.increment();
+        refused(nowNanos);
       }
       return CompletableFuture.completedFuture(first);
     }
@@ -171,7 +220,7 @@ public final class NamedLimiter {
             waited.increment();
             waitNanos.add(clock.getAsLong() - nowNanos);
           } else {
-            rejected.increment();
+            refused(clock.getAsLong());
           }
         });
     return permit;

@@ -83,7 +83,7 @@ public class RateLimitedInterceptor {
     for (int i = 0; i < size && refusal == null; i++) {
       RateLimitLease probe = limiters[i].probe(keys[i], now);
       if (!probe.isAcquired()) {
-        limiters[i].countRefusal();
+        limiters[i].countRefusal(now);
         refusal = refusal(limiters[i], keys[i], probe);
       }
     }

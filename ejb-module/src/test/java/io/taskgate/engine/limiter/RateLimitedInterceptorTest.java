@@ -306,6 +306,25 @@ class RateLimitedInterceptorTest {
   }
 
   @Test
+  void theBusiestKeysAndTheRefusalsOfTheLastMinuteAreShown() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      call("fixed", "ann");
+    }
+    call("fixed", "bob");
+    for (int i = 0; i < 5; i++) {
+      call("fixed", "cy");
+    }
+    refused("fixed", "cy");
+    NamedLimiter limiter = limited.limits.find(Api.class.getName() + "#fixed").orElseThrow();
+    assertThat(limiter.topKeys(2))
+        .containsExactly(new NamedLimiter.KeyUse("cy", 5, 5), new NamedLimiter.KeyUse("ann", 3, 5));
+    assertThat(limiter.rejectedLastMinute()).isEqualTo(1);
+    advance(61_000);
+    assertThat(limiter.rejectedLastMinute()).isZero();
+    assertThat(limiter.topKeys(2)).isEmpty();
+  }
+
+  @Test
   void idleKeysAreDroppedAndComeBackWithAFullBudget() throws Exception {
     call("perUser", "u1");
     call("perUser", "u2");

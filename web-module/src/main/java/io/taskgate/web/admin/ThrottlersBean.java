@@ -3,7 +3,9 @@ package io.taskgate.web.admin;
 import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.admin.LimiterAdmin;
 import io.taskgate.engine.admin.ThrottlerAdmin;
+import io.taskgate.engine.admin.dto.LimiterView;
 import io.taskgate.engine.admin.dto.ThrottlersView;
 import io.taskgate.web.security.Roles;
 import jakarta.faces.application.FacesMessage;
@@ -15,6 +17,7 @@ import jakarta.security.enterprise.SecurityContext;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 
 /**
  * The Throttlers page: every mutex, semaphore and window with what it holds, counts and keeps
@@ -27,9 +30,11 @@ public class ThrottlersBean implements Serializable {
   private static final long serialVersionUID = 1L;
 
   @Inject ThrottlerAdmin admin;
+  @Inject LimiterAdmin limiterAdmin;
   @Inject SecurityContext security;
 
   private transient ThrottlersView found;
+  private transient List<LimiterView> limiters;
 
   private String kind = "semaphore";
   private String id;
@@ -43,6 +48,12 @@ public class ThrottlersBean implements Serializable {
   /** Reads the throttlers; before every render. */
   public void load() {
     found = admin.list();
+    limiters = limiterAdmin.views();
+  }
+
+  /** The limiters of {@code @RateLimited} methods, as of the last load. */
+  public List<LimiterView> getLimiters() {
+    return limiters;
   }
 
   /** Defines or changes the semaphore or window described by the form. */
