@@ -78,7 +78,8 @@ public interface ThrottlingManager {
    * Changes limiter {@code name} of {@link RateLimited} methods (and {@link Limiter} injection
    * points): {@code permits} per {@code period}, {@code burst} back to back (a token bucket's
    * capacity); its algorithm and other options stay. Stored and audited like the other changes; the
-   * next call on this instance uses it with fresh budgets, other instances within 2 seconds.
+   * next call on this instance uses it with fresh budgets, other instances within seconds (they
+   * read the changes every 2 seconds).
    *
    * @throws IllegalArgumentException if no limiter has that name, or a value is invalid (naming it)
    */

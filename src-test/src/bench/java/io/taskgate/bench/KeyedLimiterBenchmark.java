@@ -45,6 +45,8 @@ public class KeyedLimiterBenchmark {
     "bucket4j",
     "resilience4j",
     "guava",
+    "taskgate-limited",
+    "smallrye",
     "taskgate-supplied",
     "bucket4j-supplied"
   })

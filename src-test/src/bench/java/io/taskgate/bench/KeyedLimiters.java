@@ -7,15 +7,22 @@ import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.TimeMeter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
+import io.smallrye.faulttolerance.api.Guard;
+import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.QueueOrder;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.limiter.GcraLimiter;
 import io.taskgate.core.limiter.GcraLimiterOptions;
 import io.taskgate.core.limiter.PartitionedLimiter;
+import io.taskgate.core.limiter.RateLimitLease;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.limiter.LimitSpec;
+import io.taskgate.engine.limiter.NamedLimiter;
 import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -55,7 +62,9 @@ final class KeyedLimiters {
    *     reads the system clock on every call; {@code taskgate-supplied} and {@code
    *     bucket4j-supplied} use the caller's time instead (Resilience4j and Guava have no way to be
    *     handed the time); {@code taskgate-try-acquire} is the plain limiter API (one {@link
-   *     GcraLimiter} per key in a {@link PartitionedLimiter}) reading {@code System.nanoTime}
+   *     GcraLimiter} per key in a {@link PartitionedLimiter}) reading {@code System.nanoTime};
+   *     {@code taskgate-limited} a {@code @RateLimited} method's limiter and {@code smallrye}
+   *     SmallRye Fault Tolerance's rate limit, both reading the clock on every call
    */
   static KeyedLimiter create(String name, int maxKeys) {
     return switch (name) {
@@ -66,6 +75,8 @@ final class KeyedLimiters {
       case "bucket4j-supplied" -> bucket4j(true);
       case "resilience4j" -> resilience4j();
       case "guava" -> guava();
+      case "taskgate-limited" -> taskgateLimited(maxKeys);
+      case "smallrye" -> smallrye();
       default -> throw new IllegalArgumentException("unknown limiter " + name);
     };
   }
@@ -137,6 +148,52 @@ final class KeyedLimiters {
     ConcurrentHashMap<String, AtomicRateLimiter> limiters = new ConcurrentHashMap<>();
     return (key, id, now) ->
         limiters.computeIfAbsent(key, k -> new AtomicRateLimiter(k, config)).acquirePermission();
+  }
+
+  /**
+   * What a {@code @RateLimited} method's limiter decides per call: its {@link NamedLimiter} (GCRA,
+   * one budget per key) with the monotonic clock read on every call, the lease closed after.
+   */
+  static KeyedLimiter taskgateLimited(int maxKeys) {
+    NamedLimiter limiter =
+        new NamedLimiter(
+            new LimitSpec(
+                "bench",
+                LimiterAlgorithm.GCRA,
+                RATE,
+                Duration.ofSeconds(1),
+                RATE,
+                1,
+                maxKeys,
+                Duration.ZERO,
+                100,
+                QueueOrder.OLDEST_FIRST,
+                false),
+            System::nanoTime,
+            null,
+            null);
+    return (key, id, now) -> {
+      RateLimitLease lease = limiter.tryAcquire(key, System.nanoTime());
+      lease.close();
+      return lease.isAcquired();
+    };
+  }
+
+  /** SmallRye Fault Tolerance's rate limit (its programmatic {@link Guard}), one per key. */
+  static KeyedLimiter smallrye() {
+    ConcurrentHashMap<String, Guard> guards = new ConcurrentHashMap<>();
+    return (key, id, now) ->
+        guards
+            .computeIfAbsent(
+                key,
+                k ->
+                    Guard.create()
+                        .withRateLimit()
+                        .limit(RATE)
+                        .window(1, ChronoUnit.SECONDS)
+                        .done()
+                        .build())
+            .get(() -> Boolean.TRUE, Boolean.class);
   }
 
   @SuppressWarnings("UnstableApiUsage")

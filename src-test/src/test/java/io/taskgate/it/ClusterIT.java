@@ -435,6 +435,37 @@ class ClusterIT {
     HttpResponse<String> other =
         Http.send("GET", api("b", "cluster-test/limited/tenant-2"), null, "admin", "taskgate");
     assertThat(other.statusCode()).as("another tenant").isEqualTo(200);
+
+    // a limit changed on one instance reaches the other within its 2 s refresh
+    HttpResponse<String> put =
+        Http.send(
+            "PUT",
+            api("a", "limiters/it-cluster"),
+            "{\"permits\":8,\"period\":\"PT1M\"}",
+            "admin",
+            "taskgate");
+    assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+    Await.until(
+        () ->
+            Http.json(Http.send("GET", api("b", "limiters/it-cluster"), null, "admin", "taskgate")),
+        view -> view.getInt("permits") == 8,
+        Duration.ofSeconds(10),
+        Duration.ofMillis(200),
+        view -> "b's view of the changed limiter: " + view);
+    int granted = 0;
+    for (int i = 0; i < 10; i++) {
+      String id = i % 2 == 0 ? "a" : "b";
+      if (Http.send("GET", api(id, "cluster-test/limited/tenant-3"), null, "admin", "taskgate")
+              .statusCode()
+          == 200) {
+        granted++;
+      }
+    }
+    assertThat(granted).as("eight a minute now, across both").isEqualTo(8);
+    assertThat(
+            Http.send("DELETE", api("a", "limiters/it-cluster"), null, "admin", "taskgate")
+                .statusCode())
+        .isEqualTo(204);
   }
 
   @Test

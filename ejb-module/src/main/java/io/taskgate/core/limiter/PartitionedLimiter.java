@@ -15,9 +15,11 @@ import java.util.function.Function;
  * {@link #evictIdle(long)} does the same sweep on demand; call it now and then so memory follows
  * the set of active keys.
  *
- * <p>Each acquisition runs inside the map's per-key atomic update, so an eviction can never drop a
- * partition between its lookup and its use. The factory must therefore be quick, must not touch
- * this limiter, and should return a new limiter per call.
+ * <p>An acquisition on an existing partition runs without locking; one that finds its partition
+ * dropped by an eviction meanwhile (which happens only to idle partitions) asks again inside the
+ * map's per-key atomic update, as does the creation of a partition, so no decision is taken on a
+ * dropped partition. The factory must therefore be quick, must not touch this limiter, and should
+ * return a new limiter per call.
  *
  * @param <K> the partition key; needs sound {@code equals} and {@code hashCode}
  */
@@ -48,7 +50,17 @@ public final class PartitionedLimiter<K> {
    */
   public RateLimitLease tryAcquire(K key, int permits, long nowNanos, RateLimitLease whenFull) {
     Objects.requireNonNull(key, "key");
-    if (!partitions.containsKey(key) && count.get() >= maxPartitions) {
+    RateLimiter existing = partitions.get(key);
+    if (existing != null) {
+      // the common case, without the map's per-key lock; if an eviction dropped the partition
+      // meanwhile it was idle (all permits free), so the lease is given back and the request asked
+      // again of the partition that replaced it
+      RateLimitLease lease = existing.tryAcquire(permits, nowNanos);
+      if (partitions.get(key) == existing) {
+        return lease;
+      }
+      lease.close();
+    } else if (count.get() >= maxPartitions) {
       evictIdle(nowNanos);
     }
     RateLimitLease[] result = new RateLimitLease[1];

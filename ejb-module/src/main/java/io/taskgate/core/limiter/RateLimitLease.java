@@ -37,8 +37,23 @@ public final class RateLimitLease implements AutoCloseable {
     this.release = new AtomicReference<>(release);
   }
 
-  /** An acquired lease whose close does nothing (rate limiters replenish by themselves). */
+  /** Leases whose close does nothing, shared: they hold nothing a close could change. */
+  private static final RateLimitLease[] ACQUIRED = new RateLimitLease[17];
+
+  static {
+    for (int i = 0; i < ACQUIRED.length; i++) {
+      ACQUIRED[i] = new RateLimitLease(true, i, NO_RETRY_AFTER, null, NOTHING);
+    }
+  }
+
+  /**
+   * An acquired lease whose close does nothing (rate limiters replenish by themselves); for up to
+   * 16 permits one shared instance per count, since closing it changes nothing.
+   */
   public static RateLimitLease acquired(int permits) {
+    if (permits >= 0 && permits < ACQUIRED.length) {
+      return ACQUIRED[permits];
+    }
     return new RateLimitLease(true, permits, NO_RETRY_AFTER, null, NOTHING);
   }
 
@@ -97,8 +112,11 @@ public final class RateLimitLease implements AutoCloseable {
   /** Releases the permits of an acquired lease; idempotent and thread safe. */
   @Override
   public void close() {
-    Runnable action = release.getAndSet(null);
-    if (action != null) {
+    Runnable action = release.get();
+    if (action == null || action == NOTHING) {
+      return; // nothing to give back: no write, so shared leases stay read-only
+    }
+    if (release.compareAndSet(action, null)) {
       action.run();
     }
   }

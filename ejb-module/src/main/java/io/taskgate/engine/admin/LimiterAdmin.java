@@ -23,6 +23,7 @@ public class LimiterAdmin {
 
   /** Every limiter, by name. */
   public List<LimiterStats> list() {
+    limits.applyChanges(); // show what the next call gets, even on an instance nobody calls
     return limits.limiters().stream().map(NamedLimiter::stats).toList();
   }
 
@@ -31,6 +32,7 @@ public class LimiterAdmin {
 
   /** Every limiter with its recent refusals and busiest keys, for the admin page. */
   public List<LimiterView> views() {
+    limits.applyChanges();
     return limits.limiters().stream()
         .map(
             l ->
@@ -47,6 +49,7 @@ public class LimiterAdmin {
 
   /** Limiter {@code name}, if there is one. */
   public Optional<LimiterStats> find(String name) {
+    limits.applyChanges();
     return limits.find(name).map(NamedLimiter::stats);
   }
 

@@ -188,7 +188,7 @@ public class MethodLimits {
   }
 
   /** Gives each limiter its run-time change, or its declared limit back when it has none. */
-  public void applyChanges() {
+  public synchronized void applyChanges() {
     Map<String, RateOverride> all = changes.overrides();
     for (Named named : limiters.values()) {
       RateOverride change = all.get(CHANGE_PREFIX + named.limiter().name());

@@ -39,7 +39,7 @@ public final class NamedLimiter {
   public static final String NO_KEY = "";
 
   /** The lease of a call let through untracked (fail open). */
-  static final RateLimitLease UNTRACKED = RateLimitLease.acquired(1);
+  static final RateLimitLease UNTRACKED = RateLimitLease.acquired(1, () -> {}); // its own instance
 
   private final String name;
   private final LimitSpec declared;
