@@ -143,6 +143,11 @@ class ExampleShopEarIT {
   }
 
   @Test
+  void theShopsRateLimitedQuotesAnswer429FromTheEngineAtTheEarRoot() throws Exception {
+    ExampleShopIT.assertQuotesAreLimited(url("shop/api/quotes/"), "clerk", CLERK_PASSWORD);
+  }
+
+  @Test
   void theShopsApiAnswersTheShopsOwnUsersWithThePasswordFromTheEnvironment() throws Exception {
     URI orders = url("shop/api/orders");
 

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.UUID;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -56,6 +57,41 @@ class ExampleShopIT {
     assertThat(invoice.getString("customer")).isEqualTo("acme");
     assertThat(invoice.getInt("attempt")).isEqualTo(1);
     assertThat(invoice.getBoolean("shopStarted")).isTrue();
+  }
+
+  @Test
+  void theFourthQuoteOfAProductInAMinuteAnswers429() throws Exception {
+    assertQuotesAreLimited(api("quotes/"), CLERK, CLERK_PASSWORD);
+  }
+
+  /**
+   * The shop's {@code @RateLimited} quotes, three a minute per product: three answer 200 with the
+   * RateLimit headers, the fourth 429 with {@code Retry-After} and a problem naming the limiter and
+   * the product; another product is not affected.
+   */
+  static void assertQuotesAreLimited(URI quotes, String user, String password) throws Exception {
+    String sku = "sku-" + UUID.randomUUID();
+    for (int i = 1; i <= 3; i++) {
+      HttpResponse<String> quote = Http.send("GET", quotes.resolve(sku), null, user, password);
+      assertThat(quote.statusCode()).as("quote %d: %s", i, quote.body()).isEqualTo(200);
+      assertThat(quote.headers().firstValue("RateLimit-Policy"))
+          .hasValue("\"shop-quotes\";q=3;w=60");
+      String left = "\"shop-quotes\";r=" + (3 - i) + ";";
+      assertThat(quote.headers().firstValue("RateLimit"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith(left));
+    }
+    HttpResponse<String> refused = Http.send("GET", quotes.resolve(sku), null, user, password);
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("application/problem+json"));
+    assertThat(refused.headers().firstValue("Retry-After"))
+        .hasValueSatisfying(v -> assertThat(Integer.parseInt(v)).isBetween(1, 60));
+    JsonObject problem = Http.json(refused);
+    assertThat(problem.getString("limiter")).isEqualTo("shop-quotes");
+    assertThat(problem.getString("key")).isEqualTo(sku);
+    assertThat(Http.send("GET", quotes.resolve(sku + "-other"), null, user, password).statusCode())
+        .as("another product")
+        .isEqualTo(200);
   }
 
   @Test

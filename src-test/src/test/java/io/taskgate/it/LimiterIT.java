@@ -201,6 +201,14 @@ class LimiterIT {
     assertThat(view.getInt("permits")).isEqualTo(5);
     assertThat(view.getInt("granted")).isEqualTo(7);
     assertThat(view.getInt("rejected")).isEqualTo(2);
+    assertThat(view.getJsonNumber("rejectedLastMinute").longValue())
+        .as("the two refusals of the last minute")
+        .isGreaterThanOrEqualTo(2);
+    assertThat(view.getString("scope")).isEqualTo("local");
+    JsonObject busiest = view.getJsonArray("busiestKeys").getJsonObject(0);
+    assertThat(busiest.getString("key")).as("the limiter's one budget").isEmpty();
+    assertThat(busiest.getInt("used")).isEqualTo(5);
+    assertThat(busiest.getInt("limit")).isEqualTo(5);
 
     assertThat(Http.send("DELETE", configured, null, ADMIN, PASSWORD).statusCode()).isEqualTo(204);
     JsonObject reset = Http.json(Http.send("GET", configured, null, ADMIN, PASSWORD));

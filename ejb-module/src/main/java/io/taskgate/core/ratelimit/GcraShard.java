@@ -155,6 +155,16 @@ public final class GcraShard {
     return RateLimitDecision.deferred(slot, now);
   }
 
+  /**
+   * The theoretical arrival time of {@code key} under {@code scope} (its budget is whole once now
+   * reaches it), or {@link Long#MIN_VALUE} when the key is not tracked (a whole budget).
+   */
+  public long theoreticalArrival(RateLimitScope scope, String key) {
+    GcraTable table = table(scope);
+    int index = table.find(key, key.hashCode());
+    return index >= 0 ? table.tats[index] : Long.MIN_VALUE;
+  }
+
   /** See {@link KeyedRateLimiter#release(RateLimitScope, String, Object)}. */
   public boolean release(RateLimitScope scope, String key, Object reservationId) {
     GcraTable table = tables.get(scope.name());

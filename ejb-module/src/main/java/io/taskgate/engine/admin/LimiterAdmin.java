@@ -33,18 +33,24 @@ public class LimiterAdmin {
   /** Every limiter with its recent refusals and busiest keys, for the admin page. */
   public List<LimiterView> views() {
     limits.applyChanges();
-    return limits.limiters().stream()
-        .map(
-            l ->
-                new LimiterView(
-                    l.stats(),
-                    l.spec().cluster() ? "cluster" : "local",
-                    l.spec().maxWait().toString(),
-                    l.rejectedLastMinute(),
-                    l.topKeys(TOP_KEYS).stream()
-                        .map(k -> new LimiterView.KeyUse(k.key(), k.used(), k.limit()))
-                        .toList()))
-        .toList();
+    return limits.limiters().stream().map(LimiterAdmin::view).toList();
+  }
+
+  /** Limiter {@code name} with its recent refusals and busiest keys, if there is one. */
+  public Optional<LimiterView> view(String name) {
+    limits.applyChanges();
+    return limits.find(name).map(LimiterAdmin::view);
+  }
+
+  private static LimiterView view(NamedLimiter l) {
+    return new LimiterView(
+        l.stats(),
+        l.spec().cluster() ? "cluster" : "local",
+        l.spec().maxWait().toString(),
+        l.rejectedLastMinute(),
+        l.topKeys(TOP_KEYS).stream()
+            .map(k -> new LimiterView.KeyUse(k.key(), k.used(), k.limit()))
+            .toList());
   }
 
   /** Limiter {@code name}, if there is one. */

@@ -1,13 +1,10 @@
 package io.taskgate.engine.limiter;
 
-import io.taskgate.api.OverflowBehavior;
-import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.limiter.RateLimitLease;
 import io.taskgate.core.limiter.RateLimiter;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,12 +33,7 @@ final class ClusterBudgets implements SharedBudgets {
 
   /** The gate's scope of a limiter: no reservations, an over-budget call is refused. */
   private static RateLimitScope scope(LimitSpec spec) {
-    return new RateLimitScope(
-        MethodLimits.CHANGE_PREFIX + spec.name(),
-        RateLimitPolicy.of(spec.permits(), spec.period())
-            .withBurst(spec.burst())
-            .withMaxReservationHorizon(Duration.ZERO)
-            .withOverflow(OverflowBehavior.DISCARD));
+    return new RateLimitScope(MethodLimits.CHANGE_PREFIX + spec.name(), KeyBudgets.policy(spec));
   }
 
   /** One key's budget. */

@@ -2,12 +2,14 @@ package io.taskgate.engine.limiter;
 
 import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.api.LimiterStats;
-import io.taskgate.core.limiter.PartitionedLimiter;
 import io.taskgate.core.limiter.RateLimitLease;
-import io.taskgate.core.limiter.RateLimiter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -58,16 +60,16 @@ public final class NamedLimiter {
   /** A spec and the budgets and queues made by it. */
   private record State(
       LimitSpec spec,
-      PartitionedLimiter<String> keys,
+      KeyBudgets keys,
       int permitLimit,
       WaitingRateLimiterOptions waiting,
       Map<String, WaitingRateLimiter> queues,
       boolean releaseWakes) {
 
-    static State of(LimitSpec spec) {
+    static State of(LimitSpec spec, SharedBudgets shared) {
       return new State(
           spec,
-          new PartitionedLimiter<>(k -> spec.newLimiter(), spec.maxKeys()),
+          KeyBudgets.of(spec, shared, spec.name()),
           spec.newLimiter().permitLimit(),
           new WaitingRateLimiterOptions(spec.queueLimit(), spec.queueOrder(), POLL_INTERVAL),
           new ConcurrentHashMap<>(),
@@ -91,7 +93,7 @@ public final class NamedLimiter {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.scheduler = scheduler;
     this.shared = shared;
-    this.state = State.of(spec);
+    this.state = State.of(spec, shared);
     this.nextSweep = new AtomicLong(clock.getAsLong() + SWEEP_INTERVAL_NANOS);
   }
 
@@ -113,7 +115,7 @@ public final class NamedLimiter {
     if (!spec.name().equals(name)) {
       throw new IllegalArgumentException("limiter " + name + " cannot take the spec of " + spec);
     }
-    state = State.of(spec);
+    state = State.of(spec, shared);
   }
 
   /**
@@ -130,10 +132,7 @@ public final class NamedLimiter {
 
   /** What {@link #tryAcquire} would answer now for {@code key}, taking (and counting) nothing. */
   public RateLimitLease probe(String key, long nowNanos) {
-    State current = state;
-    return current.spec().cluster()
-        ? budget(current, key).probe(1, nowNanos)
-        : current.keys().probe(key, 1, nowNanos);
+    return state.keys().probe(key, 1, nowNanos);
   }
 
   /** Counts a call refused for another limiter's sake (a chain of limits), here at the root. */
@@ -155,28 +154,23 @@ public final class NamedLimiter {
    * The {@code max} keys using most of their budget now (the limit less what they could take),
    * busiest first; none for a limiter whose budgets the cluster keeps.
    */
-  public java.util.List<KeyUse> topKeys(int max) {
+  public List<KeyUse> topKeys(int max) {
     State current = state;
-    if (current.spec().cluster()) {
-      return java.util.List.of();
-    }
-    long now = clock.getAsLong();
-    java.util.PriorityQueue<KeyUse> top =
-        new java.util.PriorityQueue<>(java.util.Comparator.comparingInt(KeyUse::used));
+    Comparator<KeyUse> lessBusy =
+        Comparator.comparingInt(KeyUse::used).thenComparing(KeyUse::key, Comparator.reverseOrder());
+    PriorityQueue<KeyUse> top = new PriorityQueue<>(lessBusy);
     current
         .keys()
-        .forEachPartition(
-            (key, limiter) -> {
-              int used = current.permitLimit() - limiter.availablePermits(now);
-              if (used > 0) {
-                top.add(new KeyUse(key, used, current.permitLimit()));
-                if (top.size() > max) {
-                  top.poll();
-                }
+        .forEachUse(
+            clock.getAsLong(),
+            (key, used) -> {
+              top.add(new KeyUse(key, used, current.permitLimit()));
+              if (top.size() > max) {
+                top.poll();
               }
             });
-    java.util.List<KeyUse> busiest = new java.util.ArrayList<>(top);
-    busiest.sort(java.util.Comparator.comparingInt(KeyUse::used).reversed());
+    List<KeyUse> busiest = new ArrayList<>(top);
+    busiest.sort(lessBusy.reversed());
     return busiest;
   }
 
@@ -211,7 +205,7 @@ public final class NamedLimiter {
                 key,
                 k ->
                     new WaitingRateLimiter(
-                        budget(current, k), current.waiting(), clock, scheduler));
+                        current.keys().budget(k), current.waiting(), clock, scheduler));
     CompletableFuture<RateLimitLease> permit = queue.acquireAsync(1, current.spec().maxWait());
     permit.whenComplete( // counted on the side: cancelling the returned future withdraws the call
         (lease, error) -> {
@@ -233,10 +227,7 @@ public final class NamedLimiter {
       // a call that took a queue just before it went may wait in it alone: served all the same
       current.queues().values().removeIf(q -> q.queueLength() == 0);
     }
-    RateLimitLease lease =
-        current.spec().cluster()
-            ? budget(current, key).tryAcquire(1, nowNanos)
-            : current.keys().tryAcquire(key, 1, nowNanos, UNTRACKED);
+    RateLimitLease lease = current.keys().tryAcquire(key, nowNanos);
     if (lease == UNTRACKED) {
       failedOpen.increment();
     } else if (lease.isAcquired()) {
@@ -246,17 +237,6 @@ public final class NamedLimiter {
       }
     }
     return lease;
-  }
-
-  /** Key {@code key}'s budget: the cluster's, or this instance's partition. */
-  private RateLimiter budget(State current, String key) {
-    if (current.spec().cluster()) {
-      if (shared == null) {
-        throw new IllegalStateException("limiter " + name + " has scope cluster but no cluster");
-      }
-      return shared.of(current.spec(), key);
-    }
-    return current.keys().partition(key);
   }
 
   /** A concurrency permit that, given back, lets the key's first waiting call in at once. */
@@ -274,10 +254,7 @@ public final class NamedLimiter {
 
   /** The permits {@code key} could take now. */
   public int availablePermits(String key, long nowNanos) {
-    State current = state;
-    return current.spec().cluster()
-        ? budget(current, key).availablePermits(nowNanos)
-        : current.keys().availablePermits(key, nowNanos);
+    return state.keys().availablePermits(key, nowNanos);
   }
 
   /**
@@ -285,12 +262,7 @@ public final class NamedLimiter {
    * concurrency limiter, 0 too (its permits come back when calls end, not with time).
    */
   public long nanosUntilFull(String key, long nowNanos) {
-    State current = state;
-    RateLimitLease full =
-        current.spec().cluster()
-            ? budget(current, key).probe(current.permitLimit(), nowNanos)
-            : current.keys().probe(key, current.permitLimit(), nowNanos);
-    return full.isAcquired() ? 0 : full.retryAfterNanos().orElse(0);
+    return state.keys().nanosUntilFull(key, nowNanos);
   }
 
   /** The limit now and a snapshot of the counts since the limiter was created. */
@@ -314,7 +286,7 @@ public final class NamedLimiter {
         waited.sum(),
         Duration.ofNanos(waitNanos.sum()),
         queued,
-        current.keys().partitionCount(),
+        current.keys().tracked(),
         spec.maxKeys());
   }
 }

@@ -42,6 +42,11 @@ class RateLimitedInterceptorTest {
       return "gcra";
     }
 
+    @RateLimited(permits = 5, period = "PT1S", key = "#{user}")
+    public String gcraPerUser(String user) {
+      return user;
+    }
+
     @RateLimited(algorithm = TOKEN_BUCKET, permits = 2, period = "PT1S", burst = 4)
     public String bucket() {
       return "bucket";
@@ -322,6 +327,37 @@ class RateLimitedInterceptorTest {
     advance(61_000);
     assertThat(limiter.rejectedLastMinute()).isZero();
     assertThat(limiter.topKeys(2)).isEmpty();
+  }
+
+  @Test
+  void gcraKeysShowTheirUseRemainingPermitsAndTimeUntilWhole() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      call("gcraPerUser", "ann");
+    }
+    call("gcraPerUser", "bob");
+    for (int i = 0; i < 5; i++) {
+      call("gcraPerUser", "cy");
+    }
+    assertThat(refused("gcraPerUser", "cy").retryAfter()).contains(Duration.ofMillis(200));
+    NamedLimiter limiter = limited.limits.find(Api.class.getName() + "#gcraPerUser").orElseThrow();
+    long now = limited.ticker.nanos();
+    assertThat(limiter.topKeys(2))
+        .containsExactly(new NamedLimiter.KeyUse("cy", 5, 5), new NamedLimiter.KeyUse("ann", 3, 5));
+    assertThat(limiter.availablePermits("ann", now)).isEqualTo(2);
+    assertThat(limiter.nanosUntilFull("ann", now)).isEqualTo(600_000_000L);
+    assertThat(limiter.availablePermits("nobody", now)).isEqualTo(5);
+    assertThat(limiter.nanosUntilFull("nobody", now)).isZero();
+    assertThat(limiter.probe("cy", now).isAcquired()).isFalse();
+    assertThat(limiter.stats().keys()).isEqualTo(3);
+    advance(200);
+    now = limited.ticker.nanos();
+    assertThat(limiter.availablePermits("ann", now)).isEqualTo(3);
+    assertThat(limiter.nanosUntilFull("ann", now)).isEqualTo(400_000_000L);
+    assertThat(limiter.topKeys(5))
+        .containsExactly(new NamedLimiter.KeyUse("cy", 4, 5), new NamedLimiter.KeyUse("ann", 2, 5));
+    assertThat(limiter.probe("cy", now).isAcquired()).isTrue();
+    advance(1_000);
+    assertThat(limiter.topKeys(5)).isEmpty();
   }
 
   @Test

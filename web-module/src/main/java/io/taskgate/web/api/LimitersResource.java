@@ -1,6 +1,5 @@
 package io.taskgate.web.api;
 
-import io.taskgate.api.LimiterStats;
 import io.taskgate.engine.admin.LimiterAdmin;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -44,12 +43,15 @@ public class LimitersResource {
   @Context SecurityContext security;
 
   /** Every limiter. */
-  public record LimitersView(List<LimiterStats> limiters) {}
+  public record LimitersView(List<LimiterInfo> limiters) {}
 
   @GET
-  @Operation(summary = "Every limiter: its limit now and its counts on this instance")
+  @Operation(
+      summary =
+          "Every limiter: its limit now, its counts on this instance, its refusals of the last"
+              + " minute and its busiest keys")
   public LimitersView list() {
-    return new LimitersView(admin.list());
+    return new LimitersView(admin.views().stream().map(LimiterInfo::of).toList());
   }
 
   @GET
@@ -59,8 +61,8 @@ public class LimitersResource {
       responseCode = "404",
       description = "No such limiter",
       content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
-  public LimiterStats find(@PathParam("name") String name) {
-    return admin.find(name).orElseThrow(() -> unknown(name));
+  public LimiterInfo find(@PathParam("name") String name) {
+    return admin.view(name).map(LimiterInfo::of).orElseThrow(() -> unknown(name));
   }
 
   /**
@@ -74,7 +76,7 @@ public class LimitersResource {
       responseCode = "400",
       description = "A bad field, named in the problem",
       content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
-  public LimiterStats put(
+  public LimiterInfo put(
       @PathParam("name") String name,
       @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
       @HeaderParam(HttpHeaders.CONTENT_LENGTH) String contentLength,
@@ -87,7 +89,7 @@ public class LimitersResource {
     ThrottlersResource.only(json, FIELDS);
     int permits = ThrottlersResource.integer(json, "permits", null);
     try {
-      return admin.set(
+      admin.set(
           name,
           permits,
           ThrottlersResource.duration(json, "period"),
@@ -96,6 +98,7 @@ public class LimitersResource {
     } catch (IllegalArgumentException e) {
       throw ThrottlersResource.invalid(json, e);
     }
+    return find(name);
   }
 
   @DELETE

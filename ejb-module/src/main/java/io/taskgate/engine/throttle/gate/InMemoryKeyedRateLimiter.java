@@ -73,6 +73,18 @@ public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
     }
   }
 
+  /**
+   * The theoretical arrival time of {@code key}'s GCRA budget under {@code scope}, in the clock of
+   * the reservations: the key's budget is whole once now reaches it; {@link Long#MIN_VALUE} for a
+   * key not tracked.
+   */
+  public long theoreticalArrival(RateLimitScope scope, String key) {
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.theoreticalArrival(scope, key);
+    }
+  }
+
   @Override
   public boolean release(RateLimitScope scope, String key, Object reservationId) {
     Objects.requireNonNull(reservationId, "reservationId");
