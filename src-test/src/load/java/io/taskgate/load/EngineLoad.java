@@ -55,6 +55,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *   <li>{@code load.throttlers}: {@code tasks,workMicros} (e.g. {@code 2000,1000}) also runs the
  *       job throttlers' run after each boot's other runs (see {@code app.ThrottleRun}); several,
  *       separated by {@code /}; its table goes to {@code throttlers.md}
+ *   <li>{@code load.limited}: {@code calls,keys} (e.g. {@code 200000,10000}) also measures what
+ *       {@code @RateLimited} adds to a call in the container (see {@code app.LimitedCallsRun});
+ *       several, separated by {@code /}; its table goes to {@code limited.md}
  *   <li>{@code load.pacing.fullgc}: {@code true} runs a full collection of Micro's heap after the
  *       warm-up runs and before the measured ones ({@code false}): the objects made while Micro
  *       booted and warmed up are then in the old generation, as on a server that has been up for a
@@ -83,6 +86,7 @@ public final class EngineLoad {
 
   private final List<String> pacingRows = new ArrayList<>();
   private final List<String> throttlerRows = new ArrayList<>();
+  private final List<String> limitedRows = new ArrayList<>();
 
   private EngineLoad() throws IOException {
     out = Path.of(required("load.out"));
@@ -123,6 +127,16 @@ public final class EngineLoad {
               + "\n";
       System.out.println("\nTaskgate pacing\n\n" + pacing);
       Files.writeString(load.out.resolve("pacing.md"), pacing, StandardCharsets.UTF_8);
+    }
+    if (!load.limitedRows.isEmpty()) {
+      String limited =
+          "| calls × keys | plain p50 / p99 ns | one budget p50 / p99 ns | per key p50 / p99 ns |"
+              + " added at p50, one budget / per key ns |\n"
+              + "|---|---|---|---|---|\n"
+              + String.join("\n", load.limitedRows)
+              + "\n";
+      System.out.println("\nTaskgate @RateLimited in the container\n\n" + limited);
+      Files.writeString(load.out.resolve("limited.md"), limited, StandardCharsets.UTF_8);
     }
     if (!load.throttlerRows.isEmpty()) {
       String throttlers =
@@ -245,6 +259,11 @@ public final class EngineLoad {
         throttlerRows.add(throttlers(db, name, one.split(",")));
         System.out.println(throttlerRows.get(throttlerRows.size() - 1));
       }
+      String limited = System.getProperty("load.limited", "");
+      for (String one : limited.isBlank() ? new String[0] : limited.split("/")) {
+        limitedRows.add(limited(one.split(",")));
+        System.out.println(limitedRows.get(limitedRows.size() - 1));
+      }
     } finally {
       micro.destroy();
       if (!micro.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -273,6 +292,32 @@ public final class EngineLoad {
       micro.waitFor(1, java.util.concurrent.TimeUnit.SECONDS);
     }
     throw new IllegalStateException("Payara Micro did not answer " + info + " in 5 min: " + log);
+  }
+
+  /** What {@code @RateLimited} adds in the container ({@code calls,keys}), as a table row. */
+  private String limited(String[] knobs) throws IOException, InterruptedException {
+    JsonObject r =
+        postForJson(
+            URI.create(
+                "http://localhost:"
+                    + port
+                    + "/taskgate/api/load/limited?calls="
+                    + knobs[0].strip()
+                    + "&keys="
+                    + (knobs.length > 1 ? knobs[1].strip() : "10000")));
+    return String.format(
+        Locale.ROOT,
+        "| %d × %d | %d / %d | %d / %d | %d / %d | **%d / %d** |",
+        r.getInt("calls"),
+        r.getInt("keys"),
+        r.getJsonNumber("plainP50Nanos").longValue(),
+        r.getJsonNumber("plainP99Nanos").longValue(),
+        r.getJsonNumber("sharedP50Nanos").longValue(),
+        r.getJsonNumber("sharedP99Nanos").longValue(),
+        r.getJsonNumber("keyedP50Nanos").longValue(),
+        r.getJsonNumber("keyedP99Nanos").longValue(),
+        r.getJsonNumber("sharedAddedP50Nanos").longValue(),
+        r.getJsonNumber("keyedAddedP50Nanos").longValue());
   }
 
   /** The job throttlers' run ({@code tasks,workMicros}), as a table row. */

@@ -17,6 +17,20 @@ public class LoadResource {
   @Inject LoadRun load;
   @Inject PacingRun pacing;
   @Inject ThrottleRun throttlers;
+  @Inject LimitedCallsRun limited;
+
+  /**
+   * {@code POST /api/load/limited?calls=200000&keys=10000}: what {@code @RateLimited} adds to a
+   * call in the container (see {@link LimitedCallsRun}).
+   */
+  @POST
+  @Path("limited")
+  @Produces(MediaType.APPLICATION_JSON)
+  public java.util.Map<String, Object> limited(
+      @QueryParam("calls") @DefaultValue("200000") int calls,
+      @QueryParam("keys") @DefaultValue("10000") int keys) {
+    return limited.run(calls, keys);
+  }
 
   /**
    * {@code POST /api/load/throttlers?tasks=2000&workMicros=1000}: the job throttlers' run (see
