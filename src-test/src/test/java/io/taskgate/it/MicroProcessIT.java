@@ -130,6 +130,34 @@ class MicroProcessIT {
         .doesNotContain("DG Size");
   }
 
+  /**
+   * A limit keyed by the caller: the signed-in user over JAX-RS, the client's address for a request
+   * without login, {@code anonymous} on a thread with neither; and the application's own mapper of
+   * refusals answers instead of Taskgate's.
+   */
+  @Test
+  void callerKeysAndTheApplicationsOwnMapperOfRefusals() throws Exception {
+    URI limited = api(PORT, "failopen-limited");
+    assertThat(Http.send("GET", limited, null, "admin", "taskgate").statusCode()).isEqualTo(200);
+    HttpResponse<String> refused = Http.send("GET", limited, null, "admin", "taskgate");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("X-Mapped-By"))
+        .as("the application's mapper, not Taskgate's")
+        .hasValue("application");
+    assertThat(Http.json(refused).getString("key")).isEqualTo("admin");
+    assertThat(Http.send("GET", limited, null, "viewer", "taskgate-viewer").statusCode())
+        .as("another user")
+        .isEqualTo(200);
+
+    URI anonymous = URI.create("http://localhost:" + PORT + "/failopen/anonymous-limited");
+    assertThat(Http.send("GET", anonymous, null, null, null).body())
+        .as("the key of a request without login")
+        .matches("ip:(127\\.0\\.0\\.1|0:0:0:0:0:0:0:1|::1)");
+    assertThat(Http.send("GET", URI.create(anonymous + "?where=thread"), null, null, null).body())
+        .as("the key on a managed thread, with no request and no caller")
+        .isEqualTo("anonymous");
+  }
+
   @Test
   void newKeysBeyondTheTrackedKeyCapRunUnthrottledWithAMonitoringEvent() throws Exception {
     String run = UUID.randomUUID().toString().substring(0, 8);

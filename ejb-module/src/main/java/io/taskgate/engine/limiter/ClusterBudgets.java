@@ -67,15 +67,7 @@ final class ClusterBudgets implements SharedBudgets {
     }
 
     private RateLimitLease lease(RateLimitDecision decision, int permits) {
-      return switch (decision.outcome()) {
-        case RUN_NOW -> RateLimitLease.acquired(permits);
-        case UNTRACKED -> NamedLimiter.UNTRACKED;
-        default ->
-            RateLimitLease.rejected(
-                permits,
-                Math.max(0, decision.retryAfter().toNanos()),
-                "no budget left for key '" + key + "' in the cluster");
-      };
+      return KeyBudgets.lease(decision, permits, key, " in the cluster");
     }
 
     /** One when a call would be let through now, else none: the cluster tells no more. */

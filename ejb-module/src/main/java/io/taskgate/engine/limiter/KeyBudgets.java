@@ -266,10 +266,21 @@ interface KeyBudgets {
 
   /** A lease for the gate's decision on one call of {@code key}. */
   private static RateLimitLease lease(RateLimitDecision decision, String key) {
+    return lease(decision, 1, key, "");
+  }
+
+  /**
+   * A lease of {@code permits} for a gate's decision on a call of {@code key}: {@link
+   * NamedLimiter#UNTRACKED} when the key could not be tracked; a refusal's reason names the key and
+   * ends with {@code where}.
+   */
+  static RateLimitLease lease(RateLimitDecision decision, int permits, String key, String where) {
     return switch (decision.outcome()) {
-      case RUN_NOW -> RateLimitLease.acquired(1);
+      case RUN_NOW -> RateLimitLease.acquired(permits);
       case UNTRACKED -> NamedLimiter.UNTRACKED;
-      default -> RateLimitLease.rejected(1, Math.max(0, decision.retryAfterNanos()), refusal(key));
+      default ->
+          RateLimitLease.rejected(
+              permits, Math.max(0, decision.retryAfterNanos()), refusal(key) + where);
     };
   }
 
