@@ -397,7 +397,7 @@ class AdminUiIT {
     WebElement save = browser.find(By.id("define:save"));
     save.click();
     // the save posts the whole page: look at the page only once the answer replaced it
-    browser.await("the page after the save", ExpectedConditions.stalenessOf(save));
+    browser.awaitGone("the page after the save", save);
   }
 
   private WebElement throttlerRow(String id) {

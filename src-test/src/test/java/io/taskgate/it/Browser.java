@@ -109,6 +109,29 @@ final class Browser implements AutoCloseable {
         .until(condition);
   }
 
+  /**
+   * Waits until {@code element} has left the page (the page was replaced). Chromium may answer a
+   * check made while the old page is being torn down with "node does not belong to the document"
+   * instead of a stale element: that answer means gone too.
+   */
+  void awaitGone(String what, WebElement element) {
+    await(
+        what,
+        d -> {
+          try {
+            element.isEnabled();
+            return false;
+          } catch (org.openqa.selenium.StaleElementReferenceException gone) {
+            return true;
+          } catch (org.openqa.selenium.WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) {
+              return true;
+            }
+            throw e;
+          }
+        });
+  }
+
   /** Whether a JavaScript alert, confirm or prompt is open. */
   boolean alertOpen() {
     try {

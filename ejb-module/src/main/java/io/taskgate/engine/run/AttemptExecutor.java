@@ -215,6 +215,39 @@ public class AttemptExecutor {
     return Outcomes.afterRun(claimed, next, error, end, null);
   }
 
+  /**
+   * The outcome of an attempt the engine itself failed on after the claim (a class it could not
+   * load while the application was being deployed again, say): a failed attempt under the handler's
+   * retry policy, without callbacks, so that the task is never left IN_PROGRESS with nobody running
+   * it. Its permits go back as the attempt's end.
+   */
+  AttemptOutcome engineFailed(StoredTask claimed, Claim claim, Throwable fault) {
+    Instant end = clock.instant();
+    String error = "Taskgate failed while running the attempt: " + HandlerInvoker.describe(fault);
+    AttemptOutcomes.Next next =
+        AttemptOutcomes.failed(
+            claim.handler().retry(),
+            claimed.attempt(),
+            nextRandom(),
+            recurrence(claimed),
+            claimed.scheduledAt(),
+            end,
+            claimed.runs() + 1);
+    boolean retried = next instanceof AttemptOutcomes.Retry;
+    claimer.released(claim.permits().release(retried ? AttemptEnd.RETRIED : AttemptEnd.FAILED));
+    LOG.log(
+        Level.SEVERE,
+        "Task "
+            + claimed.id()
+            + " ("
+            + claimed.type()
+            + "): "
+            + error
+            + (retried ? "; retried by its policy" : "; failed, no retry left"),
+        fault);
+    return Outcomes.afterRun(claimed, next, error, end, null);
+  }
+
   private static Recurrence recurrence(StoredTask task) {
     return task.recurrence() == null ? null : Recurrence.decode(task.recurrence());
   }

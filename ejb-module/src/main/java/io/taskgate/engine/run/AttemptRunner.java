@@ -129,12 +129,7 @@ public class AttemptRunner {
         running.executing(id);
         parkingLot.left(id);
         oldest = finishIfOld(outcomes, open, oldest, helping);
-        ran(
-            executor.execute(ready.running(), ready.claim(), ready.held()),
-            id,
-            outcomes,
-            open,
-            waiting);
+        ran(execute(ready.running(), ready.claim(), ready.held()), id, outcomes, open, waiting);
       }
       List<Claim> claims = new ArrayList<>(toClaim.size());
       Map<UUID, StoredTask> read = claimer.readUnknown(toClaim);
@@ -173,7 +168,7 @@ public class AttemptRunner {
         StoredTask claimedTask = claimed.get(i);
         if (claimedTask != null) {
           oldest = finishIfOld(outcomes, open, oldest, helping);
-          AttemptOutcome outcome = executor.execute(claimedTask, claims.get(i), false);
+          AttemptOutcome outcome = execute(claimedTask, claims.get(i), false);
           ran(outcome, claimedTask.id(), outcomes, open, waiting);
         }
       }
@@ -225,13 +220,26 @@ public class AttemptRunner {
     }
   }
 
+  /**
+   * Runs a claimed attempt. A fault of the engine on the way (not the handler's: the executor
+   * catches those) fails the attempt under its retry policy instead of leaving the task IN_PROGRESS
+   * with nobody running it, which only a restart would find.
+   */
+  private AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
+    try {
+      return executor.execute(claimed, claim, held);
+    } catch (RuntimeException | LinkageError fault) {
+      return executor.engineFailed(claimed, claim, fault);
+    }
+  }
+
   /** A task claimed ahead whose slot has come starts on a worker waiting for a commit. */
   private AttemptOutcome startClaimedAhead(RunningTasks.Ready ready) {
     UUID id = ready.running().id();
     running.executing(id);
     parkingLot.left(id);
     try {
-      return executor.execute(ready.running(), ready.claim(), ready.held());
+      return execute(ready.running(), ready.claim(), ready.held());
     } catch (RuntimeException e) {
       claimer.released(ready.claim().permits().release(AttemptEnd.ABORTED));
       throw e;

@@ -3,9 +3,12 @@ package io.taskgate.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.Backoff;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.engine.cluster.ClusterWiring;
+import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.schedule.SchedulerWiring;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.Permit;
@@ -15,6 +18,7 @@ import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.engine.time.ManualTicker;
+import io.taskgate.engine.time.ManualTimeline;
 import io.taskgate.engine.time.SettableClock;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
@@ -29,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,6 +57,7 @@ class AttemptRunnerPermitsTest {
   JpaTaskStore realStore;
   AttemptRunner runner;
   RuntimeException onTheWay; // thrown by the executor instead of running, if set
+  HandlerInfo handler = TaskClaimerCancelTest.PING; // the claimed task's handler
 
   /** A throttle that lets everything run and records what its permits end in. */
   final Throttle recording =
@@ -118,7 +124,7 @@ class AttemptRunnerPermitsTest {
                     ThrottleChain.of(List.of(recording)).acquire(attempt, now);
             return new Claim(
                 queued,
-                TaskClaimerCancelTest.PING,
+                handler,
                 new TaskClaimerCancelTest.Ping(),
                 null,
                 null,
@@ -132,7 +138,9 @@ class AttemptRunnerPermitsTest {
     claimer.clock = clock;
     claimer.running = running;
     claimer.parkingLot = parkingLot;
-    claimer.scheduler = SchedulerWiring.scheduler(null, null, clock, ticker);
+    // timers that never fire here: a retry's follow-up waits on them
+    claimer.scheduler =
+        SchedulerWiring.scheduler(null, new ManualTimeline(T0).timers(), clock, ticker);
     OutcomeRecorder recorder = new OutcomeRecorder();
     recorder.store = store;
     recorder.scheduler = claimer.scheduler;
@@ -202,13 +210,38 @@ class AttemptRunnerPermitsTest {
   }
 
   @Test
-  void whenTheEngineFailsOnTheWayToTheHandlerThePermitsGoBackOnceAsAborted() {
+  void whenTheEngineFailsAfterTheClaimTheAttemptFailsUnderItsPolicyAndThePermitsGoBackOnce() {
     UUID id = stored();
-    onTheWay = new IllegalStateException("a fault on the way to the handler");
+    onTheWay = new IllegalStateException("zip file closed");
 
-    assertThatThrownBy(() -> runner.run(id)).hasMessage("a fault on the way to the handler");
+    runner.run(id); // no exception: the task is not left IN_PROGRESS with nobody running it
 
-    assertThat(releases).containsExactly("ABORTED");
-    assertThat(runner.scheduler.takeLetGo()).isTrue();
+    assertThat(releases).containsExactly("FAILED");
+    StoredTask failed = realStore.find(id).orElseThrow();
+    assertThat(failed.status()).as("no retry in Ping's policy").isEqualTo(TaskStatus.FAILED);
+    assertThat(failed.lastError())
+        .contains("Taskgate failed while running the attempt")
+        .contains("zip file closed");
+  }
+
+  @Test
+  void anAttemptTheEngineFailedOnIsRetriedUnderItsHandlersPolicy() {
+    UUID id = stored();
+    handler =
+        new HandlerInfo(
+            TaskClaimerCancelTest.Ping.class,
+            Object.class,
+            "default",
+            RetryPolicy.of(3, Backoff.FIXED, "PT10S", "PT10S", 0),
+            Optional.empty());
+    onTheWay = new IllegalStateException("zip file closed");
+
+    runner.run(id);
+
+    assertThat(releases).containsExactly("RETRIED");
+    StoredTask retried = realStore.find(id).orElseThrow();
+    assertThat(retried.status()).isEqualTo(TaskStatus.QUEUED);
+    assertThat(retried.scheduledAt()).isEqualTo(T0.plusSeconds(10));
+    assertThat(retried.lastError()).contains("zip file closed");
   }
 }
