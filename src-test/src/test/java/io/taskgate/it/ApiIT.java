@@ -13,6 +13,7 @@ import io.taskgate.it.engine.WatchedTasks.Watched;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.net.URI;
@@ -170,6 +171,61 @@ class ApiIT {
     assertThat(freeRow.containsKey("nextSlot")).isFalse(); // null: left out
     // burst 5, one spent; refilled again once 200 ms have passed
     assertThat(freeRow.getInt("availablePermits")).isBetween(4, 5);
+  }
+
+  @Test
+  void statsCountWhatHappenedMinuteByMinuteWithinTheirBounds() throws Exception {
+    String key = key("stats");
+    List<TaskReceipt> receipts = watch(key, 3); // one runs, two park
+    awaitParked(receipts.get(1).taskId(), receipts.get(2).taskId());
+
+    JsonObject stats = getJson("stats?type=Watched&minutes=5", VIEWER);
+
+    assertThat(stats.getInt("minutes")).isEqualTo(5);
+    assertThat(stats.getInt("retainedMinutes")).isEqualTo(120);
+    assertThat(stats.getString("instance")).isNotBlank();
+    Instant from = Instant.parse(stats.getString("from"));
+    assertThat(from.getEpochSecond() % 60).as("a minute's start").isZero();
+    assertThat(Duration.between(from, Instant.now()))
+        .isBetween(Duration.ofMinutes(4), Duration.ofMinutes(5).plusSeconds(5));
+    JsonObject series =
+        stats.getJsonArray("series").getValuesAs(JsonObject.class).stream()
+            .filter(s -> s.getString("taskType").equals(WATCHED))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no series of Watched in " + stats));
+    assertThat(series.getString("queue")).isEqualTo("default");
+    JsonObject counts = series.getJsonObject("counts");
+    for (String name :
+        List.of(
+            "started",
+            "completed",
+            "failed",
+            "parked",
+            "rejected",
+            "rejectedBeyondHorizon",
+            "rejectedDiscarded",
+            "failedOpen")) {
+      assertThat(counts.getJsonArray(name)).as(name).hasSize(5);
+    }
+    // this test's tasks are in the last two minutes (the current one may just have begun)
+    assertThat(sum(counts, "parked")).isGreaterThanOrEqualTo(2);
+    assertThat(sum(counts, "started")).isGreaterThanOrEqualTo(1);
+    assertThat(sum(stats.getJsonObject("total"), "parked")).isEqualTo(sum(counts, "parked"));
+    assertThat(getJson("stats", VIEWER).getInt("minutes")).isEqualTo(60);
+    assertThat(getJson("stats?minutes=120&queue=no-such-queue", VIEWER).getJsonArray("series"))
+        .isEmpty();
+
+    assertProblem("stats?minutes=0", "minutes", "0");
+    assertProblem("stats?minutes=121", "minutes", "121");
+    assertProblem("stats?minutes=an-hour", "minutes", "an-hour");
+    assertProblem("stats?type=NoSuchTask", "type", "NoSuchTask");
+    assertThat(Http.send("GET", api("stats"), null, null, null).statusCode()).isEqualTo(401);
+  }
+
+  private static long sum(JsonObject counts, String name) {
+    return counts.getJsonArray(name).getValuesAs(JsonNumber.class).stream()
+        .mapToLong(JsonNumber::longValue)
+        .sum();
   }
 
   @Test
@@ -567,7 +623,7 @@ class ApiIT {
     HttpResponse<String> openApi = Http.get(root("openapi"));
     assertThat(openApi.statusCode()).isEqualTo(200);
     assertThat(openApi.body())
-        .contains("/rate-limits", "/overview", "/events", "pacing", "/metrics/keys");
+        .contains("/rate-limits", "/overview", "/events", "pacing", "/metrics/keys", "/stats");
   }
 
   // ---- helpers

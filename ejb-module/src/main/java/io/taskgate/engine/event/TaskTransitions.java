@@ -22,7 +22,8 @@ import java.util.logging.Logger;
  * retry's new due time is not one), for the CDI observers of the event and for in-process listeners
  * ({@link #subscribe}). Costs one check per write while nobody listens: whether any CDI observer
  * exists is resolved once, when the application starts, and the listener list is read without a
- * lock. A listener or observer that throws is logged and ignored.
+ * lock. Every change of status is also counted in the {@link TaskHistory}. A listener or observer
+ * that throws is logged and ignored.
  */
 @ApplicationScoped
 public class TaskTransitions implements TaskWriteListener {
@@ -30,6 +31,7 @@ public class TaskTransitions implements TaskWriteListener {
 
   @Inject Event<TaskTransition> events;
   @Inject BeanManager beanManager;
+  @Inject TaskHistory history;
 
   private final List<Consumer<TaskTransition>> listeners = new CopyOnWriteArrayList<>();
   private volatile boolean observed;
@@ -47,9 +49,10 @@ public class TaskTransitions implements TaskWriteListener {
     return () -> listeners.remove(listener);
   }
 
+  /** Whether anyone is told: always with a history, which counts every change of status. */
   @Override
   public boolean listening() {
-    return observed || !listeners.isEmpty();
+    return history != null || observed || !listeners.isEmpty();
   }
 
   /** See {@link TaskTransition#elapsed()}. */
@@ -70,6 +73,13 @@ public class TaskTransitions implements TaskWriteListener {
   @Override
   public void written(StoredTask before, StoredTask after, Instant at) {
     if (before != null && before.status() == after.status()) {
+      return;
+    }
+    if (history != null) {
+      history.transition(
+          after.queue(), after.type(), before == null ? null : before.status(), after.status(), at);
+    }
+    if (!observed && listeners.isEmpty()) {
       return;
     }
     TaskTransition transition =

@@ -151,6 +151,16 @@ final class Params {
     return page;
   }
 
+  /** The minutes of a history window: 1 to {@code retained}, {@code fallback} when absent. */
+  static int minutes(String value, int fallback, int retained) {
+    int minutes = integer("minutes", value, fallback);
+    if (minutes < 1 || minutes > retained) {
+      throw ApiProblem.invalidParameter(
+          "minutes", value, "minutes must be from 1 to " + retained + ", the minutes kept");
+    }
+    return minutes;
+  }
+
   static int size(String value) {
     int size = integer("size", value, DEFAULT_PAGE_SIZE);
     if (size < 1 || size > MAX_PAGE_SIZE) {

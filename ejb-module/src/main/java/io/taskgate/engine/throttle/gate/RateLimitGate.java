@@ -8,6 +8,7 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.cluster.Instances;
+import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerInvoker;
@@ -50,6 +51,7 @@ public class RateLimitGate implements Throttle {
   @Inject GateSettings gateSettings;
   @Inject RateLimitKeySelector keys;
   @Inject Instances instances;
+  @Inject TaskHistory history;
 
   private final StartLead startLead = new StartLead();
 
@@ -134,6 +136,7 @@ public class RateLimitGate implements Throttle {
       case UNTRACKED:
         parkingLot.left(queued.id());
         events.failedOpen(queued.type(), key, limiter.stats().untrackedDecisions());
+        history.failedOpen(queued.queue(), queued.type());
         return ThrottleDecision.Run.now(permit);
       case DEFERRED:
         return deferred(queued, gate, permit, EpochNanos.toInstant(decision.slotEpochNanos()), now);
@@ -182,6 +185,7 @@ public class RateLimitGate implements Throttle {
       // deferred again
       pacing.reserved(gate.scope().name(), key, now, slot);
       events.deferred(queued.id(), queued.type(), key, slot);
+      history.parked(queued.queue(), queued.type());
     }
     Duration claimAhead = gateSettings.claimAhead();
     if (!claimAhead.isZero()
@@ -209,6 +213,7 @@ public class RateLimitGate implements Throttle {
         new RateLimitRejectedException(
             queued.type(), handlerInfo.beanClass().getName(), key, slot, gate.policy(), reason);
     events.rejected(queued.id(), queued.type(), key, slot, reason);
+    history.rejected(queued.queue(), queued.type(), reason);
     return new ThrottleDecision.Reject(HandlerInvoker.describe(rejection), slot, rejection);
   }
 

@@ -51,6 +51,8 @@ public final class GateFixture {
   final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
   final RateLimitGate gate = new RateLimitGate();
+  final io.taskgate.engine.event.TaskHistory history =
+      new io.taskgate.engine.event.TaskHistory(clock);
 
   /**
    * @param policy the task type's policy
@@ -98,6 +100,7 @@ public final class GateFixture {
     gate.gateSettings = settings;
     gate.keys = keys;
     gate.instances = new io.taskgate.engine.cluster.Instances();
+    gate.history = history;
   }
 
   /** The run-time rate-limit changes over an empty store: none until a test makes some. */

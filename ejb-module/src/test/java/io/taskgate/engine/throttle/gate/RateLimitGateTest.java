@@ -9,6 +9,7 @@ import io.taskgate.core.ratelimit.KeySnapshot;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.event.MinuteCounts;
 import io.taskgate.engine.throttle.Permit;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
@@ -77,6 +78,14 @@ class RateLimitGateTest {
     assertThat(((ThrottleDecision.Run) atSlot).startAt()).isNull();
     assertThat(fixture.parkingLot.parkedTask(second.task().id())).isEmpty();
     assertThat(fixture.deferred.fired).hasSize(1); // deferred once, not on every return
+    assertThat(parkedInHistory(fixture)).isEqualTo(1);
+  }
+
+  /** Tasks the history counts as parked in the fixture clock's minute. */
+  static long parkedInHistory(GateFixture fixture) {
+    return fixture.history.read(fixture.clock.instant(), 1).stream()
+        .mapToLong(s -> s.total(MinuteCounts.Count.PARKED))
+        .sum();
   }
 
   @Test
@@ -109,6 +118,14 @@ class RateLimitGateTest {
     assertThat(reject.reason()).contains("acme");
     assertThat(reject.slot()).isAfter(GateFixture.T0.plusMillis(250));
     assertThat(tight.rejected.fired).hasSize(1);
+    assertThat(tight.history.read(tight.clock.instant(), 1))
+        .singleElement()
+        .satisfies(
+            counts -> {
+              assertThat(counts.total(MinuteCounts.Count.REJECTED_BEYOND_HORIZON)).isEqualTo(1);
+              assertThat(counts.total(MinuteCounts.Count.REJECTED_DISCARDED)).isZero();
+              assertThat(counts.total(MinuteCounts.Count.PARKED)).isEqualTo(2);
+            });
   }
 
   @Test

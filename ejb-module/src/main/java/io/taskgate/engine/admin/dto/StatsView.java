@@ -1,0 +1,56 @@
+package io.taskgate.engine.admin.dto;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What happened to tasks minute by minute over the last minutes, on this instance, per queue and
+ * task type ({@link io.taskgate.engine.admin.StatsViews#stats}).
+ *
+ * @param instance the instance whose counts these are
+ * @param from the start of the first minute (UTC)
+ * @param minutes how many minutes, the last one being the current, still counting, minute
+ * @param retainedMinutes how many minutes this instance keeps
+ * @param total the sum of the series, minute by minute
+ * @param series per (queue, task type) that counted anything in the window, by queue then type
+ */
+public record StatsView(
+    String instance,
+    Instant from,
+    int minutes,
+    int retainedMinutes,
+    Counts total,
+    List<Series> series) {
+
+  /**
+   * One queue and task type's counts.
+   *
+   * @param queue the queue
+   * @param taskType the task type's class name
+   * @param counts its counts, minute by minute
+   */
+  public record Series(String queue, String taskType, Counts counts) {}
+
+  /**
+   * Counts, one value a minute, the oldest first.
+   *
+   * @param started attempts started
+   * @param completed tasks completed
+   * @param failed tasks failed for good (retries spent, or rejected)
+   * @param parked tasks the rate-limit gate parked until their key's next slot
+   * @param rejected tasks the rate-limit gate rejected, for either reason
+   * @param rejectedBeyondHorizon rejected: the key's next slot lay beyond the policy's horizon
+   * @param rejectedDiscarded rejected: the key had no budget and the policy discards
+   * @param failedOpen tasks let through unthrottled because the limiter tracked as many keys as it
+   *     may
+   */
+  public record Counts(
+      long[] started,
+      long[] completed,
+      long[] failed,
+      long[] parked,
+      long[] rejected,
+      long[] rejectedBeyondHorizon,
+      long[] rejectedDiscarded,
+      long[] failedOpen) {}
+}
