@@ -107,6 +107,11 @@ public class Display {
     return text.toString();
   }
 
+  /** A policy's rate: {@code 15 per 1 min}; empty for null. */
+  public String rate(PolicyView policy) {
+    return policy == null ? "" : policy.permits() + " per " + duration(policy.period());
+  }
+
   /** {@code text} encoded for a URL's query. */
   public String url(String text) {
     return encode(text);

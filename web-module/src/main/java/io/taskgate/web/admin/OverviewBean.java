@@ -2,11 +2,16 @@ package io.taskgate.web.admin;
 
 import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.admin.ClusterViews;
+import io.taskgate.engine.admin.StatsViews;
 import io.taskgate.engine.admin.ThrottleViews;
 import io.taskgate.engine.admin.dto.ClusterView;
 import io.taskgate.engine.admin.dto.Overview;
+import io.taskgate.engine.admin.dto.RateLimitPage;
 import io.taskgate.engine.admin.dto.RateLimitQuery;
+import io.taskgate.engine.admin.dto.RateLimitRow;
+import io.taskgate.engine.admin.dto.RateLimitSort;
 import io.taskgate.engine.admin.dto.RateLimitTotals;
+import io.taskgate.engine.admin.dto.StatsView;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -15,35 +20,39 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The overview page: task counts by status, the queues, the rate-limit totals, and the instances
- * sharing the database.
+ * The overview page: task counts by status, the most throttled keys with when each drains, what was
+ * rejected and why, the last hour minute by minute, the queues, the rate-limit totals, and the
+ * instances sharing the database.
  */
 @Named("overview")
 @RequestScoped
 public class OverviewBean {
+  /** How many throttled keys the overview lists. */
+  static final int TOP_KEYS = 10;
+
   @Inject ThrottleViews views;
   @Inject ClusterViews clusterViews;
+  @Inject StatsViews statsViews;
 
   private Overview overview;
   private ClusterView cluster;
   private RateLimitTotals totals;
+  private List<RateLimitRow> topKeys;
+  private long throttledKeyCount;
+  private StatsView lastHour;
 
   /** Reads the views; called before every render (page load and live refresh). */
   public void load() {
     overview = views.overview();
     cluster = clusterViews.cluster();
-    totals =
-        views
-            .rateLimits(
-                new RateLimitQuery(
-                    Optional.empty(),
-                    Optional.empty(),
-                    true,
-                    io.taskgate.engine.admin.dto.RateLimitSort.KEY,
-                    false,
-                    0,
-                    1))
-            .totals();
+    RateLimitPage top =
+        views.rateLimits(
+            new RateLimitQuery(
+                Optional.empty(), Optional.empty(), true, RateLimitSort.PARKED, true, 0, TOP_KEYS));
+    totals = top.totals();
+    topKeys = top.items();
+    throttledKeyCount = top.total();
+    lastHour = statsViews.stats(StatsViews.DEFAULT_MINUTES, Optional.empty(), Optional.empty());
   }
 
   public Overview getOverview() {
@@ -57,6 +66,31 @@ public class OverviewBean {
 
   public RateLimitTotals getTotals() {
     return totals;
+  }
+
+  /** The throttled keys with the most parked tasks, at most {@link #TOP_KEYS}. */
+  public List<RateLimitRow> getTopKeys() {
+    return topKeys;
+  }
+
+  /** How many keys are throttled in all (the top ones are listed). */
+  public long getThrottledKeyCount() {
+    return throttledKeyCount;
+  }
+
+  /** The last hour on this instance, minute by minute. */
+  public StatsView getLastHour() {
+    return lastHour;
+  }
+
+  /** The last hour's series as JSON, for the chart (an attribute: the page escapes it). */
+  public String getLastHourJson() {
+    return StatsJson.of(lastHour);
+  }
+
+  /** The sum over the last hour of a count of {@link StatsView.Counts} ({@code rejected}, ...). */
+  public long lastHourTotal(String count) {
+    return StatsJson.sum(StatsJson.values(lastHour.total(), count));
   }
 
   /** The statuses, in the order of a task's life. */

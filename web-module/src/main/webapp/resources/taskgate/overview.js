@@ -1,0 +1,97 @@
+// The overview's chart of the last hour: started, parked, rejected and failed tasks per minute,
+// for all queues and task types or the one chosen. The data comes with the page's live region
+// (#last-hour-data) and is drawn again after each refresh, without touching the focus.
+(function () {
+  var COUNTS = [
+    { name: "started", label: "started", color: "#067647" },
+    { name: "parked", label: "parked", color: "#b45309" },
+    { name: "rejected", label: "rejected", color: "#b42318" },
+    { name: "failed", label: "failed", color: "#5b21b6" }
+  ];
+  var chart = null;
+  var select = document.getElementById("chart-series");
+  var box = document.getElementById("last-hour");
+
+  function read() {
+    var holder = document.getElementById("last-hour-data");
+    return holder ? JSON.parse(holder.getAttribute("data-stats")) : null;
+  }
+
+  function options(stats) {
+    var known = {};
+    Array.prototype.forEach.call(select.options, function (o) { known[o.value] = true; });
+    stats.series.forEach(function (s) {
+      [["queue:" + s.queue, "queue " + s.queue], ["type:" + s.type, "task type " + simple(s.type)]]
+        .forEach(function (pair) {
+          if (!known[pair[0]]) {
+            known[pair[0]] = true;
+            var option = document.createElement("option");
+            option.value = pair[0];
+            option.textContent = pair[1];
+            select.appendChild(option);
+          }
+        });
+    });
+  }
+
+  function simple(type) {
+    var cut = Math.max(type.lastIndexOf("."), type.lastIndexOf("$"));
+    return type.substring(cut + 1);
+  }
+
+  function data(stats) {
+    var chosen = select.value;
+    var x = [];
+    for (var i = 0; i < stats.minutes; i++) {
+      x.push(stats.from + i * 60);
+    }
+    var columns = [x];
+    COUNTS.forEach(function (count) {
+      var sum = new Array(stats.minutes).fill(0);
+      stats.series.forEach(function (s) {
+        if (chosen === "" || chosen === "queue:" + s.queue || chosen === "type:" + s.type) {
+          s[count.name].forEach(function (v, i) { sum[i] += v; });
+        }
+      });
+      columns.push(sum);
+    });
+    return columns;
+  }
+
+  function width() {
+    return Math.max(240, Math.min(box.clientWidth - 12, 1100));
+  }
+
+  function draw() {
+    var stats = read();
+    if (!stats || !box || typeof uPlot === "undefined") {
+      return;
+    }
+    options(stats);
+    var columns = data(stats);
+    if (chart) {
+      chart.setData(columns);
+      return;
+    }
+    chart = new uPlot({
+      width: width(),
+      height: 220,
+      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(4, max)]; } } },
+      axes: [{}, { label: "tasks a minute", size: 60 }],
+      series: [{ label: "minute" }].concat(COUNTS.map(function (c) {
+        return { label: c.label, stroke: c.color, width: 2, points: { show: false } };
+      }))
+    }, columns, box);
+  }
+
+  select.addEventListener("change", draw);
+  window.addEventListener("resize", function () {
+    if (chart) {
+      chart.setSize({ width: width(), height: 220 });
+    }
+  });
+  if (window.faces && faces.ajax) {
+    faces.ajax.addOnEvent(function (e) { if (e.status === "success") { draw(); } });
+  }
+  draw();
+})();
