@@ -54,10 +54,6 @@ class AdminUiIT {
   private static final String UPSTREAM =
       io.taskgate.it.engine.ThrottledTasks.UpstreamCall.class.getName();
 
-  private static final DateTimeFormatter SHOWN =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'", Locale.ROOT)
-          .withZone(ZoneOffset.UTC);
-
   @ArquillianResource URL baseUrl;
 
   private Browser browser;
@@ -167,7 +163,7 @@ class AdminUiIT {
         .isBetween(3, 4);
     // a new task would get the slot after the last reserved one
     String nextSlot = row.findElement(By.cssSelector("td.next-slot")).getText();
-    Instant shownNext = Instant.from(SHOWN.parse(nextSlot.lines().findFirst().orElseThrow()));
+    Instant shownNext = shownInstant(row.findElement(By.cssSelector("td.next-slot time")));
     assertThat(shownNext)
         .isAfterOrEqualTo(lastSlot.plusSeconds(9))
         .isBefore(lastSlot.plusSeconds(11));
@@ -187,10 +183,32 @@ class AdminUiIT {
             By.cssSelector("#timeline .mark-started"), 0));
     assertThat(browser.driver().findElements(By.cssSelector("#timeline .mark-reserved")))
         .hasSizeGreaterThanOrEqualTo(3);
+    // the smallest window that shows every parked slot (+40 s: a minute), on an axis relative to
+    // now that stays put across live refreshes, with every label inside the drawing
+    assertThat(browser.find(By.id("timeline")).getAttribute("data-window")).isEqualTo("1m");
+    List<String> axis = axis();
+    assertThat(axis).first().asString().startsWith("10 s ago@");
+    for (int refresh = 0; refresh < 2; refresh++) {
+      browser.awaitGone("a live refresh of the timeline", browser.find(By.id("timeline")));
+      browser.await(
+          "the timeline again", ExpectedConditions.visibilityOfElementLocated(By.id("timeline")));
+      assertThat(axis()).as("the axis after refresh " + (refresh + 1)).isEqualTo(axis);
+    }
+    assertThat(labelsOutsideTheTimeline()).isEmpty();
     browser.screenshot("06-rate-limits-pacing-timeline");
 
-    // the overview counts the throttled tasks, on their queue too
+    // the overview counts the throttled tasks, on their queue too, and lists the key among the
+    // most throttled ones with when it drains: at its last parked task's slot
     browser.open(page("admin/overview.xhtml"));
+    WebElement top =
+        browser.find(
+            By.xpath("//table[@id='top-keys']//tr[td[contains(@class,'key')]='" + key + "']"));
+    assertThat(Integer.parseInt(top.findElement(By.cssSelector("td.parked")).getText()))
+        .isBetween(3, 4);
+    assertThat(top.findElement(By.cssSelector("td.drains")).getText())
+        .matches("in \\d+(\\.\\d)? s");
+    assertThat(top.findElement(By.cssSelector("td.next-slot")).getText()).startsWith("in ");
+    assertThat(top.getText()).contains("Hot", "1 per 10 s");
     assertThat(Integer.parseInt(browser.find(By.id("count-THROTTLED")).getText()))
         .isGreaterThanOrEqualTo(3);
     assertThat(browser.find(By.id("queues")).getText()).contains("gated", "throttled");
@@ -216,7 +234,8 @@ class AdminUiIT {
     browser.await(
         "the task's page", ExpectedConditions.visibilityOfElementLocated(By.id("throttled-until")));
     assertThat(browser.pageText()).contains("Throttled Until");
-    assertThat(browser.find(By.id("throttled-until")).getText()).startsWith(SHOWN.format(lastSlot));
+    assertThat(shownInstant(browser.find(By.cssSelector("#throttled-until time"))))
+        .isEqualTo(lastSlot);
     assertThat(browser.find(By.id("status")).getText()).contains("QUEUED", "Throttled");
     browser.screenshot("09-task-throttled-until");
 
@@ -250,6 +269,139 @@ class AdminUiIT {
     assertThat(browser.find(By.id("history")).getText()).contains("QUEUED", "CANCELLED");
     assertThat(taskStatus(lastId)).isEqualTo("CANCELLED");
     browser.screenshot("10-task-cancelled");
+  }
+
+  @Test
+  void liveRefreshKeepsTheFocusAndSaysSoWhenTheSessionEnds() throws Exception {
+    logInAsAdmin();
+    browser.open(page("admin/rate-limits.xhtml"));
+    markPage();
+    WebElement search = browser.find(By.id("q"));
+    search.click();
+    search.sendKeys("tenant-4");
+    for (int refresh = 0; refresh < 3; refresh++) {
+      awaitLiveRefresh("totals");
+    }
+    assertThat(activeElementId()).as("the focus after 3 refreshes").isEqualTo("q");
+    assertThat(search.getAttribute("value")).isEqualTo("tenant-4");
+    assertPageNotReloaded();
+    WebElement state = browser.find(By.id("live-state"));
+    assertThat(state.getAttribute("aria-live")).isEqualTo("polite");
+    assertThat(state.getAttribute("data-state")).isEqualTo("live");
+    assertThat(state.getText()).startsWith("Live: updated ");
+
+    // the keyboard inside the live figures pauses the refresh rather than lose its place
+    browser.driver().executeScript("document.getElementById('sort-parked').focus();");
+    browser.await(
+        "the refresh paused",
+        ExpectedConditions.attributeToBe(By.id("live-state"), "data-state", "paused"));
+    assertThat(activeElementId()).isEqualTo("sort-parked");
+    browser.driver().executeScript("document.activeElement.blur();");
+    browser.await(
+        "the refresh going again",
+        ExpectedConditions.attributeToBe(By.id("live-state"), "data-state", "live"));
+
+    // the session ends (its cookie gone): the next refresh is refused, and the page says so
+    String here = browser.currentUrl();
+    browser.driver().manage().deleteAllCookies();
+    WebElement banner =
+        browser.await(
+            "the session-ended banner",
+            ExpectedConditions.visibilityOfElementLocated(By.id("session-ended")));
+    assertThat(banner.getAttribute("role")).isEqualTo("alert");
+    assertThat(banner.getText()).contains("Your session has ended", "Log in again");
+    assertThat(browser.find(By.id("live-state")).getAttribute("data-state")).isEqualTo("ended");
+    assertThat(browser.find(By.id("relogin")).getAttribute("href")).isEqualTo(here);
+    assertThat(browser.alertOpen()).isFalse();
+    browser.screenshot("11-session-ended-banner");
+    browser.find(By.id("relogin")).click();
+    browser.await("the login page", ExpectedConditions.urlContains("/login.xhtml"));
+    logIn(ADMIN, ADMIN_PASSWORD);
+    browser.await("back on the page", ExpectedConditions.urlContains("/admin/rate-limits.xhtml"));
+  }
+
+  @Test
+  void everyPageMeetsWcagAaAndFitsAPhoneWithoutSidewaysScrolling() throws Exception {
+    String key = "a11y-" + UUID.randomUUID().toString().substring(0, 8);
+    List<JsonObject> receipts = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      receipts.add(dispatch(HOT, key, key + "-" + i)); // one runs, two park
+    }
+    List<String> pages =
+        List.of(
+            "admin/overview.xhtml",
+            "admin/tasks.xhtml?type=" + url(HOT),
+            "admin/task.xhtml?id=" + receipts.get(2).getString("id"),
+            "admin/rate-limits.xhtml?q=" + key + "&selType=" + url(HOT) + "&selKey=" + key,
+            "admin/throttlers.xhtml");
+    for (int width : new int[] {1280, 420}) {
+      browser.resize(width, 900);
+      browser.open(page("login.xhtml"));
+      assertThat(browser.seriousAccessibilityProblems()).as("login at " + width).isEmpty();
+      assertThat(browser.scrollsSideways()).as("login at " + width).isFalse();
+      if (width == 1280) {
+        logIn(ADMIN, ADMIN_PASSWORD);
+        browser.await("the overview", ExpectedConditions.urlContains("/admin/overview.xhtml"));
+      }
+      for (String path : pages) {
+        browser.open(page(path));
+        browser.await(
+            "the page live", ExpectedConditions.presenceOfElementLocated(By.id("live-state")));
+        String name = path.substring(6, path.indexOf(".xhtml")) + " at " + width + " px";
+        assertThat(browser.seriousAccessibilityProblems()).as(name).isEmpty();
+        assertThat(browser.scrollsSideways()).as(name + " scrolls sideways").isFalse();
+        browser.screenshot("30-" + name.replace(' ', '-'));
+      }
+    }
+  }
+
+  /** Waits until the live region holding {@code id} was rendered again. */
+  private void awaitLiveRefresh(String id) {
+    browser.awaitGone("a live refresh", browser.find(By.id(id)));
+    browser.await("the live region again", ExpectedConditions.presenceOfElementLocated(By.id(id)));
+  }
+
+  private String activeElementId() {
+    return String.valueOf(browser.driver().executeScript("return document.activeElement.id;"));
+  }
+
+  /**
+   * The instant a {@code <time>} stands for, checked against what the page shows: the browser's
+   * local time to the second, with UTC to the second on hover.
+   */
+  private static Instant shownInstant(WebElement time) {
+    Instant at = Instant.parse(time.getAttribute("datetime"));
+    assertThat(time.getAttribute("title"))
+        .isEqualTo(
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
+                .withZone(ZoneOffset.UTC)
+                .format(at));
+    assertThat(time.getAttribute("data-local")).as("shown in the browser's zone").isEqualTo("true");
+    assertThat(time.getText())
+        .contains(String.valueOf(at.atZone(ZoneOffset.UTC).getYear()))
+        .doesNotContainPattern(":\\d\\d\\.\\d{3}");
+    return at;
+  }
+
+  /** The timeline's axis: each label with its position. */
+  private List<String> axis() {
+    return browser.driver().findElements(By.cssSelector("#timeline text.tick")).stream()
+        .map(t -> t.getText() + "@" + t.getAttribute("x"))
+        .toList();
+  }
+
+  /** The labels of the timeline that do not lie wholly inside its drawing, as drawn. */
+  @SuppressWarnings("unchecked")
+  private List<String> labelsOutsideTheTimeline() {
+    return (List<String>)
+        ((org.openqa.selenium.JavascriptExecutor) browser.driver())
+            .executeScript(
+                "var svg = document.getElementById('timeline'); var box = svg.viewBox.baseVal;"
+                    + " var out = [];"
+                    + " svg.querySelectorAll('text').forEach(function (t) { var b = t.getBBox();"
+                    + " if (b.x < 0 || b.y < 0 || b.x + b.width > box.width"
+                    + " || b.y + b.height > box.height) { out.push(t.textContent); } });"
+                    + " return out;");
   }
 
   @Test

@@ -2,12 +2,15 @@ package io.taskgate.it;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
@@ -130,6 +133,46 @@ final class Browser implements AutoCloseable {
             throw e;
           }
         });
+  }
+
+  /**
+   * The accessibility problems axe-core finds in the page against WCAG 2.1 A and AA, of impact
+   * serious or critical: each as {@code rule: help (the elements)}.
+   */
+  @SuppressWarnings("unchecked")
+  List<String> seriousAccessibilityProblems() {
+    String axe;
+    try (InputStream in = Browser.class.getResourceAsStream("/axe.min.js")) {
+      if (in == null) {
+        throw new IllegalStateException("axe.min.js is not on the test class path");
+      }
+      axe = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    driver.executeScript(axe);
+    return (List<String>)
+        driver.executeAsyncScript(
+            "var done = arguments[arguments.length - 1];"
+                + " axe.run(document, {runOnly: {type: 'tag',"
+                + " values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+                + ".then(function (r) { done(r.violations"
+                + ".filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })"
+                + ".map(function (v) { return v.id + ': ' + v.help + ' ('"
+                + " + v.nodes.map(function (n) { return n.target.join(' '); }).join(', ') + ')'; }));"
+                + " }, function (e) { done(['axe failed: ' + e]); });");
+  }
+
+  /** Whether the page is wider than the window: a reader would scroll sideways. */
+  boolean scrollsSideways() {
+    return (Boolean)
+        driver.executeScript(
+            "return document.documentElement.scrollWidth > document.documentElement.clientWidth;");
+  }
+
+  /** Sets the window's size in CSS pixels. */
+  void resize(int width, int height) {
+    driver.manage().window().setSize(new org.openqa.selenium.Dimension(width, height));
   }
 
   /** Whether a JavaScript alert, confirm or prompt is open. */

@@ -15,20 +15,28 @@ import java.util.Locale;
 
 /**
  * {@code #{fmt}}: how the pages write instants, durations, task types and policies. Instants are
- * UTC, to the millisecond, with how far they are from now.
+ * UTC, to the second (the browser shows them in its time zone), with how far they are from now.
  */
 @Named("fmt")
 @ApplicationScoped
 public class Display {
   private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS 'UTC'", Locale.ROOT)
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT)
           .withZone(ZoneOffset.UTC);
 
   @Inject InstantSource clock;
 
-  /** {@code 2026-11-22 05:12:03.250 UTC}; empty for null. */
+  /**
+   * {@code 2026-11-22 05:12:03 UTC}; empty for null. The pages write instants with {@code
+   * <tg:time>}, which the browser turns into its own time zone, keeping this as the tooltip.
+   */
   public String time(Instant at) {
     return at == null ? "" : TIME.format(at);
+  }
+
+  /** {@code 2026-11-22T05:12:03.250Z}, for a {@code <time datetime>}; empty for null. */
+  public String iso(Instant at) {
+    return at == null ? "" : at.toString();
   }
 
   /** {@code in 8.2 s} or {@code 3.0 s ago}; empty for null. */

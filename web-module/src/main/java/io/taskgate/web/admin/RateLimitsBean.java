@@ -33,6 +33,8 @@ public class RateLimitsBean implements Serializable {
   private int page;
   private String selectedType;
   private String selectedKey;
+  private String window;
+  private Timeline.Window shownWindow;
 
   private transient RateLimitPage found;
   private transient Pacing pacing;
@@ -66,7 +68,13 @@ public class RateLimitsBean implements Serializable {
       } catch (UnknownTaskTypeException e) {
         pacing = null;
       }
-      timeline = pacing == null ? null : Timeline.of(pacing);
+      if (pacing != null) {
+        // the window asked for; else the one that fitted the parked tasks when the page was
+        // opened, kept across live refreshes so that the scale does not change under the reader
+        Timeline.Window chosen = Timeline.Window.parse(window).orElse(shownWindow);
+        timeline = chosen == null ? Timeline.of(pacing) : Timeline.of(pacing, chosen);
+        shownWindow = timeline.window();
+      }
     }
   }
 
@@ -109,6 +117,16 @@ public class RateLimitsBean implements Serializable {
         + Display.encode(taskType)
         + "&selKey="
         + Display.encode(key);
+  }
+
+  /** The query string of this view with the selected key's timeline over {@code window}. */
+  public String windowLink(String window) {
+    return selectLink(selectedType, selectedKey) + "&win=" + Display.encode(window);
+  }
+
+  /** The timeline's windows, shortest first. */
+  public Timeline.Window[] getWindows() {
+    return Timeline.Window.values();
   }
 
   private String sortParams() {
@@ -193,6 +211,14 @@ public class RateLimitsBean implements Serializable {
 
   public void setPage(int page) {
     this.page = page;
+  }
+
+  public String getWindow() {
+    return window;
+  }
+
+  public void setWindow(String window) {
+    this.window = window;
   }
 
   public String getSelectedType() {

@@ -20,8 +20,9 @@ import java.util.Optional;
  * Taskgate's authentication mechanism. Under {@code /api}: HTTP Basic on every request, stateless;
  * missing or wrong credentials on a protected resource answer 401 with {@code WWW-Authenticate:
  * Basic realm="taskgate"}, never a redirect. Everywhere else: form login, kept in the HTTP session;
- * an anonymous request for a protected page is redirected to the login page, which authenticates
- * through {@link jakarta.security.enterprise.SecurityContext#authenticate} with a {@link
+ * an anonymous request for a protected page is redirected to the login page (a page's live refresh
+ * gets 401 and {@code X-Taskgate-Session: ended} instead), which authenticates through {@link
+ * jakarta.security.enterprise.SecurityContext#authenticate} with a {@link
  * UsernamePasswordCredential}. Credentials are checked by the identity stores of this web module
  * ({@link TaskgateIdentityStores}: {@link ConfigIdentityStore}, unless a deployment adds others),
  * never by the application's {@code IdentityStoreHandler}, which in an EAR belongs to the
@@ -39,6 +40,9 @@ public class TaskgateAuthenticationMechanism implements HttpAuthenticationMechan
   /** The session attribute holding the page to return to after login (context-relative). */
   static final String RETURN_TO = TaskgateAuthenticationMechanism.class.getName() + ".returnTo";
 
+  /** The header of a refused live refresh whose session ended: {@code ended}. */
+  static final String SESSION_HEADER = "X-Taskgate-Session";
+
   @Inject TaskgateIdentityStores identityStores;
 
   @Override
@@ -52,7 +56,7 @@ public class TaskgateAuthenticationMechanism implements HttpAuthenticationMechan
     if (isApi(request)) {
       return basic(request, response, context);
     }
-    return page(request, context);
+    return page(request, response, context);
   }
 
   @Override
@@ -81,7 +85,8 @@ public class TaskgateAuthenticationMechanism implements HttpAuthenticationMechan
     return context.notifyContainerAboutLogin(result);
   }
 
-  private AuthenticationStatus page(HttpServletRequest request, HttpMessageContext context) {
+  private AuthenticationStatus page(
+      HttpServletRequest request, HttpServletResponse response, HttpMessageContext context) {
     HttpSession session = request.getSession(false);
     Object caller = session == null ? null : session.getAttribute(SessionCaller.ATTRIBUTE);
     if (caller instanceof SessionCaller known) {
@@ -89,6 +94,12 @@ public class TaskgateAuthenticationMechanism implements HttpAuthenticationMechan
     }
     if (!context.isProtected()) {
       return context.doNothing();
+    }
+    if ("partial/ajax".equals(request.getHeader("Faces-Request"))) {
+      // a page's live refresh after its session ended: no redirect to a login page the script
+      // cannot show, but a 401 the page turns into a banner with a link to log in again
+      response.setHeader(SESSION_HEADER, "ended");
+      return context.responseUnauthorized();
     }
     if ("GET".equals(request.getMethod())) {
       String query = request.getQueryString();

@@ -25,10 +25,13 @@ class DisplayTest {
   }
 
   @Test
-  void timesAreUtcToTheMillisecond() {
+  void timesAreUtcToTheSecondWithTheExactInstantForTheBrowser() {
     assertThat(display.time(Instant.parse("2026-11-22T05:12:03.25Z")))
-        .isEqualTo("2026-11-22 05:12:03.250 UTC");
+        .isEqualTo("2026-11-22 05:12:03 UTC");
+    assertThat(display.iso(Instant.parse("2026-11-22T05:12:03.25Z")))
+        .isEqualTo("2026-11-22T05:12:03.250Z");
     assertThat(display.time(null)).isEmpty();
+    assertThat(display.iso(null)).isEmpty();
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.taskgate.engine.admin.dto.Pacing;
 import io.taskgate.engine.admin.dto.PolicyView;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -39,26 +40,25 @@ class TimelineTest {
 
     Timeline timeline = Timeline.of(pacing);
 
+    assertThat(timeline.window()).isEqualTo(Timeline.Window.ONE_MINUTE);
     assertThat(timeline.started())
         .singleElement()
         .satisfies(
-            p -> {
-              assertThat(p.x()).isBetween((double) Timeline.LEFT, timeline.nowX());
-              assertThat(p.y()).isEqualTo(Timeline.STARTED_Y);
+            m -> {
+              assertThat(m.x()).isBetween((double) Timeline.LEFT, timeline.nowX());
+              assertThat(m.y()).isEqualTo(Timeline.STARTED_Y);
+              assertThat(m.bar()).isFalse();
+              assertThat(m.title()).isEqualTo("started 5 s ago");
             });
-    assertThat(timeline.reserved()).hasSize(2);
     assertThat(timeline.parked())
-        .extracting(Timeline.Point::x)
-        .containsExactlyElementsOf(timeline.reserved().stream().map(Timeline.Point::x).toList());
-    double tenSeconds = timeline.parked().get(1).x() - timeline.parked().get(0).x();
-    assertThat(timeline.parked().get(0).x() - timeline.nowX()).isCloseTo(tenSeconds, within());
-    assertThat(timeline.nextSlotX() - timeline.parked().get(1).x()).isCloseTo(tenSeconds, within());
+        .extracting(Timeline.Mark::x)
+        .containsExactlyElementsOf(timeline.reserved().stream().map(Timeline.Mark::x).toList());
+    assertThat(timeline.parked().get(0).x()).isLessThan(timeline.parked().get(1).x());
+    assertThat(timeline.parked().get(1).title()).isEqualTo("parked until in 20 s");
+    assertThat(timeline.nextSlotX()).isGreaterThan(timeline.parked().get(1).x());
     assertThat(timeline.nextSlotX()).isLessThanOrEqualTo(Timeline.WIDTH - Timeline.RIGHT);
-    assertThat(timeline.parked().get(1).title()).isEqualTo("parked until +20.0 s");
-  }
-
-  private static org.assertj.core.data.Offset<Double> within() {
-    return org.assertj.core.data.Offset.offset(1.0);
+    assertThat(timeline.parkedLater()).isZero();
+    assertThat(timeline.lastParked()).isEqualTo(NOW.plusSeconds(20));
   }
 
   @Test
@@ -66,29 +66,85 @@ class TimelineTest {
     Timeline timeline = Timeline.of(pacing(null, List.of(), List.of()));
 
     assertThat(timeline.nextSlotX()).isNegative();
-    assertThat(timeline.started()).isEmpty();
-    assertThat(timeline.ticks()).hasSize(7);
     assertThat(timeline.ticks().get(0).x()).isEqualTo(Timeline.LEFT);
+    assertThat(timeline.ticks().get(0).label()).isEqualTo("10 s ago");
+    assertThat(timeline.ticks().get(1).label()).isEqualTo("now");
+    assertThat(timeline.lastParked()).isNull();
   }
 
   @Test
-  void marksOlderThanTwoMinutesAreLeftOut() {
-    Timeline timeline =
-        Timeline.of(
-            pacing(
-                null,
-                List.of(),
-                List.of(
-                    new Pacing.Mark("STARTED", NOW.minusSeconds(600), null, null),
-                    new Pacing.Mark(
-                        "STARTED",
-                        NOW.minusSeconds(30),
-                        NOW.minusSeconds(31),
-                        Duration.ofMillis(1000)))));
+  void tenThousandParkedDrawAtMostOneShapeABinAndCountTheRestLater() {
+    // one every 1 s from now: 10,000 s of backlog, 2 h 46 min
+    List<Instant> parked = new ArrayList<>();
+    for (int i = 1; i <= 10_000; i++) {
+      parked.add(NOW.plusSeconds(i));
+    }
+    Pacing pacing = pacing(NOW.plusSeconds(10_001), parked, List.of());
 
-    assertThat(timeline.started())
-        .singleElement()
-        .extracting(Timeline.Point::title)
-        .isEqualTo("started -30.0 s, 1000 ms after its slot");
+    Timeline timeline = Timeline.of(pacing);
+
+    assertThat(timeline.window()).isEqualTo(Timeline.Window.ONE_HOUR);
+    assertThat(timeline.getShapes()).isLessThanOrEqualTo(Timeline.BINS);
+    int drawn = timeline.parked().stream().mapToInt(Timeline.Mark::count).sum();
+    assertThat(drawn).isEqualTo(50 * 60); // the 50 minutes ahead of now
+    assertThat(drawn + timeline.parkedLater()).isEqualTo(10_000);
+    assertThat(timeline.parked())
+        .allSatisfy(
+            m -> {
+              assertThat(m.x()).isBetween((double) Timeline.LEFT, (double) timeline.getRight());
+              assertThat(m.x() + m.barWidth()).isLessThanOrEqualTo(timeline.getRight());
+              assertThat(m.barHeight()).isBetween(0.0, (double) Timeline.BAR);
+            });
+    assertThat(timeline.parked().get(10).title()).matches("\\d+ parked until in .* to in .*");
+    assertThat(timeline.nextSlotX()).as("beyond the window").isNegative();
+    assertThat(timeline.lastParked()).isEqualTo(NOW.plusSeconds(10_000));
+  }
+
+  @Test
+  void theAxisStaysPutAcrossRefreshesOfTheSameWindow() {
+    List<Instant> parked = List.of(NOW.plusSeconds(200), NOW.plusSeconds(400));
+    Timeline first = Timeline.of(pacing(null, parked, List.of()));
+    Timeline later =
+        Timeline.of(
+            new Pacing("a.Hot", "k", NOW.plusSeconds(2), POLICY, null, 0, parked, List.of()),
+            first.window());
+
+    assertThat(first.window()).isEqualTo(Timeline.Window.TEN_MINUTES);
+    assertThat(later.ticks()).isEqualTo(first.ticks());
+    assertThat(later.nowX()).isEqualTo(first.nowX());
+    // the marks move left as their time comes
+    assertThat(later.parked().get(0).x()).isLessThan(first.parked().get(0).x());
+  }
+
+  @Test
+  void noAxisLabelIsClippedOrOverlapsItsNeighbourInAnyWindow() {
+    double charWidth = 6.5; // 11 px system-ui, generously
+    for (Timeline.Window window : Timeline.Window.values()) {
+      Timeline timeline = Timeline.of(pacing(null, List.of(), List.of()), window);
+      double previousEnd = 0;
+      for (Timeline.Tick tick : timeline.ticks()) {
+        double width = tick.label().length() * charWidth;
+        double start =
+            switch (tick.anchor()) {
+              case "start" -> tick.x();
+              case "end" -> tick.x() - width;
+              default -> tick.x() - width / 2;
+            };
+        assertThat(start).as(window + " " + tick).isGreaterThanOrEqualTo(previousEnd + 4);
+        assertThat(start + width).as(window + " " + tick).isLessThanOrEqualTo(Timeline.WIDTH);
+        previousEnd = start + width;
+      }
+      assertThat(timeline.ticks().get(timeline.ticks().size() - 1).anchor()).isEqualTo("end");
+    }
+  }
+
+  @Test
+  void windowsAreNamedInTheQueryAndOffsetsReadAsPeopleSayThem() {
+    assertThat(Timeline.Window.parse("10m")).contains(Timeline.Window.TEN_MINUTES);
+    assertThat(Timeline.Window.parse("2h")).isEmpty();
+    assertThat(Timeline.relative(Duration.ofSeconds(200))).isEqualTo("in 3 min 20 s");
+    assertThat(Timeline.relative(Duration.ofMinutes(-5))).isEqualTo("5 min ago");
+    assertThat(Timeline.relative(Duration.ofMinutes(166))).isEqualTo("in 2 h 46 min");
+    assertThat(Timeline.relative(Duration.ofMillis(300))).isEqualTo("now");
   }
 }
