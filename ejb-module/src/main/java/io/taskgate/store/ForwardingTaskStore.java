@@ -27,6 +27,11 @@ public abstract class ForwardingTaskStore implements TaskStore {
   }
 
   @Override
+  public void note(List<TaskNote> notes) {
+    delegate.note(notes);
+  }
+
+  @Override
   public Optional<StoredTask> findLive(String type, String taskKey) {
     return delegate.findLive(type, taskKey);
   }

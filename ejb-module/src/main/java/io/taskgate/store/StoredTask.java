@@ -27,6 +27,8 @@ import java.util.UUID;
  * @param version the optimistic-lock version, set by the store
  * @param owner the engine instance that holds the task (dispatched it, claimed it, or took it over
  *     from a dead one), or null for none
+ * @param rateKey the task's rate-limit key as its type's gate keys it, set at dispatch; null for a
+ *     task without one (its type is not rate-limited, or it has no key), or stored before keys were
  */
 public record StoredTask(
     UUID id,
@@ -43,7 +45,8 @@ public record StoredTask(
     Instant createdAt,
     Instant updatedAt,
     long version,
-    String owner) {
+    String owner,
+    String rateKey) {
 
   /** Checks the fields that must be present. */
   public StoredTask {
@@ -82,7 +85,29 @@ public record StoredTask(
         now,
         now,
         0,
+        null,
         null);
+  }
+
+  /** This task with its rate-limit key. */
+  public StoredTask withRateKey(String rateKey) {
+    return new StoredTask(
+        id,
+        type,
+        payload,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        lastError,
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        version,
+        owner,
+        rateKey);
   }
 
   /** This task with another status. */
@@ -102,7 +127,8 @@ public record StoredTask(
         createdAt,
         updatedAt,
         version,
-        owner);
+        owner,
+        rateKey);
   }
 
   /** This task with another payload. */
@@ -122,7 +148,8 @@ public record StoredTask(
         createdAt,
         updatedAt,
         version,
-        owner);
+        owner,
+        rateKey);
   }
 
   /** This task due at another time. */
@@ -142,7 +169,8 @@ public record StoredTask(
         createdAt,
         updatedAt,
         version,
-        owner);
+        owner,
+        rateKey);
   }
 
   /** This task with another attempt count. */
@@ -162,7 +190,8 @@ public record StoredTask(
         createdAt,
         updatedAt,
         version,
-        owner);
+        owner,
+        rateKey);
   }
 
   /** This task with another last error. */
@@ -182,7 +211,8 @@ public record StoredTask(
         createdAt,
         updatedAt,
         version,
-        owner);
+        owner,
+        rateKey);
   }
 
   /** This task with another run count. */
@@ -202,7 +232,8 @@ public record StoredTask(
         createdAt,
         updatedAt,
         version,
-        owner);
+        owner,
+        rateKey);
   }
 
   /** This task held by another instance ({@code owner}), or by none (null). */
@@ -222,6 +253,7 @@ public record StoredTask(
         createdAt,
         updatedAt,
         version,
-        owner);
+        owner,
+        rateKey);
   }
 }

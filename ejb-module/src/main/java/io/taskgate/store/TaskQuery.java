@@ -9,6 +9,7 @@ import java.util.Optional;
  * @param status only tasks in this status
  * @param type only tasks of this type
  * @param queue only tasks on this queue
+ * @param rateKey only tasks whose rate-limit key is this one
  * @param page the page, from 0
  * @param size tasks per page, 1 to 500
  */
@@ -16,11 +17,22 @@ public record TaskQuery(
     Optional<TaskStatus> status,
     Optional<String> type,
     Optional<String> queue,
+    Optional<String> rateKey,
     int page,
     int size) {
 
   /** The largest page. */
   public static final int MAX_SIZE = 500;
+
+  /** A query without a key filter. */
+  public TaskQuery(
+      Optional<TaskStatus> status,
+      Optional<String> type,
+      Optional<String> queue,
+      int page,
+      int size) {
+    this(status, type, queue, Optional.empty(), page, size);
+  }
 
   /** Checks the page and its size. */
   public TaskQuery {

@@ -49,6 +49,13 @@ public interface TaskStore {
   Optional<StoredTask> find(UUID id);
 
   /**
+   * Adds audit rows that record no change of status (a task parked until its slot), where the audit
+   * level records every change ({@link io.taskgate.core.task.AuditLevel#FULL}). The default adds
+   * none.
+   */
+  default void note(List<TaskNote> notes) {}
+
+  /**
    * The tasks among {@code ids} that exist, in no particular order: {@link #find} for a batch, in
    * one read where the store can. The default finds them one by one.
    */

@@ -267,6 +267,12 @@ class AdminUiIT {
     assertThat(browser.pageText()).contains("Task cancelled.").doesNotContain("Throttled Until");
     assertThat(browser.driver().findElements(By.id("actions:cancel"))).isEmpty();
     assertThat(browser.find(By.id("history")).getText()).contains("QUEUED", "CANCELLED");
+    // the audit says until when it was parked, and who cancelled it
+    WebElement parkedNote = browser.find(By.cssSelector("#history tr.parked-note"));
+    assertThat(parkedNote.getText())
+        .contains("parked", "Parked until " + lastSlot, "the next free slot of key " + key);
+    assertThat(browser.find(By.id("history")).getText())
+        .contains("Cancelled by admin on the admin page");
     assertThat(taskStatus(lastId)).isEqualTo("CANCELLED");
     browser.screenshot("10-task-cancelled");
   }
@@ -352,6 +358,86 @@ class AdminUiIT {
         assertThat(browser.scrollsSideways()).as(name + " scrolls sideways").isFalse();
         browser.screenshot("30-" + name.replace(' ', '-'));
       }
+    }
+  }
+
+  @Test
+  void anAdminCancelsEveryParkedTaskOfAKeyAfterConfirming() throws Exception {
+    String key = "bulk-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      ids.add(dispatch(HOT, key, key + "-" + i).getString("id")); // one runs, three park
+    }
+    Await.until(
+        () ->
+            Http.json(Http.send("GET", api("rate-limits?key=" + key), null, ADMIN, ADMIN_PASSWORD))
+                .getJsonArray("items"),
+        items -> !items.isEmpty() && items.getJsonObject(0).getInt("parkedCount") == 3,
+        Duration.ofSeconds(20),
+        items -> "three parked on " + key + ": " + items);
+    logInAsAdmin();
+    // the key filter narrows the task list to the key's tasks
+    browser.open(page("admin/tasks.xhtml"));
+    browser.find(By.id("f-key")).sendKeys(key);
+    browser.find(By.id("f-apply")).click();
+    browser.await("the key's tasks", ExpectedConditions.urlContains("key=" + key));
+    List<WebElement> rows = browser.driver().findElements(By.cssSelector("tr.task-row"));
+    assertThat(rows)
+        .extracting(r -> r.getAttribute("data-id"))
+        .containsExactlyInAnyOrderElementsOf(ids);
+    assertThat(rows)
+        .extracting(r -> r.findElement(By.cssSelector("td.rate-key")).getText())
+        .containsOnly(key);
+    browser.screenshot("15-tasks-of-a-key");
+    browser.open(
+        page("admin/rate-limits.xhtml?q=" + key + "&selType=" + url(HOT) + "&selKey=" + key));
+    WebElement ask =
+        browser.await(
+            "the bulk cancel button",
+            ExpectedConditions.visibilityOfElementLocated(By.id("bulk:ask")));
+    assertThat(ask.getAttribute("value")).isEqualTo("Cancel the 3 parked tasks of this key…");
+    ask.click();
+    WebElement question =
+        browser.await(
+            "the question", ExpectedConditions.visibilityOfElementLocated(By.id("bulk-question")));
+    assertThat(question.getText()).contains("Hot", key, "(3 now)", "each one's audit");
+    browser.screenshot("14-bulk-cancel-confirm");
+    // changing one's mind changes nothing
+    browser.find(By.id("bulk:keep")).click();
+    browser.await(
+        "the button again", ExpectedConditions.visibilityOfElementLocated(By.id("bulk:ask")));
+    assertThat(ids.subList(1, 4).stream().map(this::statusOf)).containsOnly("QUEUED");
+
+    browser.find(By.id("bulk:ask")).click();
+    browser
+        .await("the question", ExpectedConditions.visibilityOfElementLocated(By.id("bulk:confirm")))
+        .click();
+    assertThat(
+            browser
+                .await(
+                    "the result",
+                    ExpectedConditions.visibilityOfElementLocated(By.id("bulk-result")))
+                .getText())
+        .isEqualTo("3 parked tasks of key " + key + " were cancelled.");
+    for (String id : ids.subList(1, 4)) {
+      JsonObject task =
+          Http.json(Http.send("GET", api("tasks/" + id), null, ADMIN, ADMIN_PASSWORD));
+      assertThat(task.getString("status")).isEqualTo("CANCELLED");
+      assertThat(task.getString("lastError"))
+          .isEqualTo("Cancelled by admin on the admin page, with every task parked on key " + key);
+    }
+    Await.until(
+        () -> statusOf(ids.get(0)),
+        "COMPLETED"::equals,
+        Duration.ofSeconds(20),
+        status -> "the one that ran is " + status);
+  }
+
+  private String statusOf(String id) {
+    try {
+      return taskStatus(id);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -68,6 +68,7 @@ class ApiIT {
   @Inject TaskDispatcher dispatcher;
   @Inject ParkingLot parkingLot;
   @Inject TaskStore store;
+  @Inject io.taskgate.store.TaskQueries queries;
   @Inject Probe probe;
 
   private final List<UUID> dispatched = new ArrayList<>();
@@ -226,6 +227,69 @@ class ApiIT {
     return counts.getJsonArray(name).getValuesAs(JsonNumber.class).stream()
         .mapToLong(JsonNumber::longValue)
         .sum();
+  }
+
+  @Test
+  void anAdminCancelsTheTasksParkedOnAKeyAndEachAuditSaysWhoAndWhenItWasParked() throws Exception {
+    String key = key("bulk");
+    List<TaskReceipt> receipts = watch(key, 3); // one runs, two park
+    awaitParked(receipts.get(1).taskId(), receipts.get(2).taskId());
+    Instant slot = parkingLot.parkedTask(receipts.get(1).taskId()).orElseThrow().slot();
+    // the note that it was parked joins its audit within a second or so
+    Await.until(
+        () -> store.find(receipts.get(1).taskId()).isPresent() && noted(receipts.get(1).taskId()),
+        TIMEOUT,
+        () -> "no parking note in the audit of " + receipts.get(1).taskId());
+
+    // the key's tasks, and only them, by their rate-limit key
+    JsonObject ofKey = getJson("tasks?key=" + encode(key), VIEWER);
+    assertThat(ofKey.getInt("total")).isEqualTo(3);
+    assertThat(ofKey.getJsonArray("items").getValuesAs(JsonObject.class))
+        .extracting(t -> t.getString("rateKey"))
+        .containsOnly(key);
+
+    HttpResponse<String> response =
+        Http.send(
+            "DELETE",
+            api("rate-limits/parked?type=Watched&key=" + encode(key)),
+            null,
+            ADMIN,
+            ADMIN_PASSWORD);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonObject cancelled = Http.json(response);
+    assertThat(cancelled.getInt("cancelled")).isEqualTo(2);
+    assertThat(cancelled.getString("taskType")).isEqualTo(WATCHED);
+    assertThat(cancelled.getString("key")).isEqualTo(key);
+    JsonObject task = getJson("tasks/" + receipts.get(1).taskId(), VIEWER);
+    assertThat(task.getString("status")).isEqualTo("CANCELLED");
+    List<JsonObject> history = task.getJsonArray("history").getValuesAs(JsonObject.class);
+    assertThat(history)
+        .extracting(h -> h.getString("to"))
+        .containsExactly("QUEUED", "QUEUED", "CANCELLED");
+    assertThat(history.get(1).getString("from")).isEqualTo("QUEUED");
+    assertThat(history.get(1).getString("detail"))
+        .startsWith("Parked until " + slot + ", the next free slot of key " + key);
+    assertThat(history.get(2).getString("detail"))
+        .isEqualTo("Cancelled by admin through the REST API, with every task parked on key " + key);
+    assertThat(parkingLot.parkedTask(receipts.get(2).taskId())).isEmpty();
+    HttpResponse<String> noKey =
+        Http.send("DELETE", api("rate-limits/parked?type=Watched"), null, ADMIN, ADMIN_PASSWORD);
+    assertThat(noKey.statusCode()).isEqualTo(400);
+    assertThat(Http.json(noKey).getString("parameter")).isEqualTo("key");
+    assertThat(
+            Http.send(
+                    "DELETE",
+                    api("rate-limits/parked?type=NoSuchTask&key=k"),
+                    null,
+                    ADMIN,
+                    ADMIN_PASSWORD)
+                .statusCode())
+        .isEqualTo(400);
+  }
+
+  private boolean noted(UUID taskId) {
+    return queries.history(taskId).stream().anyMatch(a -> a.from() == a.to());
   }
 
   @Test
@@ -467,6 +531,15 @@ class ApiIT {
                 .statusCode())
         .isEqualTo(403);
     assertThat(Http.send("PUT", api("rate-limits"), "{}", VIEWER, VIEWER_PASSWORD).statusCode())
+        .isEqualTo(403);
+    assertThat(
+            Http.send(
+                    "DELETE",
+                    api("rate-limits/parked?type=Watched&key=x"),
+                    null,
+                    VIEWER,
+                    VIEWER_PASSWORD)
+                .statusCode())
         .isEqualTo(403);
     HttpResponse<String> admin =
         Http.send("POST", api("tasks/Watched"), body, ADMIN, ADMIN_PASSWORD);

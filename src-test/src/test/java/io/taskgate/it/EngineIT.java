@@ -606,6 +606,10 @@ class EngineIT {
     assertThat(task.getJsonArray("history").getValuesAs(JsonObject.class))
         .extracting(h -> h.getString("to"))
         .containsExactly("QUEUED", "CANCELLED");
+    // who cancelled it, and how, is in its audit and its last error
+    assertThat(task.getJsonArray("history").getJsonObject(1).getString("detail"))
+        .isEqualTo("Cancelled by admin through the REST API");
+    assertThat(task.getString("lastError")).isEqualTo("Cancelled by admin through the REST API");
     HttpResponse<String> again = asAdmin("DELETE", api("tasks/" + taskId), null);
     assertProblem(again, 409, "id", taskId);
     assertThat(Http.json(again).getString("taskStatus")).isEqualTo("CANCELLED");

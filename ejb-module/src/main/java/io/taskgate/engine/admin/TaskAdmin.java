@@ -3,13 +3,13 @@ package io.taskgate.engine.admin;
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidTaskPayloadException;
 import io.taskgate.api.Task;
-import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskNotFoundException;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.engine.admin.dto.TaskViewPage;
+import io.taskgate.engine.dispatch.DefaultTaskDispatcher;
 import io.taskgate.engine.dispatch.DispatchLimits;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
@@ -40,7 +40,7 @@ import java.util.function.Predicate;
 public class TaskAdmin {
   @Inject HandlerRegistry registry;
   @Inject Payloads payloads;
-  @Inject TaskDispatcher dispatcher;
+  @Inject DefaultTaskDispatcher dispatcher;
   @Inject TaskStore store;
   @Inject TaskQueries queries;
   @Inject ParkingLot parkingLot;
@@ -112,8 +112,23 @@ public class TaskAdmin {
       Optional<String> queue,
       int page,
       int size) {
+    return list(status, type, queue, Optional.empty(), page, size);
+  }
+
+  /**
+   * A page of tasks, newest first, of one rate-limit key if {@code rateKey} is given.
+   *
+   * @see #list(Optional, Optional, Optional, int, int)
+   */
+  public TaskViewPage list(
+      Optional<TaskStatus> status,
+      Optional<String> type,
+      Optional<String> queue,
+      Optional<String> rateKey,
+      int page,
+      int size) {
     Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
-    TaskPage found = queries.query(new TaskQuery(status, typeName, queue, page, size));
+    TaskPage found = queries.query(new TaskQuery(status, typeName, queue, rateKey, page, size));
     Set<UUID> held = queues.heldIds(); // once per page, not once per task
     List<TaskView> items = found.tasks().stream().map(t -> view(t, null, held::contains)).toList();
     return new TaskViewPage(items, page, size, found.total());
@@ -126,11 +141,48 @@ public class TaskAdmin {
    * @throws TaskNotFoundException if no task has this id
    */
   public boolean cancel(UUID id) {
+    return cancel(id, null);
+  }
+
+  /**
+   * Cancels a task that has not started, recording who did it in its audit and as its last error
+   * ({@code Cancelled by admin on the admin page}).
+   *
+   * @param by who cancels it and how ({@code admin on the admin page}), or null
+   * @return true if it is cancelled now; false if it has already started or finished
+   * @throws TaskNotFoundException if no task has this id
+   */
+  public boolean cancel(UUID id, String by) {
     StoredTask task = store.find(id).orElseThrow(() -> new TaskNotFoundException(id));
     if (task.status() != TaskStatus.QUEUED) {
       return false;
     }
-    return dispatcher.cancel(id);
+    return dispatcher.cancel(id, by == null ? null : "Cancelled by " + by);
+  }
+
+  /**
+   * Cancels every task of {@code taskType} parked on this instance until a slot of {@code key},
+   * recording who did it in each one's audit.
+   *
+   * @param taskType a task type's full class name, or a simple name no other type shares
+   * @param by who cancels them and how ({@code admin on the admin page})
+   * @return how many were cancelled (a task that started meanwhile is not)
+   * @throws UnknownTaskTypeException if {@code taskType} names no task type
+   */
+  public int cancelParked(String taskType, String key, String by) {
+    String type = resolveTaskType(taskType);
+    List<UUID> ids =
+        parkingLot.parkedTasks().stream()
+            .filter(p -> p.task().type().equals(type) && p.key().equals(key))
+            .map(p -> p.task().id())
+            .toList();
+    int cancelled = 0;
+    for (UUID id : ids) {
+      if (dispatcher.cancel(id, "Cancelled by " + by + ", with every task parked on key " + key)) {
+        cancelled++;
+      }
+    }
+    return cancelled;
   }
 
   /**

@@ -100,12 +100,14 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       String payload = payloads.write(task);
       limits.checkPayload(handler.typeName(), payload);
       String queue = queues.resolve(options.queue().orElse(handler.queue()));
+      String rateKey = rateKeyOf(handler, task);
       StoredTask stored =
           StoredTask.queued(
                   UUID.randomUUID(), handler.typeName(), payload, queue, null, due, null, now)
-              .withOwner(instances.self());
+              .withOwner(instances.self())
+              .withRateKey(rateKey);
       queued.add(stored);
-      estimates.add(estimatedStart(handler, task, due, now));
+      estimates.add(estimatedStart(handler, rateKey, due, now));
       inserts.add(new TaskWrite.Insert(stored));
     }
     store.writeAll(inserts);
@@ -147,6 +149,17 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
 
   @Override
   public boolean cancel(UUID taskId) {
+    return cancel(taskId, null);
+  }
+
+  /**
+   * Cancels a task that has not started, recording {@code reason} (who cancelled it, and how) as
+   * its last error and in its audit.
+   *
+   * @param reason why, or null for none
+   * @return true if it is cancelled now
+   */
+  public boolean cancel(UUID taskId, String reason) {
     for (int i = 0; i < REPLACE_TRIES; i++) {
       StoredTask task = store.find(taskId).orElse(null);
       if (task != null && task.status() == TaskStatus.IN_PROGRESS) {
@@ -156,7 +169,11 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       if (task == null || task.status() != TaskStatus.QUEUED) {
         return false;
       }
-      if (store.update(task, task.withStatus(TaskStatus.CANCELLED), clock.instant()).isPresent()) {
+      StoredTask cancelled = task.withStatus(TaskStatus.CANCELLED);
+      if (reason != null) {
+        cancelled = cancelled.withLastError(reason);
+      }
+      if (store.update(task, cancelled, clock.instant()).isPresent()) {
         scheduler.cancelTimer(taskId);
         parkingLot.unpark(taskId);
         return true;
@@ -174,8 +191,10 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     limits.checkPayload(handler.typeName(), payload);
     String queue = queues.resolve(options.queue().orElse(handler.queue()));
     Optional<String> taskKey = options.taskKey();
+    String rateKey = rateKeyOf(handler, task);
     if (taskKey.isPresent()) {
-      Optional<TaskReceipt> replaced = replaceLive(handler.typeName(), taskKey.get(), payload, now);
+      Optional<TaskReceipt> replaced =
+          replaceLive(handler.typeName(), taskKey.get(), payload, rateKey, now);
       if (replaced.isPresent()) {
         return replaced.get();
       }
@@ -184,24 +203,36 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     StoredTask queued =
         StoredTask.queued(
                 id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now)
-            .withOwner(instances.self()); // held here: its timer or channel is this instance's
-    Instant estimate = estimatedStart(handler, task, due, now); // before a worker can take it
+            .withOwner(instances.self()) // held here: its timer or channel is this instance's
+            .withRateKey(rateKey);
+    Instant estimate = estimatedStart(handler, rateKey, due, now); // before a worker can take it
     store.insert(queued);
     handOver(queued, due, now);
     return new TaskReceipt(id, due, false, estimate);
+  }
+
+  /** The task's rate-limit key, or null (its type is not rate-limited, or the key failed). */
+  private String rateKeyOf(HandlerInfo handler, Task task) {
+    if (handler.gate().isEmpty()) {
+      return null;
+    }
+    try {
+      return keys.keyOf(handler, task).orElse(null);
+    } catch (RuntimeException e) {
+      return null; // kept for the views only: the gate decides with the key it reads itself
+    }
   }
 
   /**
    * When a task due at {@code due} should start: later than that only when its key has no budget
    * (the limiter's peek at the next free slot; nothing is spent or reserved).
    */
-  private Instant estimatedStart(HandlerInfo handler, Task task, Instant due, Instant now) {
+  private Instant estimatedStart(HandlerInfo handler, String key, Instant due, Instant now) {
     GateSpec gate = handler.gate().orElse(null);
     if (gate == null) {
       return due;
     }
     try {
-      String key = keys.keyOf(handler, task).orElse(null);
       if (key == null) {
         return due;
       }
@@ -257,13 +288,14 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
 
   /** Gives a queued task with the same key the new payload; empty when there is none queued. */
   private Optional<TaskReceipt> replaceLive(
-      String type, String taskKey, String payload, Instant now) {
+      String type, String taskKey, String payload, String rateKey, Instant now) {
     for (int i = 0; i < REPLACE_TRIES; i++) {
       StoredTask live = store.findLive(type, taskKey).orElse(null);
       if (live == null || live.status() != TaskStatus.QUEUED) {
         return Optional.empty();
       }
-      Optional<StoredTask> updated = store.update(live, live.withPayload(payload), now);
+      Optional<StoredTask> updated =
+          store.update(live, live.withPayload(payload).withRateKey(rateKey), now);
       if (updated.isPresent()) {
         Instant slot = parkingLot.replaced(updated.get());
         return Optional.of(

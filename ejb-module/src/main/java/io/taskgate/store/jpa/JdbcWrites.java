@@ -1,7 +1,9 @@
 package io.taskgate.store.jpa;
 
+import io.taskgate.api.TaskStatus;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskNote;
 import jakarta.persistence.PersistenceException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -43,7 +45,7 @@ final class JdbcWrites {
     INSERT(
         "INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at,"
             + " attempt, last_error, recurrence, runs, created_at, updated_at, version,"
-            + " owner_instance) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            + " owner_instance, rate_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
     UPDATE(
         "UPDATE taskgate_task SET status = ?, queue = ?, task_key = ?, scheduled_at = ?,"
             + " attempt = ?, last_error = ?, recurrence = ?, runs = ?, updated_at = ?,"
@@ -51,7 +53,8 @@ final class JdbcWrites {
     UPDATE_WITH_PAYLOAD(
         "UPDATE taskgate_task SET payload = ?, status = ?, queue = ?, task_key = ?,"
             + " scheduled_at = ?, attempt = ?, last_error = ?, recurrence = ?, runs = ?,"
-            + " updated_at = ?, version = ?, owner_instance = ? WHERE id = ? AND version = ?");
+            + " updated_at = ?, version = ?, owner_instance = ?, rate_key = ? WHERE id = ?"
+            + " AND version = ?");
 
     final String sql;
 
@@ -165,9 +168,33 @@ final class JdbcWrites {
     statement.setObject(i++, TaskEntity.column(task.updatedAt()));
     statement.setLong(i++, task.version());
     statement.setString(i++, task.owner());
+    if (kind != Kind.UPDATE) {
+      statement.setString(i++, task.rateKey());
+    }
     if (kind != Kind.INSERT) {
       statement.setString(i++, task.id().toString());
       statement.setLong(i, write.expectedVersion());
+    }
+  }
+
+  /** Adds {@code notes} as audit rows from QUEUED to QUEUED, in one batch. */
+  static void note(Connection connection, List<TaskNote> notes) {
+    try (PreparedStatement statement = connection.prepareStatement(INSERT_AUDIT)) {
+      for (TaskNote note : notes) {
+        statement.setString(1, UUID.randomUUID().toString());
+        statement.setString(2, note.taskId().toString());
+        statement.setLong(3, note.taskVersion());
+        statement.setString(4, TaskStatus.QUEUED.name());
+        statement.setString(5, TaskStatus.QUEUED.name());
+        statement.setObject(6, TaskEntity.column(note.at()));
+        statement.setInt(7, note.attempt());
+        statement.setString(8, note.detail());
+        statement.addBatch();
+      }
+      statement.executeBatch();
+    } catch (SQLException e) {
+      throw new PersistenceException(
+          "Storing " + notes.size() + " audit note(s) failed: " + e.getMessage(), e);
     }
   }
 

@@ -161,6 +161,7 @@ public final class JpaTaskQueries implements TaskQueries {
     query.status().ifPresent(s -> where.append(" AND t.status = :status"));
     query.type().ifPresent(s -> where.append(" AND t.type = :type"));
     query.queue().ifPresent(s -> where.append(" AND t.queue = :queue"));
+    query.rateKey().ifPresent(s -> where.append(" AND t.rateKey = :rateKey"));
     long offset = (long) query.page() * query.size();
     return tx.inTransaction(
         em -> {
@@ -174,6 +175,7 @@ public final class JpaTaskQueries implements TaskQueries {
             query.status().ifPresent(s -> q.setParameter("status", s));
             query.type().ifPresent(s -> q.setParameter("type", s));
             query.queue().ifPresent(s -> q.setParameter("queue", s));
+            query.rateKey().ifPresent(s -> q.setParameter("rateKey", s));
           }
           long total = count.getSingleResult();
           List<StoredTask> tasks =
@@ -230,7 +232,7 @@ public final class JpaTaskQueries implements TaskQueries {
           List<TaskAuditEntity> rows =
               em.createQuery(
                       "SELECT a FROM TaskAuditEntity a WHERE a.taskId = :taskId"
-                          + " ORDER BY a.taskVersion, a.id",
+                          + " ORDER BY a.taskVersion, a.at, a.id",
                       TaskAuditEntity.class)
                   .setParameter("taskId", key)
                   .getResultList();

@@ -8,6 +8,7 @@ import io.taskgate.core.task.TaskStates;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskNote;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManager;
@@ -152,7 +153,8 @@ public final class JpaTaskStore implements TaskStore {
                 changed.createdAt(),
                 update.now(),
                 Math.addExact(expected.version(), 1),
-                changed.owner()));
+                changed.owner(),
+                changed.rateKey()));
     boolean statusChanged = expected.status() != next.status();
     TaskAudit audit =
         statusChanged && level.records(next.status())
@@ -166,6 +168,31 @@ public final class JpaTaskStore implements TaskStore {
             : null;
     return new JdbcWrites.Prepared(
         next, expected.version(), !expected.payload().equals(next.payload()), audit);
+  }
+
+  @Override
+  public void note(List<TaskNote> notes) {
+    if (notes.isEmpty() || !level.records(TaskStatus.QUEUED)) {
+      return;
+    }
+    tx.inTransaction(
+        em -> {
+          JdbcWrites.note(
+              em.unwrap(java.sql.Connection.class),
+              notes.stream()
+                  .map(
+                      n ->
+                          new TaskNote(
+                              n.taskId(),
+                              n.taskVersion(),
+                              micros(n.at()),
+                              n.attempt(),
+                              n.detail().length() > TaskEntity.ERROR_LENGTH
+                                  ? n.detail().substring(0, TaskEntity.ERROR_LENGTH)
+                                  : n.detail()))
+                  .toList());
+          return null;
+        });
   }
 
   @Override
@@ -278,7 +305,12 @@ public final class JpaTaskStore implements TaskStore {
         micros(task.createdAt()),
         micros(task.updatedAt()),
         task.version(),
-        task.owner());
+        task.owner(),
+        // a key longer than the column (keys are cut to 256 characters unless configured longer)
+        // is not kept: the task is then not found by its key
+        task.rateKey() == null || task.rateKey().length() > TaskEntity.RATE_KEY_LENGTH
+            ? null
+            : task.rateKey());
   }
 
   private static Instant micros(Instant instant) {

@@ -30,7 +30,8 @@ import java.util.UUID;
       @Index(name = "taskgate_task_due", columnList = "status, scheduled_at, id"),
       @Index(name = "taskgate_task_type_key", columnList = "type, task_key"),
       @Index(name = "taskgate_task_created", columnList = "created_at"),
-      @Index(name = "taskgate_task_owner", columnList = "owner_instance, status")
+      @Index(name = "taskgate_task_owner", columnList = "owner_instance, status"),
+      @Index(name = "taskgate_task_rate_key", columnList = "rate_key, type")
     })
 class TaskEntity {
 
@@ -40,6 +41,7 @@ class TaskEntity {
   static final int ERROR_LENGTH = 2000;
   static final String TIMESTAMP = "TIMESTAMP(6) WITH TIME ZONE";
   static final int OWNER_LENGTH = 64;
+  static final int RATE_KEY_LENGTH = 1024;
 
   @Id
   @Column(name = "id", length = UUID_LENGTH, nullable = false, updatable = false)
@@ -90,6 +92,10 @@ class TaskEntity {
   @Column(name = "owner_instance", length = OWNER_LENGTH)
   private String owner;
 
+  /** The task's rate-limit key (see {@link StoredTask#rateKey}). */
+  @Column(name = "rate_key", length = RATE_KEY_LENGTH)
+  private String rateKey;
+
   protected TaskEntity() {}
 
   /** The row of {@code task}, which the store has already normalized. */
@@ -109,6 +115,7 @@ class TaskEntity {
     updatedAt = column(task.updatedAt());
     version = task.version();
     owner = task.owner();
+    rateKey = task.rateKey();
   }
 
   /** {@code instant} as the timestamp columns take it (bound as an instant, not a wall clock). */
@@ -132,6 +139,7 @@ class TaskEntity {
         createdAt.toInstant(),
         updatedAt.toInstant(),
         version,
-        owner);
+        owner,
+        rateKey);
   }
 }

@@ -186,6 +186,7 @@ abstract class TaskStoreContract {
             T0,
             T0.plusNanos(210),
             0,
+            null,
             null);
     store.insert(task);
 
@@ -208,6 +209,7 @@ abstract class TaskStoreContract {
                 Instant.parse("2025-03-30T00:59:58.123456Z"),
                 Instant.parse("2025-03-30T00:59:58.123456Z"),
                 0,
+                null,
                 null));
   }
 
@@ -364,7 +366,8 @@ abstract class TaskStoreContract {
         micros(task.createdAt()),
         micros(task.updatedAt()),
         task.version(),
-        task.owner());
+        task.owner(),
+        null);
   }
 
   // ---- update
@@ -442,6 +445,7 @@ abstract class TaskStoreContract {
             task.createdAt(),
             task.updatedAt(),
             0,
+            null,
             null);
 
     assertThatThrownBy(() -> store.update(task, otherId, T0))
@@ -650,6 +654,7 @@ abstract class TaskStoreContract {
             micros(a.createdAt()),
             micros(T0.plusSeconds(1)),
             1,
+            null,
             null);
 
     List<Optional<StoredTask>> results =
@@ -810,6 +815,76 @@ abstract class TaskStoreContract {
 
     assertThat(queries.history(t.id())).isEmpty();
     assertThat(none.find(t.id()).orElseThrow().status()).isEqualTo(FAILED);
+  }
+
+  @Test
+  void notesOfAParkedTaskJoinItsHistoryInOrderWhereEveryChangeIsRecorded() {
+    JpaTaskStore full = new JpaTaskStore(tx, AuditLevel.FULL);
+    StoredTask t = queued(null, T0, T0);
+    full.insert(t);
+    full.note(
+        List.of(
+            new io.taskgate.store.TaskNote(
+                t.id(), t.version(), T0.plusSeconds(1), 0, "Parked until a slot")));
+    full.update(
+        t,
+        t.withStatus(CANCELLED).withLastError("Cancelled by admin on the admin page"),
+        T0.plusSeconds(2));
+
+    assertThat(queries.history(t.id()))
+        .containsExactly(
+            new TaskAudit(t.id(), null, QUEUED, micros(T0), 0, null),
+            new TaskAudit(
+                t.id(), QUEUED, QUEUED, micros(T0.plusSeconds(1)), 0, "Parked until a slot"),
+            new TaskAudit(
+                t.id(),
+                QUEUED,
+                CANCELLED,
+                micros(T0.plusSeconds(2)),
+                0,
+                "Cancelled by admin on the admin page"));
+
+    StoredTask other = queued(null, T0, T0);
+    JpaTaskStore minimal = new JpaTaskStore(tx, AuditLevel.MINIMAL);
+    minimal.insert(other);
+    minimal.note(
+        List.of(new io.taskgate.store.TaskNote(other.id(), other.version(), T0, 0, "Parked")));
+    assertThat(queries.history(other.id())).as("not recorded at MINIMAL").isEmpty();
+  }
+
+  @Test
+  void aTaskKeepsItsRateLimitKeyAndIsFoundByIt() {
+    StoredTask acme = queued(null, T0, T0).withRateKey("tenant acme/1");
+    StoredTask globex = queued(null, T0, T0.plusSeconds(1)).withRateKey("globex");
+    StoredTask none = queued(null, T0, T0.plusSeconds(2));
+    StoredTask tooLong = queued(null, T0, T0.plusSeconds(3)).withRateKey("k".repeat(1025));
+    store.writeAll(
+        List.of(
+            new TaskWrite.Insert(acme),
+            new TaskWrite.Insert(globex),
+            new TaskWrite.Insert(none),
+            new TaskWrite.Insert(tooLong)));
+    StoredTask moved = store.update(acme, acme.withStatus(IN_PROGRESS), T0).orElseThrow();
+
+    assertThat(moved.rateKey()).isEqualTo("tenant acme/1");
+    assertThat(store.find(acme.id()).orElseThrow().rateKey()).isEqualTo("tenant acme/1");
+    assertThat(store.find(none.id()).orElseThrow().rateKey()).isNull();
+    assertThat(store.find(tooLong.id()).orElseThrow().rateKey()).as("longer than kept").isNull();
+    TaskPage ofAcme =
+        queries.query(
+            new TaskQuery(
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of("tenant acme/1"),
+                0,
+                10));
+    assertThat(ofAcme.tasks()).extracting(StoredTask::id).containsExactly(acme.id());
+    assertThat(ofAcme.total()).isEqualTo(1);
+    // a new payload may bring a new key
+    StoredTask replaced =
+        store.update(globex, globex.withPayload("{}").withRateKey("initech"), T0).orElseThrow();
+    assertThat(store.find(replaced.id()).orElseThrow().rateKey()).isEqualTo("initech");
   }
 
   @Test

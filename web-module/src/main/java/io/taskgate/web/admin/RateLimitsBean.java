@@ -24,6 +24,8 @@ public class RateLimitsBean implements Serializable {
   static final int PAGE_SIZE = 20;
 
   @Inject ThrottleViews views;
+  @Inject io.taskgate.engine.admin.TaskAdmin tasks;
+  @Inject jakarta.security.enterprise.SecurityContext security;
 
   private String search;
   private String type;
@@ -35,6 +37,8 @@ public class RateLimitsBean implements Serializable {
   private String selectedKey;
   private String window;
   private Timeline.Window shownWindow;
+  private boolean confirmingCancel;
+  private String cancelMessage;
 
   private transient RateLimitPage found;
   private transient Pacing pacing;
@@ -117,6 +121,51 @@ public class RateLimitsBean implements Serializable {
         + Display.encode(taskType)
         + "&selKey="
         + Display.encode(key);
+  }
+
+  /** Asks the admin to confirm cancelling the selected key's parked tasks. */
+  public void askCancelParked() {
+    confirmingCancel = true;
+    cancelMessage = null;
+  }
+
+  /** The admin changed their mind. */
+  public void keepParked() {
+    confirmingCancel = false;
+  }
+
+  /** Cancels the tasks parked on the selected key, once confirmed; says how many. */
+  public void cancelParked() {
+    confirmingCancel = false;
+    if (!security.isCallerInRole(io.taskgate.web.security.Roles.ADMIN)) {
+      cancelMessage = "Only an admin may cancel tasks.";
+      return;
+    }
+    if (selectedType == null || selectedKey == null) {
+      cancelMessage = "Choose a key first.";
+      return;
+    }
+    try {
+      int cancelled =
+          tasks.cancelParked(
+              selectedType,
+              selectedKey,
+              security.getCallerPrincipal().getName() + " on the admin page");
+      cancelMessage =
+          cancelled == 1
+              ? "1 parked task of key " + selectedKey + " was cancelled."
+              : cancelled + " parked tasks of key " + selectedKey + " were cancelled.";
+    } catch (UnknownTaskTypeException e) {
+      cancelMessage = "Unknown task type: " + selectedType + ".";
+    }
+  }
+
+  public boolean isConfirmingCancel() {
+    return confirmingCancel;
+  }
+
+  public String getCancelMessage() {
+    return cancelMessage;
   }
 
   /** The query string of this view with the selected key's timeline over {@code window}. */

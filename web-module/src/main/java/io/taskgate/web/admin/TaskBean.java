@@ -46,7 +46,8 @@ public class TaskBean implements Serializable {
     }
     boolean cancelled;
     try {
-      cancelled = admin.cancel(taskId);
+      cancelled =
+          admin.cancel(taskId, security.getCallerPrincipal().getName() + " on the admin page");
     } catch (TaskNotFoundException e) {
       cancelled = false;
     }

@@ -16,8 +16,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The tasks page: tasks newest first, filtered by status, type and queue (query parameters, so a
- * filtered list can be bookmarked), a page at a time.
+ * The tasks page: tasks newest first, filtered by status, type, queue and rate-limit key (query
+ * parameters, so a filtered list can be bookmarked and survives a reload), a page at a time.
  */
 @Named("tasks")
 @ViewScoped
@@ -31,6 +31,7 @@ public class TasksBean implements Serializable {
   private String status;
   private String type;
   private String queue;
+  private String key;
   private int page;
 
   private transient TaskViewPage found;
@@ -50,10 +51,23 @@ public class TasksBean implements Serializable {
       }
     }
     try {
-      found = admin.list(wanted, text(type), text(queue), Math.max(page, 0), PAGE_SIZE);
+      found = admin.list(wanted, text(type), text(queue), exact(key), Math.max(page, 0), PAGE_SIZE);
     } catch (UnknownTaskTypeException e) {
       problem = "Unknown task type: " + type;
     }
+  }
+
+  /** A key as typed: exactly, spaces included, if anything was typed. */
+  private static Optional<String> exact(String value) {
+    return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
+  }
+
+  public String getKey() {
+    return key;
+  }
+
+  public void setKey(String key) {
+    this.key = key;
   }
 
   private static Optional<String> text(String value) {

@@ -1,17 +1,21 @@
 package io.taskgate.web.api;
 
+import io.taskgate.engine.admin.TaskAdmin;
 import io.taskgate.engine.admin.ThrottleViews;
 import io.taskgate.engine.admin.dto.Pacing;
 import io.taskgate.engine.admin.dto.RateLimitPage;
 import io.taskgate.engine.admin.dto.RateLimitQuery;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -34,6 +38,7 @@ public class RateLimitsResource {
   static final String NOT_RATE_LIMITED = "urn:taskgate:problem:not-rate-limited";
 
   @Inject ThrottleViews views;
+  @Inject TaskAdmin tasks;
 
   /** A page of (task type, key) rows with the limiter's and the parking lot's totals. */
   @GET
@@ -122,6 +127,44 @@ public class RateLimitsResource {
               schema = @Schema(implementation = Pacing.class)))
   public Pacing pacingByQuery(@QueryParam("type") String type, @QueryParam("key") String key) {
     return pacingOf(Params.required("type", type), Params.required("key", key));
+  }
+
+  /** What a bulk cancel did. */
+  public record Cancelled(String taskType, String key, int cancelled) {}
+
+  /**
+   * Cancels every task of a type parked on this instance until a slot of a key (admin); each one's
+   * audit names who did it.
+   */
+  @DELETE
+  @Path("parked")
+  @Operation(
+      summary = "Cancel the tasks parked on one key (admin)",
+      description =
+          "Every task of the type parked on this instance until a slot of the key is cancelled;"
+              + " a task that started meanwhile is not. Each one's audit and last error say who"
+              + " cancelled it.")
+  @APIResponse(
+      responseCode = "200",
+      description = "How many were cancelled",
+      content =
+          @Content(
+              mediaType = MediaType.APPLICATION_JSON,
+              schema = @Schema(implementation = Cancelled.class)))
+  @APIResponse(
+      responseCode = "400",
+      description = "type or key missing, or an unknown type",
+      content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
+  public Cancelled cancelParked(
+      @QueryParam("type") String type,
+      @QueryParam("key") String key,
+      @Context SecurityContext caller) {
+    String taskType = Params.required("type", type);
+    String rateKey = Params.required("key", key);
+    int cancelled =
+        tasks.cancelParked(
+            taskType, rateKey, caller.getUserPrincipal().getName() + " through the REST API");
+    return new Cancelled(tasks.resolveTaskType(taskType), rateKey, cancelled);
   }
 
   private Pacing pacingOf(String type, String key) {

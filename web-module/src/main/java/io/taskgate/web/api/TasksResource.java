@@ -20,6 +20,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.InputStream;
 import java.net.URI;
@@ -88,18 +89,20 @@ public class TasksResource {
     return accepted.build();
   }
 
-  /** A page of tasks, newest first, filtered by status, type and queue. */
+  /** A page of tasks, newest first, filtered by status, type, queue and rate-limit key. */
   @GET
   public TaskViewPage list(
       @QueryParam("status") String status,
       @QueryParam("type") String type,
       @QueryParam("queue") String queue,
+      @QueryParam("key") String key,
       @QueryParam("page") String page,
       @QueryParam("size") String size) {
     return admin.list(
         Params.status(status),
         Params.filter("type", type),
         Params.filter("queue", queue),
+        Params.optionalText(key),
         Params.page(page),
         Params.size(size));
   }
@@ -115,9 +118,10 @@ public class TasksResource {
   /** Cancels a task that has not started: 204; 409 if it has started or finished. */
   @DELETE
   @Path("{id}")
-  public Response cancel(@PathParam("id") String id) {
+  public Response cancel(
+      @PathParam("id") String id, @jakarta.ws.rs.core.Context SecurityContext caller) {
     UUID taskId = Params.uuid("id", id);
-    if (admin.cancel(taskId)) {
+    if (admin.cancel(taskId, caller.getUserPrincipal().getName() + " through the REST API")) {
       return Response.noContent().build();
     }
     String status = admin.find(taskId).map(t -> t.status().name()).orElse("unknown");

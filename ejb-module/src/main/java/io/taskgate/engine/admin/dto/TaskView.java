@@ -33,6 +33,8 @@ import java.util.UUID;
  *     stored before instances were recorded
  * @param waitingFor the job throttler it waits for on this instance ({@code semaphore:newsletter}),
  *     or null
+ * @param rateKey its rate-limit key (user data: escape it when rendering), or null for a task
+ *     without one
  */
 public record TaskView(
     UUID id,
@@ -52,7 +54,8 @@ public record TaskView(
     Instant throttledUntil,
     boolean held,
     String owner,
-    String waitingFor) {
+    String waitingFor,
+    String rateKey) {
 
   /**
    * One status change of a task.
@@ -102,6 +105,7 @@ public record TaskView(
         throttledUntil,
         held,
         task.owner(),
-        waitingFor);
+        waitingFor,
+        task.rateKey());
   }
 }

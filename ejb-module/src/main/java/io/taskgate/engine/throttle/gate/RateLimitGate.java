@@ -52,6 +52,7 @@ public class RateLimitGate implements Throttle {
   @Inject RateLimitKeySelector keys;
   @Inject Instances instances;
   @Inject TaskHistory history;
+  @Inject ParkingNotes notes;
 
   private final StartLead startLead = new StartLead();
 
@@ -186,6 +187,13 @@ public class RateLimitGate implements Throttle {
       pacing.reserved(gate.scope().name(), key, now, slot);
       events.deferred(queued.id(), queued.type(), key, slot);
       history.parked(queued.queue(), queued.type());
+      RateLimitPolicy policy = gate.policy();
+      notes.parked(
+          queued,
+          key,
+          slot,
+          policy.permits() + " per " + policy.period() + ", burst " + policy.burst(),
+          now);
     }
     Duration claimAhead = gateSettings.claimAhead();
     if (!claimAhead.isZero()

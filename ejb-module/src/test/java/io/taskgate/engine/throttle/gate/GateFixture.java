@@ -51,6 +51,7 @@ public final class GateFixture {
   final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
   final RateLimitGate gate = new RateLimitGate();
+  final ParkingNotes notes = new ParkingNotes();
   final io.taskgate.engine.event.TaskHistory history =
       new io.taskgate.engine.event.TaskHistory(clock);
 
@@ -101,6 +102,7 @@ public final class GateFixture {
     gate.keys = keys;
     gate.instances = new io.taskgate.engine.cluster.Instances();
     gate.history = history;
+    gate.notes = notes;
   }
 
   /** The run-time rate-limit changes over an empty store: none until a test makes some. */

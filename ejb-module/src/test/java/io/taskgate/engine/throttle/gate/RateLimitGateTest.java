@@ -79,6 +79,7 @@ class RateLimitGateTest {
     assertThat(fixture.parkingLot.parkedTask(second.task().id())).isEmpty();
     assertThat(fixture.deferred.fired).hasSize(1); // deferred once, not on every return
     assertThat(parkedInHistory(fixture)).isEqualTo(1);
+    assertThat(fixture.notes.pending()).as("one note for the task's audit").isEqualTo(1);
   }
 
   /** Tasks the history counts as parked in the fixture clock's minute. */

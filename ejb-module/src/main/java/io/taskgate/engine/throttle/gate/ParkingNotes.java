@@ -1,0 +1,139 @@
+package io.taskgate.engine.throttle.gate;
+
+import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.event.LogThrottle;
+import io.taskgate.engine.schedule.OffTimer;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskNote;
+import io.taskgate.store.TaskStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Writes into a task's audit that the gate parked it, and until when: "Parked until
+ * 2026-11-27T01:39:00Z, the next free slot of key acme (15 per PT1M)". The notes are written in
+ * batches by a timer every {@link #FLUSH_EVERY}, off the gate's path; at most {@link #MAX_PENDING}
+ * wait, and a note that cannot be written is dropped with a warning (the parking itself does not
+ * depend on it). A task parked again after a restart gets a note again.
+ */
+@ApplicationScoped
+public class ParkingNotes {
+  private static final Logger LOG = Logger.getLogger(ParkingNotes.class.getName());
+
+  /** How often pending notes are written. */
+  static final Duration FLUSH_EVERY = Duration.ofSeconds(1);
+
+  /** Notes waiting at most; more are dropped (and counted in a warning). */
+  static final int MAX_PENDING = 100_000;
+
+  /** Notes written in one batch at most. */
+  static final int BATCH = 1_000;
+
+  @Inject TaskStore store;
+  @Resource ManagedScheduledExecutorService timers;
+  @Resource ManagedExecutorService executor;
+
+  private final ConcurrentLinkedQueue<TaskNote> pending = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger size = new AtomicInteger();
+  private final AtomicLong dropped = new AtomicLong();
+  @Inject Ticker ticker;
+  private LogThrottle warnings;
+  private ScheduledFuture<?> flusher;
+
+  @PostConstruct
+  void start() {
+    warnings = new LogThrottle(Duration.ofMinutes(1), ticker::nanos);
+    long every = FLUSH_EVERY.toNanos();
+    flusher =
+        timers.scheduleWithFixedDelay(
+            new OffTimer("parking notes", executor, this::flush),
+            every,
+            every,
+            TimeUnit.NANOSECONDS);
+  }
+
+  @PreDestroy
+  void stop() {
+    if (flusher != null) {
+      flusher.cancel(false);
+    }
+    flush();
+  }
+
+  /**
+   * {@code task} was parked at {@code now} until {@code slot}, the next free slot of {@code key}.
+   */
+  public void parked(StoredTask task, String key, Instant slot, String policy, Instant now) {
+    if (size.incrementAndGet() > MAX_PENDING) {
+      size.decrementAndGet();
+      dropped.incrementAndGet();
+      return;
+    }
+    pending.add(
+        new TaskNote(
+            task.id(),
+            task.version(),
+            now,
+            task.attempt(),
+            "Parked until " + slot + ", the next free slot of key " + key + " (" + policy + ")"));
+  }
+
+  /** Notes not written yet. */
+  int pending() {
+    return size.get();
+  }
+
+  /** Writes the pending notes, a batch at a time. The timer calls it. */
+  void flush() {
+    while (true) {
+      List<TaskNote> batch = new ArrayList<>();
+      TaskNote note;
+      while (batch.size() < BATCH && (note = pending.poll()) != null) {
+        batch.add(note);
+      }
+      size.addAndGet(-batch.size());
+      if (batch.isEmpty()) {
+        break;
+      }
+      try {
+        store.note(batch);
+      } catch (RuntimeException e) {
+        long held = warnings.admit("write");
+        if (held >= 0) {
+          LOG.log(
+              Level.WARNING,
+              "Taskgate could not write "
+                  + batch.size()
+                  + " parking note(s) into the tasks' audit; they are dropped (the tasks stay"
+                  + " parked)"
+                  + LogThrottle.heldBack(held),
+              e);
+        }
+      }
+    }
+    long lost = dropped.getAndSet(0);
+    if (lost > 0 && warnings.admit("dropped") >= 0) {
+      LOG.warning(
+          lost
+              + " parking note(s) were not written into the tasks' audit: more than "
+              + MAX_PENDING
+              + " were waiting");
+    }
+  }
+}
