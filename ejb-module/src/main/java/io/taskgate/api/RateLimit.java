@@ -69,13 +69,16 @@ public @interface RateLimit {
    */
   String maxReservationHorizon() default "PT1H";
 
-  /** What happens to a task whose key has no budget left (default {@link Overflow#DEFER}). */
-  Overflow overflow() default Overflow.DEFER;
+  /**
+   * What happens to a task whose key has no budget left (default {@link
+   * Overflow#WAIT_FOR_CAPACITY}).
+   */
+  Overflow overflow() default Overflow.WAIT_FOR_CAPACITY;
 
   /** What happens to a task whose key has no budget left. */
   enum Overflow {
     /** Reserve the key's next free slot and run the task then (the default). */
-    DEFER(OverflowBehavior.WAIT_FOR_CAPACITY),
+    WAIT_FOR_CAPACITY(OverflowBehavior.WAIT_FOR_CAPACITY),
     /** Fail the task at once with {@link RateLimitRejectedException}: nothing is reserved. */
     DISCARD(OverflowBehavior.DISCARD);
 

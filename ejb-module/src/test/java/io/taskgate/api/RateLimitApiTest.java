@@ -55,7 +55,7 @@ class RateLimitApiTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"DEFER, WAIT_FOR_CAPACITY", "DISCARD, DISCARD"})
+  @CsvSource({"WAIT_FOR_CAPACITY, WAIT_FOR_CAPACITY", "DISCARD, DISCARD"})
   void overflowMapsToTheLimitersBehaviour(RateLimit.Overflow overflow, OverflowBehavior behavior) {
     assertThat(overflow.behavior()).isEqualTo(behavior);
   }

@@ -194,7 +194,7 @@ class AdminUiIT {
           "the timeline again", ExpectedConditions.visibilityOfElementLocated(By.id("timeline")));
       assertThat(axis()).as("the axis after refresh " + (refresh + 1)).isEqualTo(axis);
     }
-    assertThat(labelsOutsideTheTimeline()).isEmpty();
+    assertThat(browser.labelsOutside("timeline")).isEmpty();
     browser.screenshot("06-rate-limits-pacing-timeline");
 
     // the overview counts the throttled tasks, on their queue too, and lists the key among the
@@ -270,7 +270,10 @@ class AdminUiIT {
     // the audit says until when it was parked, and who cancelled it
     WebElement parkedNote = browser.find(By.cssSelector("#history tr.parked-note"));
     assertThat(parkedNote.getText())
-        .contains("parked", "Parked until " + lastSlot, "the next free slot of key " + key);
+        .contains(
+            "parked",
+            "Parked until " + lastSlot.truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+            "the next free slot of key " + key + " (1 per 10 s, burst 1)");
     assertThat(browser.find(By.id("history")).getText())
         .contains("Cancelled by admin on the admin page");
     assertThat(taskStatus(lastId)).isEqualTo("CANCELLED");
@@ -389,6 +392,14 @@ class AdminUiIT {
         .extracting(r -> r.findElement(By.cssSelector("td.rate-key")).getText())
         .containsOnly(key);
     browser.screenshot("15-tasks-of-a-key");
+    // and to its parked ones
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("f-throttled")))
+        .selectByValue("parked");
+    browser.find(By.id("f-apply")).click();
+    browser.await("the parked ones", ExpectedConditions.urlContains("throttled=parked"));
+    assertThat(browser.driver().findElements(By.cssSelector("tr.task-row")))
+        .extracting(r -> r.getAttribute("data-id"))
+        .containsExactlyInAnyOrderElementsOf(ids.subList(1, 4));
     browser.open(
         page("admin/rate-limits.xhtml?q=" + key + "&selType=" + url(HOT) + "&selKey=" + key));
     WebElement ask =
@@ -474,20 +485,6 @@ class AdminUiIT {
     return browser.driver().findElements(By.cssSelector("#timeline text.tick")).stream()
         .map(t -> t.getText() + "@" + t.getAttribute("x"))
         .toList();
-  }
-
-  /** The labels of the timeline that do not lie wholly inside its drawing, as drawn. */
-  @SuppressWarnings("unchecked")
-  private List<String> labelsOutsideTheTimeline() {
-    return (List<String>)
-        ((org.openqa.selenium.JavascriptExecutor) browser.driver())
-            .executeScript(
-                "var svg = document.getElementById('timeline'); var box = svg.viewBox.baseVal;"
-                    + " var out = [];"
-                    + " svg.querySelectorAll('text').forEach(function (t) { var b = t.getBBox();"
-                    + " if (b.x < 0 || b.y < 0 || b.x + b.width > box.width"
-                    + " || b.y + b.height > box.height) { out.push(t.textContent); } });"
-                    + " return out;");
   }
 
   @Test

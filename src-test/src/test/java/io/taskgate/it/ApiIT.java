@@ -247,6 +247,14 @@ class ApiIT {
     assertThat(ofKey.getJsonArray("items").getValuesAs(JsonObject.class))
         .extracting(t -> t.getString("rateKey"))
         .containsOnly(key);
+    // and the throttled ones among them: the two parked, earliest slot first
+    JsonObject parkedOfKey = getJson("tasks?throttled=parked&key=" + encode(key), VIEWER);
+    assertThat(parkedOfKey.getInt("total")).isEqualTo(2);
+    assertThat(parkedOfKey.getJsonArray("items").getValuesAs(JsonObject.class))
+        .extracting(t -> t.getString("throttledUntil"))
+        .isSorted();
+    assertThat(getJson("tasks?throttled=held&key=" + encode(key), VIEWER).getInt("total")).isZero();
+    assertProblem("tasks?throttled=sometimes", "throttled", "sometimes");
 
     HttpResponse<String> response =
         Http.send(
@@ -269,7 +277,12 @@ class ApiIT {
         .containsExactly("QUEUED", "QUEUED", "CANCELLED");
     assertThat(history.get(1).getString("from")).isEqualTo("QUEUED");
     assertThat(history.get(1).getString("detail"))
-        .startsWith("Parked until " + slot + ", the next free slot of key " + key);
+        .isEqualTo(
+            "Parked until "
+                + slot.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                + ", the next free slot of key "
+                + key
+                + " (1 per 10 min, burst 1)");
     assertThat(history.get(2).getString("detail"))
         .isEqualTo("Cancelled by admin through the REST API, with every task parked on key " + key);
     assertThat(parkingLot.parkedTask(receipts.get(2).taskId())).isEmpty();

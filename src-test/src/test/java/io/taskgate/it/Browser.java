@@ -163,6 +163,20 @@ final class Browser implements AutoCloseable {
                 + " }, function (e) { done(['axe failed: ' + e]); });");
   }
 
+  /** The texts of the SVG {@code id} that do not lie wholly inside its view box, as drawn. */
+  @SuppressWarnings("unchecked")
+  List<String> labelsOutside(String id) {
+    return (List<String>)
+        driver.executeScript(
+            "var svg = document.getElementById(arguments[0]); var box = svg.viewBox.baseVal;"
+                + " var out = [];"
+                + " svg.querySelectorAll('text').forEach(function (t) { var b = t.getBBox();"
+                + " if (b.x < 0 || b.y < 0 || b.x + b.width > box.width"
+                + " || b.y + b.height > box.height) { out.push(t.textContent); } });"
+                + " return out;",
+            id);
+  }
+
   /** Whether the page is wider than the window: a reader would scroll sideways. */
   boolean scrollsSideways() {
     return (Boolean)

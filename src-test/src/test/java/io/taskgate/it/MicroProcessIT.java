@@ -2,6 +2,7 @@ package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.it.backlog.Backlog;
 import io.taskgate.it.badlimit.BadLimit;
 import io.taskgate.it.broken.BadPolicy;
 import io.taskgate.it.duplicate.TwoHandlers;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -38,6 +40,7 @@ class MicroProcessIT {
   private static final int PORT = 28950;
   private static final int MAX_TRACKED_KEYS = 3;
   private static final int RESTART_PORT = 28951;
+  private static final int BACKLOG_PORT = 28952;
   private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(20);
 
@@ -85,6 +88,110 @@ class MicroProcessIT {
       if (!micro.waitFor(30, TimeUnit.SECONDS)) {
         micro.destroyForcibly();
       }
+    }
+  }
+
+  /**
+   * A key with 10,000 parked tasks: its pacing timeline loads in Chromium within a second (the best
+   * of three loads, the server's reading of the parked slots included), binned to at most one shape
+   * a bin, with every label inside the drawing and the count of the parked tasks in its
+   * description.
+   */
+  @Test
+  void aTimelineOfTenThousandParkedTasksLoadsWithinASecond() throws Exception {
+    // a server of its own: its engine and database to itself
+    File war = dir.resolve("backlog.war").toFile();
+    ShrinkWrap.create(ZipImporter.class, "backlog.war")
+        .importFrom(new File(ItConfig.required("taskgate.war")))
+        .as(WebArchive.class)
+        .addPackage(Backlog.class.getPackage())
+        .addAsResource(
+            new StringAsset(Backlog.Settings.class.getName()),
+            "META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource")
+        .as(ZipExporter.class)
+        .exportTo(war, true);
+    Path root = dir.resolve("backlog-root");
+    MicroRuns.deleteTree(root);
+    Process server = start(root, war, dir.resolve("backlog.log"), BACKLOG_PORT);
+    try {
+      tenThousandParked("http://localhost:" + BACKLOG_PORT + "/backlog/");
+    } finally {
+      stop(server);
+    }
+  }
+
+  private void tenThousandParked(String base) throws Exception {
+    HttpResponse<String> dispatched =
+        Http.send("POST", URI.create(base + "api/backlog?n=10500"), "", "admin", "taskgate");
+    assertThat(dispatched.statusCode()).as(dispatched.body()).isEqualTo(200);
+    // every queued task parked: one every 0.3 s has run meanwhile, so 10,500 leave 10,000 or more
+    int parked =
+        Await.until(
+            () -> {
+              jakarta.json.JsonObject overview =
+                  Http.json(
+                      Http.send(
+                          "GET", URI.create(base + "api/overview"), null, "admin", "taskgate"));
+              int queued = overview.getJsonObject("tasks").getInt("QUEUED");
+              return queued == overview.getInt("parkedTasks") ? queued : -queued;
+            },
+            n -> n > 0,
+            Duration.ofMinutes(3),
+            Duration.ofSeconds(1),
+            n -> -n + " queued, not all of them parked yet");
+    assertThat(parked).isGreaterThanOrEqualTo(10_000);
+
+    Browser browser = Browser.start();
+    try {
+      browser.open(base + "login.xhtml");
+      browser.find(org.openqa.selenium.By.id("login:username")).sendKeys("admin");
+      browser.find(org.openqa.selenium.By.id("login:password")).sendKeys("taskgate");
+      browser.find(org.openqa.selenium.By.id("login:submit")).click();
+      browser.await(
+          "the overview",
+          org.openqa.selenium.support.ui.ExpectedConditions.urlContains("/admin/overview.xhtml"));
+      String timeline =
+          base
+              + "admin/rate-limits.xhtml?selType="
+              + java.net.URLEncoder.encode(Backlog.Item.class.getName(), StandardCharsets.UTF_8)
+              + "&selKey="
+              + Backlog.KEY;
+      List<Long> loads = new java.util.ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        browser.open(timeline);
+        loads.add(
+            ((Number)
+                    browser
+                        .driver()
+                        .executeScript(
+                            "var n = performance.getEntriesByType('navigation')[0];"
+                                + " return Math.round(n.loadEventEnd - n.startTime);"))
+                .longValue());
+      }
+      System.out.printf(
+          "MicroProcessIT: the timeline of %d parked tasks loaded in %s ms%n", parked, loads);
+      assertThat(loads.stream().mapToLong(Long::longValue).min().orElseThrow())
+          .as("the best of three loads, ms: " + loads)
+          .isLessThanOrEqualTo(1000);
+      org.openqa.selenium.WebElement svg = browser.find(org.openqa.selenium.By.id("timeline"));
+      assertThat(svg.getAttribute("data-window")).isEqualTo("1h");
+      int shapes =
+          browser
+              .driver()
+              .findElements(
+                  org.openqa.selenium.By.cssSelector(
+                      "#timeline .mark-parked, #timeline .mark-reserved, #timeline .mark-started"))
+              .size();
+      assertThat(shapes).as("shapes drawn for 10000 parked").isLessThanOrEqualTo(3 * 120);
+      String description =
+          browser.find(org.openqa.selenium.By.id("timeline-desc")).getAttribute("textContent");
+      assertThat(Integer.parseInt(description.substring(0, description.indexOf(' '))))
+          .as(description)
+          .isGreaterThanOrEqualTo(10_000);
+      assertThat(browser.labelsOutside("timeline")).isEmpty();
+      browser.screenshot("40-timeline-10000-parked");
+    } finally {
+      browser.close();
     }
   }
 
@@ -265,6 +372,10 @@ class MicroProcessIT {
    * deployed applications; {@code app} is deployed unless null (already in the root directory).
    */
   private static Process start(Path root, File app, Path output) throws Exception {
+    return start(root, app, output, RESTART_PORT);
+  }
+
+  private static Process start(Path root, File app, Path output, int port) throws Exception {
     Files.createDirectories(root);
     List<String> command =
         new java.util.ArrayList<>(
@@ -277,7 +388,7 @@ class MicroProcessIT {
                 "--rootdir",
                 root.toAbsolutePath().toString(),
                 "--port",
-                String.valueOf(RESTART_PORT)));
+                String.valueOf(port)));
     if (app != null) {
       command.addAll(List.of("--deploy", app.getAbsolutePath()));
     }

@@ -134,6 +134,63 @@ public class TaskAdmin {
     return new TaskViewPage(items, page, size, found.total());
   }
 
+  /** Why a task waits on this instance, for {@link #listThrottled}. */
+  public enum Throttled {
+    /** Parked until its rate-limit key's slot. */
+    PARKED,
+    /** Held on its queue: rate-limited, and the parking lot is full. */
+    HELD,
+    /** Waiting for a job throttler (mutex, semaphore, window). */
+    WAITING
+  }
+
+  /**
+   * A page of the tasks throttled on this instance: parked ones first, earliest slot first, then
+   * held ones, then those waiting for a job throttler.
+   *
+   * @param reason only tasks throttled for this reason; all throttled ones if empty
+   * @param type a task type's full class name, or the simple name of a registered one
+   * @throws UnknownTaskTypeException if {@code type} names no task type
+   */
+  public TaskViewPage listThrottled(
+      Optional<Throttled> reason,
+      Optional<String> type,
+      Optional<String> queue,
+      Optional<String> rateKey,
+      int page,
+      int size) {
+    Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
+    java.util.function.Predicate<StoredTask> wanted =
+        t ->
+            typeName.map(t.type()::equals).orElse(true)
+                && queue.map(t.queue()::equals).orElse(true)
+                && rateKey.map(k -> k.equals(t.rateKey())).orElse(true);
+    List<UUID> ids = new java.util.ArrayList<>();
+    if (reason.map(Throttled.PARKED::equals).orElse(true)) {
+      parkingLot.parkedTasks().stream()
+          .filter(p -> wanted.test(p.task()))
+          .sorted(java.util.Comparator.comparing(ParkingLot.Parked::slot))
+          .forEach(p -> ids.add(p.task().id()));
+    }
+    Set<UUID> held = queues.heldIds();
+    if (reason.map(Throttled.HELD::equals).orElse(true)) {
+      store.findAll(held).stream().filter(wanted).forEach(t -> ids.add(t.id()));
+    }
+    if (reason.map(Throttled.WAITING::equals).orElse(true) && throttlers != null) {
+      store.findAll(throttlers.waitingIds()).stream().filter(wanted).forEach(t -> ids.add(t.id()));
+    }
+    List<UUID> onPage = ids.stream().distinct().skip((long) page * size).limit(size).toList();
+    java.util.Map<UUID, StoredTask> found = new java.util.HashMap<>();
+    store.findAll(onPage).forEach(t -> found.put(t.id(), t));
+    List<TaskView> items =
+        onPage.stream()
+            .map(found::get)
+            .filter(java.util.Objects::nonNull)
+            .map(t -> view(t, null, held::contains))
+            .toList();
+    return new TaskViewPage(items, page, size, ids.stream().distinct().count());
+  }
+
   /**
    * Cancels a task that has not started.
    *

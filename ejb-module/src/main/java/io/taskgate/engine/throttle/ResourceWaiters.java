@@ -132,6 +132,11 @@ public final class ResourceWaiters {
     return waiters == null ? java.util.List.of() : waiters.stream().map(Waiter::taskId).toList();
   }
 
+  /** The tasks waiting for any resource. */
+  public synchronized java.util.Set<UUID> waitingIds() {
+    return java.util.Set.copyOf(waitingFor.keySet());
+  }
+
   /** The resource {@code taskId} waits for, if it waits. */
   public synchronized Optional<String> waitsFor(UUID taskId) {
     return Optional.ofNullable(waitingFor.get(taskId));

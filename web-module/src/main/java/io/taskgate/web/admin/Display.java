@@ -110,7 +110,7 @@ public class Display {
       text.append(", retries unthrottled");
     }
     if ("DISCARD".equals(policy.overflow())) {
-      text.append(", discards");
+      text.append(", overflow DISCARD");
     }
     return text.toString();
   }

@@ -32,6 +32,7 @@ public class TasksBean implements Serializable {
   private String type;
   private String queue;
   private String key;
+  private String throttled;
   private int page;
 
   private transient TaskViewPage found;
@@ -51,6 +52,21 @@ public class TasksBean implements Serializable {
       }
     }
     try {
+      if (throttled != null && !throttled.isBlank()) {
+        Optional<TaskAdmin.Throttled> reason = Optional.empty();
+        if (!throttled.equals("any")) {
+          try {
+            reason = Optional.of(TaskAdmin.Throttled.valueOf(throttled.toUpperCase(Locale.ROOT)));
+          } catch (IllegalArgumentException e) {
+            problem = "Unknown throttle reason: " + throttled;
+            return;
+          }
+        }
+        found =
+            admin.listThrottled(
+                reason, text(type), text(queue), exact(key), Math.max(page, 0), PAGE_SIZE);
+        return;
+      }
       found = admin.list(wanted, text(type), text(queue), exact(key), Math.max(page, 0), PAGE_SIZE);
     } catch (UnknownTaskTypeException e) {
       problem = "Unknown task type: " + type;
@@ -60,6 +76,14 @@ public class TasksBean implements Serializable {
   /** A key as typed: exactly, spaces included, if anything was typed. */
   private static Optional<String> exact(String value) {
     return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
+  }
+
+  public String getThrottled() {
+    return throttled;
+  }
+
+  public void setThrottled(String throttled) {
+    this.throttled = throttled;
   }
 
   public String getKey() {

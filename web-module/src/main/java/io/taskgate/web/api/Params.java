@@ -151,6 +151,23 @@ final class Params {
     return page;
   }
 
+  /**
+   * The {@code throttled} filter of the task list: {@code any} (every throttled task: empty), or
+   * one reason, {@code parked}, {@code held} or {@code waiting}.
+   */
+  static Optional<io.taskgate.engine.admin.TaskAdmin.Throttled> throttled(String value) {
+    String wanted = value.strip().toUpperCase(java.util.Locale.ROOT);
+    if (wanted.equals("ANY")) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(io.taskgate.engine.admin.TaskAdmin.Throttled.valueOf(wanted));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter(
+          "throttled", value, "throttled must be any, parked, held or waiting");
+    }
+  }
+
   /** The minutes of a history window: 1 to {@code retained}, {@code fallback} when absent. */
   static int minutes(String value, int fallback, int retained) {
     int minutes = integer("minutes", value, fallback);

@@ -89,15 +89,28 @@ public class TasksResource {
     return accepted.build();
   }
 
-  /** A page of tasks, newest first, filtered by status, type, queue and rate-limit key. */
+  /**
+   * A page of tasks, newest first, filtered by status, type, queue and rate-limit key; or, with
+   * {@code throttled}, the tasks throttled on this instance (parked, held or waiting).
+   */
   @GET
   public TaskViewPage list(
       @QueryParam("status") String status,
       @QueryParam("type") String type,
       @QueryParam("queue") String queue,
       @QueryParam("key") String key,
+      @QueryParam("throttled") String throttled,
       @QueryParam("page") String page,
       @QueryParam("size") String size) {
+    if (throttled != null && !throttled.isBlank()) {
+      return admin.listThrottled(
+          Params.throttled(throttled),
+          Params.filter("type", type),
+          Params.filter("queue", queue),
+          Params.optionalText(key),
+          Params.page(page),
+          Params.size(size));
+    }
     return admin.list(
         Params.status(status),
         Params.filter("type", type),

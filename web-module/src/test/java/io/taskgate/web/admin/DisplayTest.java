@@ -66,7 +66,7 @@ class DisplayTest {
 
     assertThat(display.policy(plain)).isEqualTo("15 per 1 min, burst 15");
     assertThat(display.policy(special))
-        .isEqualTo("1 per 10 s, burst 1, starts empty, retries unthrottled, discards");
+        .isEqualTo("1 per 10 s, burst 1, starts empty, retries unthrottled, overflow DISCARD");
   }
 
   @ParameterizedTest

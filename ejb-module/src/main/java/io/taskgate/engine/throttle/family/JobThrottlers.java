@@ -201,6 +201,13 @@ public class JobThrottlers {
     return tasks == null ? Set.of() : Set.copyOf(tasks);
   }
 
+  /** The tasks waiting for a job throttler on this instance, or to try a window again. */
+  public Set<UUID> waitingIds() {
+    Set<UUID> ids = new java.util.HashSet<>(waiters.waitingIds());
+    retrying.values().forEach(tasks -> tasks.forEach(id -> ids.add(UUID.fromString(id))));
+    return ids;
+  }
+
   /** The job throttler task {@code taskId} waits for on this instance, if it waits. */
   public java.util.Optional<String> waitingFor(UUID taskId) {
     java.util.Optional<String> resource = waiters.waitsFor(taskId);

@@ -27,10 +27,10 @@ import java.util.logging.Logger;
 
 /**
  * Writes into a task's audit that the gate parked it, and until when: "Parked until
- * 2026-11-27T01:39:00Z, the next free slot of key acme (15 per PT1M)". The notes are written in
- * batches by a timer every {@link #FLUSH_EVERY}, off the gate's path; at most {@link #MAX_PENDING}
- * wait, and a note that cannot be written is dropped with a warning (the parking itself does not
- * depend on it). A task parked again after a restart gets a note again.
+ * 2026-11-27T01:39:00.250Z, the next free slot of key acme (15 per 1 min, burst 1)". The notes are
+ * written in batches by a timer every {@link #FLUSH_EVERY}, off the gate's path; at most {@link
+ * #MAX_PENDING} wait, and a note that cannot be written is dropped with a warning (the parking
+ * itself does not depend on it). A task parked again after a restart gets a note again.
  */
 @ApplicationScoped
 public class ParkingNotes {
@@ -91,7 +91,30 @@ public class ParkingNotes {
             task.version(),
             now,
             task.attempt(),
-            "Parked until " + slot + ", the next free slot of key " + key + " (" + policy + ")"));
+            "Parked until "
+                + slot.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                + ", the next free slot of key "
+                + key
+                + " ("
+                + policy
+                + ")"));
+  }
+
+  /**
+   * {@code 1 min}, {@code 10 s}, {@code 2 h}, {@code 1500 ms}: a policy's period as people say it.
+   */
+  static String span(Duration period) {
+    long millis = period.toMillis();
+    if (millis % 3_600_000 == 0) {
+      return millis / 3_600_000 + " h";
+    }
+    if (millis % 60_000 == 0) {
+      return millis / 60_000 + " min";
+    }
+    if (millis % 1000 == 0) {
+      return millis / 1000 + " s";
+    }
+    return millis + " ms";
   }
 
   /** Notes not written yet. */

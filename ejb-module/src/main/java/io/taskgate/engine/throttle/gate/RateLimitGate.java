@@ -192,7 +192,11 @@ public class RateLimitGate implements Throttle {
           queued,
           key,
           slot,
-          policy.permits() + " per " + policy.period() + ", burst " + policy.burst(),
+          policy.permits()
+              + " per "
+              + ParkingNotes.span(policy.period())
+              + ", burst "
+              + policy.burst(),
           now);
     }
     Duration claimAhead = gateSettings.claimAhead();

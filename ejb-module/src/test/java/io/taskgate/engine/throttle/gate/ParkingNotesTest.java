@@ -1,0 +1,72 @@
+package io.taskgate.engine.throttle.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskNote;
+import io.taskgate.store.TaskStore;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The parking notes: the sentence written into a task's audit, and how they reach the store. */
+class ParkingNotesTest {
+  static final Instant NOW = Instant.parse("2026-11-27T01:00:00Z");
+
+  final List<List<TaskNote>> written = new ArrayList<>();
+  final ParkingNotes notes = new ParkingNotes();
+
+  ParkingNotesTest() {
+    notes.store =
+        (TaskStore)
+            Proxy.newProxyInstance(
+                TaskStore.class.getClassLoader(),
+                new Class<?>[] {TaskStore.class},
+                (proxy, method, args) -> {
+                  if (method.getName().equals("note")) {
+                    @SuppressWarnings("unchecked")
+                    List<TaskNote> batch = (List<TaskNote>) args[0];
+                    written.add(List.copyOf(batch));
+                    return null;
+                  }
+                  throw new UnsupportedOperationException(method.getName());
+                });
+  }
+
+  @Test
+  void aParkedTaskIsNotedWithItsSlotKeyAndPolicyThenWrittenInOneBatch() {
+    StoredTask task =
+        StoredTask.queued(UUID.randomUUID(), "a.Sync", "{}", "default", null, NOW, null, NOW);
+    Instant slot = NOW.plusNanos(4_250_123_456L);
+
+    notes.parked(task, "acme", slot, "15 per 1 min, burst 1", NOW);
+    notes.parked(task, "acme", slot.plusSeconds(4), "15 per 1 min, burst 1", NOW);
+    assertThat(notes.pending()).isEqualTo(2);
+    notes.flush();
+
+    assertThat(written).hasSize(1);
+    TaskNote first = written.get(0).get(0);
+    assertThat(first.taskId()).isEqualTo(task.id());
+    assertThat(first.taskVersion()).isEqualTo(task.version());
+    assertThat(first.at()).isEqualTo(NOW);
+    assertThat(first.detail())
+        .isEqualTo(
+            "Parked until 2026-11-27T01:00:04.250Z, the next free slot of key acme"
+                + " (15 per 1 min, burst 1)");
+    assertThat(notes.pending()).isZero();
+    notes.flush();
+    assertThat(written).as("nothing more to write").hasSize(1);
+  }
+
+  @Test
+  void periodsReadAsPeopleSayThem() {
+    assertThat(ParkingNotes.span(Duration.ofMinutes(1))).isEqualTo("1 min");
+    assertThat(ParkingNotes.span(Duration.ofHours(2))).isEqualTo("2 h");
+    assertThat(ParkingNotes.span(Duration.ofSeconds(10))).isEqualTo("10 s");
+    assertThat(ParkingNotes.span(Duration.ofMillis(1500))).isEqualTo("1500 ms");
+  }
+}
