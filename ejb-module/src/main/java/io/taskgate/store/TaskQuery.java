@@ -10,6 +10,7 @@ import java.util.Optional;
  * @param type only tasks of this type
  * @param queue only tasks on this queue
  * @param rateKey only tasks whose rate-limit key is this one
+ * @param order the order of the tasks
  * @param page the page, from 0
  * @param size tasks per page, 1 to 500
  */
@@ -18,8 +19,19 @@ public record TaskQuery(
     Optional<String> type,
     Optional<String> queue,
     Optional<String> rateKey,
+    Order order,
     int page,
     int size) {
+
+  /** How the tasks of a query are ordered. */
+  public enum Order {
+    /** The last stored first (the default). */
+    NEWEST,
+    /** The first stored first. */
+    OLDEST,
+    /** The soonest due first: when each is (or was last) due. */
+    DUE
+  }
 
   /** The largest page. */
   public static final int MAX_SIZE = 500;
@@ -31,11 +43,23 @@ public record TaskQuery(
       Optional<String> queue,
       int page,
       int size) {
-    this(status, type, queue, Optional.empty(), page, size);
+    this(status, type, queue, Optional.empty(), Order.NEWEST, page, size);
+  }
+
+  /** A query of the newest first. */
+  public TaskQuery(
+      Optional<TaskStatus> status,
+      Optional<String> type,
+      Optional<String> queue,
+      Optional<String> rateKey,
+      int page,
+      int size) {
+    this(status, type, queue, rateKey, Order.NEWEST, page, size);
   }
 
   /** Checks the page and its size. */
   public TaskQuery {
+    java.util.Objects.requireNonNull(order, "order");
     if (page < 0) {
       throw new IllegalArgumentException("page must not be negative, was " + page);
     }

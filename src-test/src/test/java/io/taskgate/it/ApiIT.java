@@ -251,10 +251,17 @@ class ApiIT {
     JsonObject parkedOfKey = getJson("tasks?throttled=parked&key=" + encode(key), VIEWER);
     assertThat(parkedOfKey.getInt("total")).isEqualTo(2);
     assertThat(parkedOfKey.getJsonArray("items").getValuesAs(JsonObject.class))
-        .extracting(t -> t.getString("throttledUntil"))
+        .extracting(t -> Instant.parse(t.getString("throttledUntil")))
         .isSorted();
     assertThat(getJson("tasks?throttled=held&key=" + encode(key), VIEWER).getInt("total")).isZero();
     assertProblem("tasks?throttled=sometimes", "throttled", "sometimes");
+    // soonest due first: the one that ran, then the parked ones by when they are due
+    List<JsonObject> byDue =
+        getJson("tasks?sort=due&key=" + encode(key), VIEWER)
+            .getJsonArray("items")
+            .getValuesAs(JsonObject.class);
+    assertThat(byDue).extracting(t -> Instant.parse(t.getString("scheduledAt"))).isSorted();
+    assertProblem("tasks?sort=sideways", "sort", "sideways");
 
     HttpResponse<String> response =
         Http.send(

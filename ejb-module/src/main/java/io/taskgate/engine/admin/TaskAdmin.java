@@ -112,11 +112,11 @@ public class TaskAdmin {
       Optional<String> queue,
       int page,
       int size) {
-    return list(status, type, queue, Optional.empty(), page, size);
+    return list(status, type, queue, Optional.empty(), Order.NEWEST, page, size);
   }
 
   /**
-   * A page of tasks, newest first, of one rate-limit key if {@code rateKey} is given.
+   * A page of tasks in {@code order}, of one rate-limit key if {@code rateKey} is given.
    *
    * @see #list(Optional, Optional, Optional, int, int)
    */
@@ -125,13 +125,33 @@ public class TaskAdmin {
       Optional<String> type,
       Optional<String> queue,
       Optional<String> rateKey,
+      Order order,
       int page,
       int size) {
     Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
-    TaskPage found = queries.query(new TaskQuery(status, typeName, queue, rateKey, page, size));
+    TaskPage found =
+        queries.query(
+            new TaskQuery(
+                status,
+                typeName,
+                queue,
+                rateKey,
+                TaskQuery.Order.valueOf(order.name()),
+                page,
+                size));
     Set<UUID> held = queues.heldIds(); // once per page, not once per task
     List<TaskView> items = found.tasks().stream().map(t -> view(t, null, held::contains)).toList();
     return new TaskViewPage(items, page, size, found.total());
+  }
+
+  /** How {@link #list} orders the tasks. */
+  public enum Order {
+    /** The last stored first (the default). */
+    NEWEST,
+    /** The first stored first. */
+    OLDEST,
+    /** The soonest due first. */
+    DUE
   }
 
   /** Why a task waits on this instance, for {@link #listThrottled}. */

@@ -169,7 +169,13 @@ public final class JpaTaskQueries implements TaskQueries {
               em.createQuery("SELECT COUNT(t) FROM TaskEntity t" + where, Long.class);
           TypedQuery<TaskEntity> page =
               em.createQuery(
-                  "SELECT t FROM TaskEntity t" + where + " ORDER BY t.createdAt DESC, t.id DESC",
+                  "SELECT t FROM TaskEntity t"
+                      + where
+                      + switch (query.order()) {
+                        case NEWEST -> " ORDER BY t.createdAt DESC, t.id DESC";
+                        case OLDEST -> " ORDER BY t.createdAt, t.id";
+                        case DUE -> " ORDER BY t.scheduledAt, t.id";
+                      },
                   TaskEntity.class);
           for (TypedQuery<?> q : List.of(count, page)) {
             query.status().ifPresent(s -> q.setParameter("status", s));

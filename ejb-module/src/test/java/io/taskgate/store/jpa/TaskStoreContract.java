@@ -853,6 +853,39 @@ abstract class TaskStoreContract {
   }
 
   @Test
+  void aQueryListsNewestOldestOrSoonestDueFirst() {
+    StoredTask first = queued(null, T0.plusSeconds(30), T0);
+    StoredTask second = queued(null, T0.plusSeconds(10), T0.plusSeconds(1));
+    StoredTask third = queued(null, T0.plusSeconds(20), T0.plusSeconds(2));
+    for (StoredTask t : List.of(first, second, third)) {
+      store.insert(t);
+    }
+
+    assertThat(ordered(TaskQuery.Order.NEWEST))
+        .containsExactly(third.id(), second.id(), first.id());
+    assertThat(ordered(TaskQuery.Order.OLDEST))
+        .containsExactly(first.id(), second.id(), third.id());
+    assertThat(ordered(TaskQuery.Order.DUE)).containsExactly(second.id(), third.id(), first.id());
+  }
+
+  private List<UUID> ordered(TaskQuery.Order order) {
+    return queries
+        .query(
+            new TaskQuery(
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                order,
+                0,
+                10))
+        .tasks()
+        .stream()
+        .map(StoredTask::id)
+        .toList();
+  }
+
+  @Test
   void aTaskKeepsItsRateLimitKeyAndIsFoundByIt() {
     StoredTask acme = queued(null, T0, T0).withRateKey("tenant acme/1");
     StoredTask globex = queued(null, T0, T0.plusSeconds(1)).withRateKey("globex");

@@ -33,6 +33,7 @@ public class TasksBean implements Serializable {
   private String queue;
   private String key;
   private String throttled;
+  private String sort;
   private int page;
 
   private transient TaskViewPage found;
@@ -67,7 +68,18 @@ public class TasksBean implements Serializable {
                 reason, text(type), text(queue), exact(key), Math.max(page, 0), PAGE_SIZE);
         return;
       }
-      found = admin.list(wanted, text(type), text(queue), exact(key), Math.max(page, 0), PAGE_SIZE);
+      TaskAdmin.Order order = TaskAdmin.Order.NEWEST;
+      if (sort != null && !sort.isBlank()) {
+        try {
+          order = TaskAdmin.Order.valueOf(sort.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+          problem = "Unknown order: " + sort + " (newest, oldest or due).";
+          return;
+        }
+      }
+      found =
+          admin.list(
+              wanted, text(type), text(queue), exact(key), order, Math.max(page, 0), PAGE_SIZE);
     } catch (UnknownTaskTypeException e) {
       problem = "Unknown task type: " + type;
     }
@@ -76,6 +88,14 @@ public class TasksBean implements Serializable {
   /** A key as typed: exactly, spaces included, if anything was typed. */
   private static Optional<String> exact(String value) {
     return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
+  }
+
+  public String getSort() {
+    return sort;
+  }
+
+  public void setSort(String sort) {
+    this.sort = sort;
   }
 
   public String getThrottled() {

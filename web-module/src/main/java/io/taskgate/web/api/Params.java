@@ -168,6 +168,19 @@ final class Params {
     }
   }
 
+  /** The order of the task list: {@code newest} (default), {@code oldest} or {@code due}. */
+  static io.taskgate.engine.admin.TaskAdmin.Order taskOrder(String value) {
+    if (!present(value)) {
+      return io.taskgate.engine.admin.TaskAdmin.Order.NEWEST;
+    }
+    try {
+      return io.taskgate.engine.admin.TaskAdmin.Order.valueOf(
+          value.strip().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter("sort", value, "sort must be newest, oldest or due");
+    }
+  }
+
   /** The minutes of a history window: 1 to {@code retained}, {@code fallback} when absent. */
   static int minutes(String value, int fallback, int retained) {
     int minutes = integer("minutes", value, fallback);

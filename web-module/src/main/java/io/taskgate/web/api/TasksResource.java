@@ -100,6 +100,7 @@ public class TasksResource {
       @QueryParam("queue") String queue,
       @QueryParam("key") String key,
       @QueryParam("throttled") String throttled,
+      @QueryParam("sort") String sort,
       @QueryParam("page") String page,
       @QueryParam("size") String size) {
     if (throttled != null && !throttled.isBlank()) {
@@ -116,6 +117,7 @@ public class TasksResource {
         Params.filter("type", type),
         Params.filter("queue", queue),
         Params.optionalText(key),
+        Params.taskOrder(sort),
         Params.page(page),
         Params.size(size));
   }

@@ -24,7 +24,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -104,10 +103,11 @@ public class JobThrottlers {
         parsed,
         config
             .getOptionalValue(MAX_WAIT_KEY, String.class)
-            .map(v -> duration(MAX_WAIT_KEY, v))
+            .map(v -> PositiveDurations.parse(MAX_WAIT_KEY, v))
             .orElse(null),
         config.getOptionalValue(STRICT_KEY, Boolean.class).orElse(false),
-        duration(RECHECK_KEY, config.getOptionalValue(RECHECK_KEY, String.class).orElse("PT30S")));
+        PositiveDurations.parse(
+            RECHECK_KEY, config.getOptionalValue(RECHECK_KEY, String.class).orElse("PT30S")));
   }
 
   /**
@@ -119,20 +119,6 @@ public class JobThrottlers {
     this.defaultMaxWait = maxWait;
     this.defaultStrict = strict;
     this.recheck = recheck;
-  }
-
-  private static Duration duration(String key, String text) {
-    try {
-      Duration d = Duration.parse(text.trim());
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(
-            "Taskgate: " + key + " must be a positive duration, was '" + text + "'");
-      }
-      return d;
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "Taskgate: " + key + " '" + text + "' is not an ISO-8601 duration such as PT10M", e);
-    }
   }
 
   /** The name the waiters and views use for throttler {@code id} of {@code kind}. */

@@ -7,7 +7,8 @@
  * decides for the moment a task starts ({@link io.taskgate.engine.throttle.gate.StartLead}) and
  * keeps starts apart after a late one ({@link io.taskgate.engine.throttle.gate.StartSpacingGuard});
  * its settings ({@link io.taskgate.engine.throttle.gate.GateSettings}), tuned constants ({@link
- * io.taskgate.engine.throttle.gate.GateTuning}), key selection, events and pacing log. Depends on
+ * io.taskgate.engine.throttle.gate.GateTuning}), key selection, events, pacing log and the notes of
+ * parked tasks in their audit ({@link io.taskgate.engine.throttle.gate.ParkingNotes}). Depends on
  * the throttle SPI, the core, the store, the engine's time, handler, schedule and event packages,
  * the Jakarta EE API and the JDK.
  */
