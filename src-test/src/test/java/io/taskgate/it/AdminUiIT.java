@@ -218,6 +218,21 @@ class AdminUiIT {
     assertThat(browser.find(By.cssSelector("#instances tr.instance.self td.parked")).getText())
         .matches("[1-9][0-9]* \\([1-9][0-9]*\\)");
     assertThat(browser.find(By.id("limiter")).getText()).contains("in this instance");
+    // the last hour, drawn: a chart of the four counts, for all or one queue or task type
+    browser.await(
+        "the chart",
+        ExpectedConditions.presenceOfElementLocated(By.cssSelector("#last-hour canvas")));
+    assertThat(browser.find(By.id("last-hour")).getText())
+        .contains("started", "parked", "rejected", "failed");
+    org.openqa.selenium.support.ui.Select series =
+        new org.openqa.selenium.support.ui.Select(browser.find(By.id("chart-series")));
+    assertThat(series.getOptions())
+        .extracting(WebElement::getText)
+        .contains("all queues and task types", "queue gated", "task type Hot");
+    series.selectByVisibleText("task type Hot");
+    assertThat(browser.find(By.cssSelector("#last-hour canvas")).isDisplayed()).isTrue();
+    assertThat(browser.find(By.id("last-hour-summary")).getText())
+        .containsPattern("[1-9]\\d* parked");
     browser.screenshot("07-overview-throttled");
 
     // the tasks list marks parked tasks; the detail says until when
@@ -309,6 +324,24 @@ class AdminUiIT {
     browser.await(
         "the refresh going again",
         ExpectedConditions.attributeToBe(By.id("live-state"), "data-state", "live"));
+
+    // the server does not answer (the page's requests sent to a closed port): the page says so,
+    // and is live again once it answers
+    browser
+        .driver()
+        .executeScript(
+            "window.taskgateOpen = XMLHttpRequest.prototype.open;"
+                + " XMLHttpRequest.prototype.open = function (m, u, a) {"
+                + " return window.taskgateOpen.call(this, m, 'http://127.0.0.1:9/', true); };");
+    browser.await(
+        "the connection lost",
+        ExpectedConditions.attributeToBe(By.id("live-state"), "data-state", "lost"));
+    assertThat(browser.find(By.id("live-state")).getText())
+        .startsWith("Connection lost at ")
+        .contains("retrying");
+    browser.driver().executeScript("XMLHttpRequest.prototype.open = window.taskgateOpen;");
+    browser.await(
+        "live again", ExpectedConditions.attributeToBe(By.id("live-state"), "data-state", "live"));
 
     // the session ends (its cookie gone): the next refresh is refused, and the page says so
     String here = browser.currentUrl();
