@@ -4,6 +4,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.engine.cluster.ClusterSettings;
 import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.cluster.grid.GridState;
+import io.taskgate.engine.event.HistoryPublisher;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.queue.TaskQueues;
@@ -42,13 +43,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Starts the engine with the application. At deployment it connects the queues to the runner,
- * starts the sweeper and this instance's heartbeat ({@link Instances}); once the application has
- * initialised ({@link ConsumerStart}) it lets the workers start and recovers, in the background,
- * the tasks that were queued or running when the application last stopped (at-least-once: a task
- * that was running runs again, and the attempt cut short does not count). Recovery streams the
- * store a page at a time and never waits for room in a queue: what does not fit is read again when
- * the queue has room, so a backlog of any size neither holds up the deployment nor fills the
- * memory. A stored task that cannot be scheduled is failed on its own, with the reason.
+ * starts the sweeper and this instance's heartbeat ({@link Instances}, which also writes its
+ * per-minute history: {@link HistoryPublisher}); once the application has initialised ({@link
+ * ConsumerStart}) it lets the workers start and recovers, in the background, the tasks that were
+ * queued or running when the application last stopped (at-least-once: a task that was running runs
+ * again, and the attempt cut short does not count). Recovery streams the store a page at a time and
+ * never waits for room in a queue: what does not fit is read again when the queue has room, so a
+ * backlog of any size neither holds up the deployment nor fills the memory. A stored task that
+ * cannot be scheduled is failed on its own, with the reason.
  */
 @Singleton
 @Startup
@@ -72,6 +74,7 @@ public class TaskEngine {
   @Inject RatePolicies ratePolicies;
   @Inject HandlerRegistry registry;
   @Inject Payloads payloads;
+  @Inject HistoryPublisher history;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -186,6 +189,7 @@ public class TaskEngine {
       return;
     }
     Instant now = clock.instant();
+    publishHistory(now);
     grid.checkPeers(instances.alivePeers(now), EpochNanos.of(now));
     if (!recoveryEnded) {
       return;
@@ -195,6 +199,18 @@ public class TaskEngine {
       if (taken > 0) {
         LOG.info("Taskgate took over " + taken + " tasks of instances that stopped or died");
       }
+    }
+  }
+
+  private void publishHistory(Instant now) {
+    try {
+      history.publish(instances.self(), now);
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "Taskgate could not write this instance's per-minute history to the database; the next"
+              + " heartbeat tries again",
+          e);
     }
   }
 
@@ -225,6 +241,7 @@ public class TaskEngine {
     }
     if (heartbeat != null) {
       heartbeat.cancel(false);
+      publishHistory(clock.instant());
       instances.leave();
     }
   }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.it.cluster.Cluster;
 import io.taskgate.it.ledger.Ledger;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -138,6 +140,21 @@ class ClusterIT {
 
     awaitCompleted(ids, Duration.ofMinutes(4));
     awaitCompleted(onlyOnB, Duration.ofMinutes(1));
+    // a's statistics sum both instances' (b's as of its last heartbeat)
+    int dispatched = ids.size() + onlyOnB.size();
+    JsonObject stats =
+        Await.until(
+            () ->
+                Http.json(
+                    Http.send("GET", api("a", "stats?minutes=15"), null, "admin", "taskgate")),
+            st -> sumOf(st.getJsonObject("total"), "completed") >= dispatched,
+            Duration.ofSeconds(40),
+            Duration.ofMillis(500),
+            st -> "a's statistics of the last 15 minutes: " + st.getJsonObject("total"));
+    assertThat(stats.getJsonArray("instances").getValuesAs(JsonString.class))
+        .extracting(JsonString::getString)
+        .containsExactly("a", "b");
+    assertThat(sumOf(stats.getJsonObject("total"), "parked")).isPositive();
 
     Map<String, List<Start>> starts = startsById();
     Map<String, List<Start>> byKey = new HashMap<>();
@@ -198,6 +215,12 @@ class ClusterIT {
     assertThat(assertSlotsConform(byKey)).as("tasks parked until a slot").isGreaterThan(600);
     // one budget per key: over the run each key keeps to its rate (two budgets would make 2x)
     assertThat(worstRatio).as("rate per key over the policy's").isLessThanOrEqualTo(1.01);
+  }
+
+  private static long sumOf(JsonObject counts, String name) {
+    return counts.getJsonArray(name).getValuesAs(JsonNumber.class).stream()
+        .mapToLong(JsonNumber::longValue)
+        .sum();
   }
 
   /**

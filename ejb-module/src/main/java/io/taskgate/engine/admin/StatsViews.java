@@ -2,36 +2,58 @@ package io.taskgate.engine.admin;
 
 import io.taskgate.engine.admin.dto.StatsView;
 import io.taskgate.engine.cluster.Instances;
+import io.taskgate.engine.event.HistoryPublisher;
+import io.taskgate.engine.event.MinuteCounts;
 import io.taskgate.engine.event.MinuteCounts.Count;
+import io.taskgate.engine.event.MinuteCounts.Series;
 import io.taskgate.engine.event.MinuteCounts.SeriesCounts;
 import io.taskgate.engine.event.TaskHistory;
+import io.taskgate.store.HistoryStore;
+import io.taskgate.store.MinuteRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
-/** The per-minute history of this instance, for {@code /api/stats} and the overview's charts. */
+/**
+ * The per-minute history of the instances sharing the database, for {@code /api/stats} and the
+ * overview's charts: this instance's from memory (up to the second), the others' (and this one's
+ * beyond what memory keeps) from the rows {@link HistoryPublisher} writes at each heartbeat.
+ */
 @ApplicationScoped
 public class StatsViews {
+  private static final Logger LOG = Logger.getLogger(StatsViews.class.getName());
+
   /** The minutes of a window unless asked otherwise. */
   public static final int DEFAULT_MINUTES = 60;
 
   @Inject TaskHistory history;
+  @Inject HistoryStore store;
   @Inject Instances instances;
   @Inject InstantSource clock;
   @Inject TaskAdmin admin;
 
-  /** How many minutes this instance keeps. */
+  private volatile Instant warned; // when the last failed read was logged
+
+  /** How many minutes can be asked for: those the database keeps. */
   public int retainedMinutes() {
-    return TaskHistory.RETAINED_MINUTES;
+    return HistoryPublisher.KEPT_MINUTES;
   }
 
   /**
    * The last {@code minutes} minutes, the current one included, of the series whose queue and type
-   * match the filters given.
+   * match the filters given, summed over the instances. If the database cannot be read, the view
+   * holds this instance's counts alone, and says so in {@link StatsView#instances()}.
    *
    * @param minutes from 1 to {@link #retainedMinutes()}
    * @param queue only this queue, if given
@@ -39,38 +61,113 @@ public class StatsViews {
    * @throws io.taskgate.api.UnknownTaskTypeException if {@code taskType} names no task type
    */
   public StatsView stats(int minutes, Optional<String> queue, Optional<String> taskType) {
-    Optional<String> type = taskType.map(admin::resolveTaskType);
+    Optional<String> type = taskType.map(name -> admin.resolveTaskType(name));
     Instant now = clock.instant();
-    List<StatsView.Series> series = new ArrayList<>();
-    long[][] total = new long[Count.values().length][minutes];
-    for (SeriesCounts read : history.read(now, minutes)) {
-      if (queue.filter(q -> !q.equals(read.series().queue())).isPresent()
-          || type.filter(t -> !t.equals(read.series().type())).isPresent()) {
-        continue;
-      }
-      series.add(new StatsView.Series(read.series().queue(), read.series().type(), counts(read)));
-      for (Count count : Count.values()) {
-        long[] values = read.of(count);
-        for (int i = 0; i < minutes; i++) {
-          total[count.ordinal()][i] += values[i];
+    long last = TaskHistory.minuteOf(now);
+    long first = last - minutes + 1;
+    int inMemory = Math.min(minutes, TaskHistory.RETAINED_MINUTES);
+    long memoryFirst = last - inMemory + 1;
+    Map<Series, long[][]> sums = new TreeMap<>(BY_QUEUE_THEN_TYPE);
+    for (SeriesCounts read : history.read(now, inMemory)) {
+      if (matches(read.series(), queue, type)) {
+        long[][] into = sums.computeIfAbsent(read.series(), s -> new long[COUNTS.length][minutes]);
+        for (Count count : COUNTS) {
+          long[] values = read.of(count);
+          for (int i = 0; i < inMemory; i++) {
+            into[count.ordinal()][(int) (memoryFirst - first) + i] += values[i];
+          }
         }
       }
     }
-    Instant from = Instant.ofEpochSecond((TaskHistory.minuteOf(now) - minutes + 1) * 60);
+    String self = instances.self();
+    TreeSet<String> summed = new TreeSet<>(List.of(self));
+    try {
+      for (MinuteRecord row : store.read(first, last, Optional.empty())) {
+        if (row.instance().equals(self) && row.epochMinute() >= memoryFirst) {
+          continue; // memory has it, and more recent
+        }
+        summed.add(row.instance());
+        Series series = new Series(row.queue(), row.taskType());
+        if (matches(series, queue, type)) {
+          long[][] into = sums.computeIfAbsent(series, s -> new long[COUNTS.length][minutes]);
+          for (Count count : COUNTS) {
+            into[count.ordinal()][(int) (row.epochMinute() - first)] +=
+                TaskHistory.valueOf(row, count);
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      // the read failed as a whole: the sums hold this instance's counts alone, as summed says
+      if (warned == null || !now.isBefore(warned.plusSeconds(60))) {
+        warned = now;
+        LOG.log(
+            Level.WARNING,
+            "Taskgate could not read the per-minute history of the other instances; the"
+                + " statistics show this instance's alone",
+            e);
+      }
+    }
+    return view(summed, first, minutes, sums);
+  }
+
+  private static final Count[] COUNTS = Count.values();
+
+  private static final Series OTHER = new Series(MinuteCounts.OTHER, MinuteCounts.OTHER);
+
+  private static final Comparator<Series> BY_QUEUE_THEN_TYPE =
+      Comparator.comparing(Series::queue).thenComparing(Series::type);
+
+  private static boolean matches(Series series, Optional<String> queue, Optional<String> type) {
+    return queue.filter(q -> !q.equals(series.queue())).isEmpty()
+        && type.filter(t -> !t.equals(series.type())).isEmpty();
+  }
+
+  private static StatsView view(
+      TreeSet<String> summed, long first, int minutes, Map<Series, long[][]> sums) {
+    List<StatsView.Series> series = new ArrayList<>();
+    long[][] total = new long[COUNTS.length][minutes];
+    long[][] other = null;
+    for (Map.Entry<Series, long[][]> entry : sums.entrySet()) {
+      long[][] counts = entry.getValue();
+      add(total, counts);
+      boolean isOther = entry.getKey().equals(OTHER);
+      if (!isOther
+          && (sums.size() <= MinuteCounts.MAX_SERIES
+              || series.size() < MinuteCounts.MAX_SERIES - 1)) {
+        series.add(
+            new StatsView.Series(
+                entry.getKey().queue(),
+                entry.getKey().type(),
+                counts(count -> counts[count.ordinal()])));
+      } else {
+        other = other == null ? new long[COUNTS.length][minutes] : other;
+        add(other, counts);
+      }
+    }
+    if (other != null) {
+      long[][] rest = other;
+      series.add(
+          new StatsView.Series(
+              MinuteCounts.OTHER, MinuteCounts.OTHER, counts(count -> rest[count.ordinal()])));
+    }
     return new StatsView(
-        instances.self(),
-        from,
+        List.copyOf(summed),
+        Instant.ofEpochSecond(first * 60),
         minutes,
-        retainedMinutes(),
+        HistoryPublisher.KEPT_MINUTES,
         counts(count -> total[count.ordinal()]),
         List.copyOf(series));
   }
 
-  private static StatsView.Counts counts(SeriesCounts read) {
-    return counts(read::of);
+  private static void add(long[][] into, long[][] counts) {
+    for (int c = 0; c < counts.length; c++) {
+      for (int i = 0; i < counts[c].length; i++) {
+        into[c][i] += counts[c][i];
+      }
+    }
   }
 
-  private static StatsView.Counts counts(java.util.function.Function<Count, long[]> of) {
+  private static StatsView.Counts counts(Function<Count, long[]> of) {
     long[] horizon = of.apply(Count.REJECTED_BEYOND_HORIZON);
     long[] discarded = of.apply(Count.REJECTED_DISCARDED);
     long[] rejected = new long[horizon.length];

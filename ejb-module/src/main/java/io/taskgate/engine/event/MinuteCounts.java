@@ -76,6 +76,18 @@ public final class MinuteCounts {
    * older than those kept (its slot already holds a later one) is not counted.
    */
   public void add(long epochMinute, String queue, String type, Count count) {
+    add(epochMinute, queue, type, count, 1);
+  }
+
+  /**
+   * Counts {@code value} more {@code count} of {@code type} on {@code queue} in {@code
+   * epochMinute}, as {@link #add(long, String, String, Count)} does one: for counts read back from
+   * where they were kept.
+   */
+  public void add(long epochMinute, String queue, String type, Count count, long value) {
+    if (value == 0) {
+      return;
+    }
     Minute minute = minute(epochMinute);
     if (minute == null) {
       return;
@@ -88,7 +100,7 @@ public final class MinuteCounts {
       }
       counts = minute.counts().computeIfAbsent(series, s -> new AtomicLongArray(COUNTS.length));
     }
-    counts.incrementAndGet(count.ordinal());
+    counts.addAndGet(count.ordinal(), value);
   }
 
   /**
@@ -147,6 +159,46 @@ public final class MinuteCounts {
         Comparator.comparing((SeriesCounts c) -> c.series().queue())
             .thenComparing(c -> c.series().type()));
     return series;
+  }
+
+  /**
+   * Each (minute, pair) counted from {@code fromMinute} to {@code toMinute} (both included), its
+   * counts as they stand, by minute; minutes no longer kept are left out.
+   */
+  public List<MinuteRow> rows(long fromMinute, long toMinute) {
+    List<MinuteRow> rows = new ArrayList<>();
+    for (int i = 0; i < ring.length(); i++) {
+      Minute minute = ring.get(i);
+      if (minute == null || minute.epochMinute() < fromMinute || minute.epochMinute() > toMinute) {
+        continue;
+      }
+      minute
+          .counts()
+          .forEach(
+              (series, counts) -> {
+                long[] values = new long[COUNTS.length];
+                for (int c = 0; c < values.length; c++) {
+                  values[c] = counts.get(c);
+                }
+                rows.add(new MinuteRow(minute.epochMinute(), series, values));
+              });
+    }
+    rows.sort(Comparator.comparingLong(MinuteRow::epochMinute));
+    return rows;
+  }
+
+  /**
+   * One pair's counts in one minute.
+   *
+   * @param epochMinute the minute
+   * @param series the (queue, type) pair
+   * @param counts one value per {@link Count}, in the order of its constants
+   */
+  public record MinuteRow(long epochMinute, Series series, long[] counts) {
+    /** The value of {@code count}. */
+    public long of(Count count) {
+      return counts[count.ordinal()];
+    }
   }
 
   private static EnumMap<Count, long[]> emptyCounts(int minutes) {

@@ -3,6 +3,7 @@ package io.taskgate.engine.event;
 import io.taskgate.api.RateLimitRejectedException;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.event.MinuteCounts.Count;
+import io.taskgate.store.MinuteRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -13,7 +14,8 @@ import java.util.List;
  * This instance's history of the last {@link #RETAINED_MINUTES} minutes, minute by minute, per
  * queue and task type: attempts started, tasks completed and failed (from the store's writes),
  * tasks the rate-limit gate parked or rejected (by reason) and tasks it let through unthrottled at
- * the key cap. In memory: it starts empty with the application.
+ * the key cap. In memory, bounded; {@link HistoryPublisher} writes it to the database, where the
+ * instances of a cluster read each other's, and reads this instance's back after a restart.
  */
 @ApplicationScoped
 public class TaskHistory {
@@ -78,6 +80,61 @@ public class TaskHistory {
    */
   public List<MinuteCounts.SeriesCounts> read(Instant now, int minutes) {
     return counts.read(minuteOf(now), minutes);
+  }
+
+  /**
+   * The counts of the minutes from {@code fromMinute} to {@code toMinute} (both included) as
+   * records of {@code instance}, for the history the instances share.
+   */
+  public List<MinuteRecord> records(String instance, long fromMinute, long toMinute) {
+    return counts.rows(fromMinute, toMinute).stream()
+        .map(
+            row ->
+                new MinuteRecord(
+                    instance,
+                    row.epochMinute(),
+                    row.series().queue(),
+                    row.series().type(),
+                    row.of(Count.STARTED),
+                    row.of(Count.COMPLETED),
+                    row.of(Count.FAILED),
+                    row.of(Count.PARKED),
+                    row.of(Count.REJECTED_BEYOND_HORIZON),
+                    row.of(Count.REJECTED_DISCARDED),
+                    row.of(Count.FAILED_OPEN)))
+        .toList();
+  }
+
+  /**
+   * Adds the counts of {@code records} (this instance's, read back after a restart) to those of
+   * their minutes still kept here.
+   */
+  public void restore(List<MinuteRecord> records) {
+    for (MinuteRecord r : records) {
+      String queue = r.queue();
+      String type = r.taskType();
+      long minute = r.epochMinute();
+      counts.add(minute, queue, type, Count.STARTED, r.started());
+      counts.add(minute, queue, type, Count.COMPLETED, r.completed());
+      counts.add(minute, queue, type, Count.FAILED, r.failed());
+      counts.add(minute, queue, type, Count.PARKED, r.parked());
+      counts.add(minute, queue, type, Count.REJECTED_BEYOND_HORIZON, r.rejectedBeyondHorizon());
+      counts.add(minute, queue, type, Count.REJECTED_DISCARDED, r.rejectedDiscarded());
+      counts.add(minute, queue, type, Count.FAILED_OPEN, r.failedOpen());
+    }
+  }
+
+  /** The value of {@code count} in {@code record}. */
+  public static long valueOf(MinuteRecord record, Count count) {
+    return switch (count) {
+      case STARTED -> record.started();
+      case COMPLETED -> record.completed();
+      case FAILED -> record.failed();
+      case PARKED -> record.parked();
+      case REJECTED_BEYOND_HORIZON -> record.rejectedBeyondHorizon();
+      case REJECTED_DISCARDED -> record.rejectedDiscarded();
+      case FAILED_OPEN -> record.failedOpen();
+    };
   }
 
   /** Minutes since the epoch of {@code at} (the minute that holds it). */

@@ -2,6 +2,7 @@ package io.taskgate.store.jpa;
 
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.store.GroupCommitTaskStore;
+import io.taskgate.store.HistoryStore;
 import io.taskgate.store.InstanceStore;
 import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.TaskQueries;
@@ -89,6 +90,13 @@ public class TaskStoreProducer {
   @ApplicationScoped
   ThrottlerStore throttlerStore() {
     return new JpaThrottlerStore(transactor);
+  }
+
+  /** The per-minute history the instances share, on the same transactions. */
+  @Produces
+  @ApplicationScoped
+  HistoryStore historyStore() {
+    return new JpaHistoryStore(transactor);
   }
 
   @Produces

@@ -34,7 +34,8 @@ class PersistenceXmlTest {
             ThrottlerEntity.class.getName(),
             ThrottlerChangeEntity.class.getName(),
             WindowCountEntity.class.getName(),
-            RateOverrideEntity.class.getName());
+            RateOverrideEntity.class.getName(),
+            MinuteCountEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

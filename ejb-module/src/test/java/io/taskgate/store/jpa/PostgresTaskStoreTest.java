@@ -51,7 +51,7 @@ class PostgresTaskStoreTest extends TaskStoreContract {
     execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
   }
 
-  private static void execute(String sql) throws SQLException {
+  static void execute(String sql) throws SQLException {
     Connection connection;
     try {
       connection = DriverManager.getConnection(SERVER, USER, "");

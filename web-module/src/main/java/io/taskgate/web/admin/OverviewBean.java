@@ -78,9 +78,17 @@ public class OverviewBean {
     return throttledKeyCount;
   }
 
-  /** The last hour on this instance, minute by minute. */
+  /** The last hour of the instances sharing the database, minute by minute. */
   public StatsView getLastHour() {
     return lastHour;
+  }
+
+  /** Whose counts the last hour sums: "this instance" or "2 instances (a, b)". */
+  public String getLastHourInstances() {
+    List<String> ids = lastHour.instances();
+    return ids.size() == 1
+        ? "this instance"
+        : ids.size() + " instances (" + String.join(", ", ids) + ")";
   }
 
   /** The last hour's series as JSON, for the chart (an attribute: the page escapes it). */

@@ -18,9 +18,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * {@code GET /api/stats}: what happened to tasks minute by minute on this instance (started,
- * completed, failed, parked, rejected by reason, let through at the key cap), per queue and task
- * type, for the last hour or as many minutes as asked, up to the minutes kept.
+ * {@code GET /api/stats}: what happened to tasks minute by minute on the instances sharing the
+ * database (started, completed, failed, parked, rejected by reason, let through at the key cap),
+ * per queue and task type, for the last hour or as many minutes as asked, up to the minutes kept.
  */
 @Path("stats")
 @RequestScoped
@@ -36,8 +36,9 @@ public class StatsResource {
       description =
           "One value a minute, the oldest first, starting at 'from'; the last minute is the"
               + " current one, still counting. Per (queue, task type) that counted anything in the"
-              + " window, and their total. Kept in memory on this instance: 120 minutes, empty"
-              + " after a restart.")
+              + " window, and their total, summed over the instances sharing the database (listed"
+              + " in 'instances'). Each instance writes its counts to the database at its"
+              + " heartbeat (every 10 s by default), which keeps them 24 hours.")
   @APIResponse(
       responseCode = "200",
       description = "The series",
@@ -51,8 +52,8 @@ public class StatsResource {
       content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
   public StatsView read(
       @Parameter(
-              description = "How many minutes, 1 to 120; default 60",
-              schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "120"))
+              description = "How many minutes, 1 to 1440; default 60",
+              schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "1440"))
           @QueryParam("minutes")
           String minutes,
       @Parameter(description = "Only this queue") @QueryParam("queue") String queue,

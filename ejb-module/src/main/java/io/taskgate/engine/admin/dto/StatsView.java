@@ -4,18 +4,21 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What happened to tasks minute by minute over the last minutes, on this instance, per queue and
- * task type ({@link io.taskgate.engine.admin.StatsViews#stats}).
+ * What happened to tasks minute by minute over the last minutes, summed over the instances sharing
+ * the database, per queue and task type ({@link io.taskgate.engine.admin.StatsViews#stats}).
  *
- * @param instance the instance whose counts these are
+ * @param instances the instances whose counts are summed, by id: the one answering and every one
+ *     that counted something in the window (the one answering alone if the others' could not be
+ *     read)
  * @param from the start of the first minute (UTC)
  * @param minutes how many minutes, the last one being the current, still counting, minute
- * @param retainedMinutes how many minutes this instance keeps
+ * @param retainedMinutes how many minutes the history keeps: the most that can be asked for
  * @param total the sum of the series, minute by minute
- * @param series per (queue, task type) that counted anything in the window, by queue then type
+ * @param series per (queue, task type) that counted anything in the window, by queue then type, at
+ *     most 256: beyond, the rest are summed under the queue and type "(other)", last
  */
 public record StatsView(
-    String instance,
+    List<String> instances,
     Instant from,
     int minutes,
     int retainedMinutes,

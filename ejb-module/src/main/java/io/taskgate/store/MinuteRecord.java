@@ -1,0 +1,42 @@
+package io.taskgate.store;
+
+/**
+ * What one instance counted in one minute for one queue and task type: the row of the history that
+ * instances share through the database ({@link HistoryStore}).
+ *
+ * @param instance the instance that counted
+ * @param epochMinute the minute, in minutes since the epoch
+ * @param queue the queue
+ * @param taskType the task type's class name
+ * @param started attempts started
+ * @param completed tasks completed
+ * @param failed tasks failed for good
+ * @param parked tasks the rate-limit gate parked
+ * @param rejectedBeyondHorizon tasks rejected: their key's next slot lay beyond the horizon
+ * @param rejectedDiscarded tasks rejected: no budget, and the policy discards
+ * @param failedOpen tasks let through unthrottled at the tracked-key cap
+ */
+public record MinuteRecord(
+    String instance,
+    long epochMinute,
+    String queue,
+    String taskType,
+    long started,
+    long completed,
+    long failed,
+    long parked,
+    long rejectedBeyondHorizon,
+    long rejectedDiscarded,
+    long failedOpen) {
+
+  /** Whether nothing was counted. */
+  public boolean empty() {
+    return started == 0
+        && completed == 0
+        && failed == 0
+        && parked == 0
+        && rejectedBeyondHorizon == 0
+        && rejectedDiscarded == 0
+        && failedOpen == 0;
+  }
+}
