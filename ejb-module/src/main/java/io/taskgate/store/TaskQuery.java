@@ -10,6 +10,9 @@ import java.util.Optional;
  * @param type only tasks of this type
  * @param queue only tasks on this queue
  * @param rateKey only tasks whose rate-limit key is this one
+ * @param lastErrorLike only tasks whose last error matches this SQL {@code LIKE} pattern ({@code %}
+ *     any text, {@code _} any one character), in which {@value #OWN_TYPE} stands for the task's own
+ *     type
  * @param order the order of the tasks
  * @param page the page, from 0
  * @param size tasks per page, 1 to 500
@@ -19,6 +22,7 @@ public record TaskQuery(
     Optional<String> type,
     Optional<String> queue,
     Optional<String> rateKey,
+    Optional<String> lastErrorLike,
     Order order,
     int page,
     int size) {
@@ -33,6 +37,9 @@ public record TaskQuery(
     DUE
   }
 
+  /** In {@link #lastErrorLike}, stands for the task's own type. */
+  public static final String OWN_TYPE = "{type}";
+
   /** The largest page. */
   public static final int MAX_SIZE = 500;
 
@@ -43,7 +50,7 @@ public record TaskQuery(
       Optional<String> queue,
       int page,
       int size) {
-    this(status, type, queue, Optional.empty(), Order.NEWEST, page, size);
+    this(status, type, queue, Optional.empty(), Optional.empty(), Order.NEWEST, page, size);
   }
 
   /** A query of the newest first. */
@@ -54,12 +61,25 @@ public record TaskQuery(
       Optional<String> rateKey,
       int page,
       int size) {
-    this(status, type, queue, rateKey, Order.NEWEST, page, size);
+    this(status, type, queue, rateKey, Optional.empty(), Order.NEWEST, page, size);
+  }
+
+  /** A query in {@code order} with no filter on the last error. */
+  public TaskQuery(
+      Optional<TaskStatus> status,
+      Optional<String> type,
+      Optional<String> queue,
+      Optional<String> rateKey,
+      Order order,
+      int page,
+      int size) {
+    this(status, type, queue, rateKey, Optional.empty(), order, page, size);
   }
 
   /** Checks the page and its size. */
   public TaskQuery {
     java.util.Objects.requireNonNull(order, "order");
+    java.util.Objects.requireNonNull(lastErrorLike, "lastErrorLike");
     if (page < 0) {
       throw new IllegalArgumentException("page must not be negative, was " + page);
     }

@@ -258,6 +258,11 @@ class ApiIT {
         .isSorted();
     assertThat(getJson("tasks?throttled=held&key=" + encode(key), VIEWER).getInt("total")).isZero();
     assertProblem("tasks?throttled=sometimes", "throttled", "sometimes");
+    // the key's tasks were parked, not rejected
+    assertThat(
+            getJson("tasks?throttled=rejected-discarded&key=" + encode(key), VIEWER)
+                .getInt("total"))
+        .isZero();
     // soonest due first: the one that ran, then the parked ones by when they are due
     List<JsonObject> byDue =
         getJson("tasks?sort=due&key=" + encode(key), VIEWER)

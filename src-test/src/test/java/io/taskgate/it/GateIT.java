@@ -458,6 +458,30 @@ class GateIT {
     assertThat(events.rejected(rejectedKey))
         .singleElement()
         .satisfies(e -> assertThat(e.taskId()).isEqualTo(discarded));
+    // the task list finds it by the reason it was rejected for, and not by the other
+    assertThat(
+            admin
+                .listThrottled(
+                    TaskAdmin.Throttled.parse("rejected-discarded"),
+                    Optional.of(Discarded.class.getName()),
+                    Optional.empty(),
+                    Optional.of(rejectedKey),
+                    0,
+                    10)
+                .items())
+        .extracting(TaskView::id)
+        .containsExactly(discarded);
+    assertThat(
+            admin
+                .listThrottled(
+                    Optional.of(TaskAdmin.Throttled.REJECTED_BEYOND_HORIZON),
+                    Optional.of(Discarded.class.getName()),
+                    Optional.empty(),
+                    Optional.of(rejectedKey),
+                    0,
+                    10)
+                .items())
+        .isEmpty();
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.taskgate.engine.admin;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidTaskPayloadException;
+import io.taskgate.api.RateLimitRejectedException;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskNotFoundException;
 import io.taskgate.api.TaskReceipt;
@@ -129,19 +130,16 @@ public class TaskAdmin {
       int page,
       int size) {
     Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
-    TaskPage found =
-        queries.query(
-            new TaskQuery(
-                status,
-                typeName,
-                queue,
-                rateKey,
-                TaskQuery.Order.valueOf(order.name()),
-                page,
-                size));
+    return page(
+        new TaskQuery(
+            status, typeName, queue, rateKey, TaskQuery.Order.valueOf(order.name()), page, size));
+  }
+
+  private TaskViewPage page(TaskQuery query) {
+    TaskPage found = queries.query(query);
     Set<UUID> held = queues.heldIds(); // once per page, not once per task
     List<TaskView> items = found.tasks().stream().map(t -> view(t, null, held::contains)).toList();
-    return new TaskViewPage(items, page, size, found.total());
+    return new TaskViewPage(items, query.page(), query.size(), found.total());
   }
 
   /** How {@link #list} orders the tasks. */
@@ -151,24 +149,82 @@ public class TaskAdmin {
     /** The first stored first. */
     OLDEST,
     /** The soonest due first. */
-    DUE
+    DUE;
+
+    /**
+     * The order {@code text} names ({@code newest}, {@code oldest}, {@code due}, in any case);
+     * {@link #NEWEST} if blank or null.
+     *
+     * @throws IllegalArgumentException naming the orders, if it names none
+     */
+    public static Order parse(String text) {
+      return text == null || text.isBlank()
+          ? NEWEST
+          : Named.parse(values(), text, "sort must be newest, oldest or due");
+    }
   }
 
-  /** Why a task waits on this instance, for {@link #listThrottled}. */
+  /**
+   * Why a task is throttled, for {@link #listThrottled}: it waits on this instance (parked, held,
+   * waiting), or it failed because the rate-limit gate rejected it.
+   */
   public enum Throttled {
     /** Parked until its rate-limit key's slot. */
     PARKED,
     /** Held on its queue: rate-limited, and the parking lot is full. */
     HELD,
     /** Waiting for a job throttler (mutex, semaphore, window). */
-    WAITING
+    WAITING,
+    /** Failed: the gate rejected it, its key's next slot lying beyond the policy's horizon. */
+    REJECTED_BEYOND_HORIZON,
+    /** Failed: the gate rejected it, its key out of budget and its policy discarding. */
+    REJECTED_DISCARDED;
+
+    /** The name in a query string: {@code parked}, {@code rejected-beyond-horizon}. */
+    public String param() {
+      return Named.param(this);
+    }
+
+    /**
+     * The reason {@code text} names ({@code parked}, {@code rejected-discarded}, in any case, '_'
+     * or '-'); empty for {@code any} (every task waiting on this instance).
+     *
+     * @throws IllegalArgumentException naming the reasons, if it names none
+     */
+    public static Optional<Throttled> parse(String text) {
+      return text != null && text.strip().equalsIgnoreCase("any")
+          ? Optional.empty()
+          : Optional.of(
+              Named.parse(
+                  values(),
+                  text,
+                  "throttled must be any, parked, held, waiting, rejected-beyond-horizon or"
+                      + " rejected-discarded"));
+    }
+
+    /** The pattern of a rejected task's last error, for this reason; empty for the others. */
+    Optional<String> lastErrorLike() {
+      return switch (this) {
+        case REJECTED_BEYOND_HORIZON, REJECTED_DISCARDED ->
+            // HandlerInvoker.describe of a RateLimitRejectedException: its class, then its message
+            Optional.of(
+                RateLimitRejectedException.class.getName()
+                    + ": Rate limit rejected task of type "
+                    + TaskQuery.OWN_TYPE
+                    + ": reason="
+                    + name().substring("REJECTED_".length())
+                    + " key=%");
+        default -> Optional.empty();
+      };
+    }
   }
 
   /**
    * A page of the tasks throttled on this instance: parked ones first, earliest slot first, then
-   * held ones, then those waiting for a job throttler.
+   * held ones, then those waiting for a job throttler; or, for a rejection, the tasks that failed
+   * for it, newest first (on every instance: they are read from the store).
    *
-   * @param reason only tasks throttled for this reason; all throttled ones if empty
+   * @param reason only tasks throttled for this reason; all waiting ones if empty
    * @param type a task type's full class name, or the simple name of a registered one
    * @throws UnknownTaskTypeException if {@code type} names no task type
    */
@@ -180,6 +236,19 @@ public class TaskAdmin {
       int page,
       int size) {
     Optional<String> typeName = type.map(t -> t.contains(".") ? t : resolveType(t, taskTypes()));
+    Optional<String> rejected = reason.flatMap(Throttled::lastErrorLike);
+    if (rejected.isPresent()) {
+      return page(
+          new TaskQuery(
+              Optional.of(TaskStatus.FAILED),
+              typeName,
+              queue,
+              rateKey,
+              rejected,
+              TaskQuery.Order.NEWEST,
+              page,
+              size));
+    }
     java.util.function.Predicate<StoredTask> wanted =
         t ->
             typeName.map(t.type()::equals).orElse(true)

@@ -162,6 +162,19 @@ public final class JpaTaskQueries implements TaskQueries {
     query.type().ifPresent(s -> where.append(" AND t.type = :type"));
     query.queue().ifPresent(s -> where.append(" AND t.queue = :queue"));
     query.rateKey().ifPresent(s -> where.append(" AND t.rateKey = :rateKey"));
+    List<String> errorParts =
+        query
+            .lastErrorLike()
+            .map(p -> List.of(p.split(java.util.regex.Pattern.quote(TaskQuery.OWN_TYPE), -1)))
+            .orElse(List.of());
+    if (!errorParts.isEmpty()) {
+      where.append(" AND t.lastError LIKE ");
+      where.append(errorParts.size() == 1 ? ":error0" : "CONCAT(:error0");
+      for (int i = 1; i < errorParts.size(); i++) {
+        where.append(", t.type, :error").append(i);
+      }
+      where.append(errorParts.size() == 1 ? "" : ")");
+    }
     long offset = (long) query.page() * query.size();
     return tx.inTransaction(
         em -> {
@@ -182,6 +195,9 @@ public final class JpaTaskQueries implements TaskQueries {
             query.type().ifPresent(s -> q.setParameter("type", s));
             query.queue().ifPresent(s -> q.setParameter("queue", s));
             query.rateKey().ifPresent(s -> q.setParameter("rateKey", s));
+            for (int i = 0; i < errorParts.size(); i++) {
+              q.setParameter("error" + i, errorParts.get(i));
+            }
           }
           long total = count.getSingleResult();
           List<StoredTask> tasks =

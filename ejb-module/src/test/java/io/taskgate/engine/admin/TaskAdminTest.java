@@ -3,17 +3,23 @@ package io.taskgate.engine.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.api.RateLimitRejectedException;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.engine.admin.dto.TaskView;
+import io.taskgate.engine.handler.HandlerInvoker;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskQuery;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class TaskAdminTest {
   private static final List<String> KNOWN =
@@ -108,5 +114,73 @@ class TaskAdminTest {
             id, "io.example.Jobs$Cleanup", TaskStatus.QUEUED, "k", 2, "boom", "{\"a\":1}");
     assertThat(single.history())
         .containsExactly(new TaskView.Change(null, TaskStatus.QUEUED, t0, 0, null));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "parked, PARKED",
+    "HELD, HELD",
+    " waiting , WAITING",
+    "rejected-beyond-horizon, REJECTED_BEYOND_HORIZON",
+    "REJECTED_DISCARDED, REJECTED_DISCARDED",
+  })
+  void aThrottleReasonIsReadFromItsQueryName(String text, TaskAdmin.Throttled expected) {
+    assertThat(TaskAdmin.Throttled.parse(text)).contains(expected);
+    assertThat(TaskAdmin.Throttled.parse(expected.param())).contains(expected);
+  }
+
+  @Test
+  void anyReasonIsNoReasonAndAnUnknownOneIsRefusedNamingTheKnownOnes() {
+    assertThat(TaskAdmin.Throttled.parse("Any")).isEmpty();
+    assertThatThrownBy(() -> TaskAdmin.Throttled.parse("late"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "throttled must be any, parked, held, waiting, rejected-beyond-horizon or"
+                + " rejected-discarded, was 'late'");
+    assertThatThrownBy(() -> TaskAdmin.Throttled.parse(null))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(TaskAdmin.Order.parse(" ")).isEqualTo(TaskAdmin.Order.NEWEST);
+    assertThat(TaskAdmin.Order.parse("Due")).isEqualTo(TaskAdmin.Order.DUE);
+    assertThatThrownBy(() -> TaskAdmin.Order.parse("random"))
+        .hasMessage("sort must be newest, oldest or due, was 'random'");
+  }
+
+  @ParameterizedTest
+  @EnumSource(RateLimitRejectedException.Reason.class)
+  void aRejectionReasonMatchesTheLastErrorOfTasksRejectedForItAlone(
+      RateLimitRejectedException.Reason reason) {
+    String lastError =
+        HandlerInvoker.describe(
+            new RateLimitRejectedException(
+                "io.example.Sync_Task",
+                "io.example.SyncHandler",
+                "tenant 7: reason=DISCARDED key=x",
+                Instant.parse("2030-01-01T00:00:00Z"),
+                RateLimitPolicy.of(5, Duration.ofSeconds(1)),
+                reason));
+    for (TaskAdmin.Throttled throttled :
+        List.of(
+            TaskAdmin.Throttled.REJECTED_BEYOND_HORIZON, TaskAdmin.Throttled.REJECTED_DISCARDED)) {
+      boolean forThis = throttled.name().equals("REJECTED_" + reason.name());
+      String pattern =
+          throttled
+              .lastErrorLike()
+              .orElseThrow()
+              .replace(TaskQuery.OWN_TYPE, "io.example.Sync_Task");
+      assertThat(like(pattern, lastError)).as(throttled + " on " + lastError).isEqualTo(forThis);
+    }
+    assertThat(TaskAdmin.Throttled.PARKED.lastErrorLike()).isEmpty();
+  }
+
+  /** SQL LIKE without an escape character: '%' any text, '_' any one character. */
+  private static boolean like(String pattern, String text) {
+    StringBuilder regex = new StringBuilder();
+    for (char c : pattern.toCharArray()) {
+      regex.append(
+          c == '%' ? ".*" : c == '_' ? "." : java.util.regex.Pattern.quote(String.valueOf(c)));
+    }
+    return java.util.regex.Pattern.compile(regex.toString(), java.util.regex.Pattern.DOTALL)
+        .matcher(text)
+        .matches();
   }
 }

@@ -921,6 +921,54 @@ abstract class TaskStoreContract {
   }
 
   @Test
+  void tasksAreFoundByAPatternOfTheirLastError() {
+    StoredTask horizon =
+        queued(null, T0, T0)
+            .withStatus(FAILED)
+            .withLastError("Rejected: reason=BEYOND_HORIZON key=a 100% used");
+    StoredTask discarded =
+        queued(null, T0, T0.plusSeconds(1))
+            .withStatus(FAILED)
+            .withLastError("Rejected: reason=DISCARDED key=a");
+    StoredTask none = queued(null, T0, T0.plusSeconds(2)).withStatus(FAILED);
+    for (StoredTask t : List.of(horizon, discarded, none)) {
+      store.insert(t);
+    }
+
+    assertThat(withError("Rejected: %reason=BEYOND_HORIZON key=%")).containsExactly(horizon.id());
+    assertThat(withError("Rejected:%")).containsExactly(discarded.id(), horizon.id());
+    assertThat(withError("reason=%")).as("the pattern covers the whole text").isEmpty();
+    StoredTask typed =
+        queued(null, T0, T0.plusSeconds(3))
+            .withStatus(FAILED)
+            .withLastError("Rejected " + TYPE + ": reason=DISCARDED key=" + TYPE + ": x");
+    store.insert(typed);
+    assertThat(withError("Rejected {type}: reason=DISCARDED key=%"))
+        .as("{type}: the task's own type")
+        .containsExactly(typed.id());
+    assertThat(withError("Rejected %: reason=DISCARDED key={type}: x")).containsExactly(typed.id());
+    assertThat(withError("Rejected {type}: reason=DISCARDED key={type}")).isEmpty();
+  }
+
+  private List<UUID> withError(String pattern) {
+    return queries
+        .query(
+            new TaskQuery(
+                Optional.of(FAILED),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(pattern),
+                TaskQuery.Order.NEWEST,
+                0,
+                10))
+        .tasks()
+        .stream()
+        .map(StoredTask::id)
+        .toList();
+  }
+
+  @Test
   void historyIsOldestFirstAndOnlyOfItsTask() {
     StoredTask a = queued(null, T0, T0.plusSeconds(10));
     StoredTask b = queued(null, T0, T0);

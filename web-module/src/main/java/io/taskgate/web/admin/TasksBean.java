@@ -54,34 +54,24 @@ public class TasksBean implements Serializable {
     }
     try {
       if (throttled != null && !throttled.isBlank()) {
-        Optional<TaskAdmin.Throttled> reason = Optional.empty();
-        if (!throttled.equals("any")) {
-          try {
-            reason = Optional.of(TaskAdmin.Throttled.valueOf(throttled.toUpperCase(Locale.ROOT)));
-          } catch (IllegalArgumentException e) {
-            problem = "Unknown throttle reason: " + throttled;
-            return;
-          }
-        }
         found =
             admin.listThrottled(
-                reason, text(type), text(queue), exact(key), Math.max(page, 0), PAGE_SIZE);
+                TaskAdmin.Throttled.parse(throttled),
+                text(type),
+                text(queue),
+                exact(key),
+                Math.max(page, 0),
+                PAGE_SIZE);
         return;
       }
-      TaskAdmin.Order order = TaskAdmin.Order.NEWEST;
-      if (sort != null && !sort.isBlank()) {
-        try {
-          order = TaskAdmin.Order.valueOf(sort.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-          problem = "Unknown order: " + sort + " (newest, oldest or due).";
-          return;
-        }
-      }
+      TaskAdmin.Order order = TaskAdmin.Order.parse(sort);
       found =
           admin.list(
               wanted, text(type), text(queue), exact(key), order, Math.max(page, 0), PAGE_SIZE);
     } catch (UnknownTaskTypeException e) {
       problem = "Unknown task type: " + type;
+    } catch (IllegalArgumentException e) {
+      problem = "The filter " + e.getMessage() + "."; // names the filter, its values and the text
     }
   }
 

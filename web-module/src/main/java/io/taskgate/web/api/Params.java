@@ -152,32 +152,23 @@ final class Params {
   }
 
   /**
-   * The {@code throttled} filter of the task list: {@code any} (every throttled task: empty), or
-   * one reason, {@code parked}, {@code held} or {@code waiting}.
+   * The {@code throttled} filter of the task list: {@code any} (every task waiting on this
+   * instance: empty), or one reason ({@link io.taskgate.engine.admin.TaskAdmin.Throttled#parse}).
    */
   static Optional<io.taskgate.engine.admin.TaskAdmin.Throttled> throttled(String value) {
-    String wanted = value.strip().toUpperCase(java.util.Locale.ROOT);
-    if (wanted.equals("ANY")) {
-      return Optional.empty();
-    }
     try {
-      return Optional.of(io.taskgate.engine.admin.TaskAdmin.Throttled.valueOf(wanted));
+      return io.taskgate.engine.admin.TaskAdmin.Throttled.parse(value);
     } catch (IllegalArgumentException e) {
-      throw ApiProblem.invalidParameter(
-          "throttled", value, "throttled must be any, parked, held or waiting");
+      throw ApiProblem.invalidParameter("throttled", value, e.getMessage());
     }
   }
 
   /** The order of the task list: {@code newest} (default), {@code oldest} or {@code due}. */
   static io.taskgate.engine.admin.TaskAdmin.Order taskOrder(String value) {
-    if (!present(value)) {
-      return io.taskgate.engine.admin.TaskAdmin.Order.NEWEST;
-    }
     try {
-      return io.taskgate.engine.admin.TaskAdmin.Order.valueOf(
-          value.strip().toUpperCase(java.util.Locale.ROOT));
+      return io.taskgate.engine.admin.TaskAdmin.Order.parse(value);
     } catch (IllegalArgumentException e) {
-      throw ApiProblem.invalidParameter("sort", value, "sort must be newest, oldest or due");
+      throw ApiProblem.invalidParameter("sort", value, e.getMessage());
     }
   }
 
