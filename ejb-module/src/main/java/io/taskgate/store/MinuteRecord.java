@@ -15,6 +15,8 @@ package io.taskgate.store;
  * @param rejectedBeyondHorizon tasks rejected: their key's next slot lay beyond the horizon
  * @param rejectedDiscarded tasks rejected: no budget, and the policy discards
  * @param failedOpen tasks let through unthrottled at the tracked-key cap
+ * @param throttleWaited tasks a job throttler made wait
+ * @param throttleDropped tasks a job throttler dropped
  */
 public record MinuteRecord(
     String instance,
@@ -27,7 +29,9 @@ public record MinuteRecord(
     long parked,
     long rejectedBeyondHorizon,
     long rejectedDiscarded,
-    long failedOpen) {
+    long failedOpen,
+    long throttleWaited,
+    long throttleDropped) {
 
   /** Whether nothing was counted. */
   public boolean empty() {
@@ -37,6 +41,8 @@ public record MinuteRecord(
         && parked == 0
         && rejectedBeyondHorizon == 0
         && rejectedDiscarded == 0
-        && failedOpen == 0;
+        && failedOpen == 0
+        && throttleWaited == 0
+        && throttleDropped == 0;
   }
 }

@@ -605,6 +605,14 @@ class AdminUiIT {
     logInAsAdmin();
     browser.open(page("admin/throttlers.xhtml"));
     assertThat(browser.pageText()).contains("it-newsletter"); // named by a test handler
+    // the last hour's chart, the overview's component: tasks made to wait and dropped
+    browser.await(
+        "the chart",
+        ExpectedConditions.presenceOfElementLocated(By.cssSelector("#last-hour canvas")));
+    assertThat(browser.find(By.id("last-hour")).getText()).contains("made to wait", "dropped");
+    assertThat(browser.find(By.id("last-hour-summary")).getText())
+        .containsPattern(
+            "\\d+ tasks made to wait and \\d+ dropped by the job throttlers on this" + " instance");
 
     defineSemaphore(id, "2");
     browser.await(

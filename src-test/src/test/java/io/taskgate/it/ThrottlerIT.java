@@ -9,6 +9,8 @@ import io.taskgate.api.TaskThrottledException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingManager;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.admin.StatsViews;
+import io.taskgate.engine.admin.dto.StatsView;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.family.JobThrottlers;
@@ -37,7 +39,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.LongStream;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -60,6 +64,7 @@ class ThrottlerIT {
 
   @ArquillianResource URL baseUrl;
 
+  @Inject StatsViews statsViews;
   @Inject TaskDispatcher dispatcher;
   @Inject ThrottlingManager manager;
   @Inject TaskStore store;
@@ -123,6 +128,12 @@ class ThrottlerIT {
         .isLessThan(30);
     assertThat(ThrottledTasks.most(group)).isEqualTo(3);
     assertThat(ThrottledTasks.runs(group)).hasSize(30);
+    // the per-minute history counts each task made to wait once, however often it was checked
+    // again; the first three found a permit free
+    StatsView stats =
+        statsViews.stats(10, Optional.of("throttled"), Optional.of(Newsletter.class.getName()));
+    assertThat(LongStream.of(stats.total().throttleWaited()).sum()).isBetween(1L, 27L);
+    assertThat(LongStream.of(stats.total().throttleDropped()).sum()).isZero();
     String metrics =
         Await.until(
                 () -> Http.getText(baseUrl.toURI().resolve("/metrics?scope=application")),

@@ -182,6 +182,8 @@ public class StatsViews {
         rejected,
         horizon,
         discarded,
-        of.apply(Count.FAILED_OPEN));
+        of.apply(Count.FAILED_OPEN),
+        of.apply(Count.THROTTLE_WAITED),
+        of.apply(Count.THROTTLE_DROPPED));
   }
 }

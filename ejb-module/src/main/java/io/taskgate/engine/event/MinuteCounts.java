@@ -39,7 +39,11 @@ public final class MinuteCounts {
     /** The rate-limit gate rejected a task: no budget, and the policy discards. */
     REJECTED_DISCARDED,
     /** A task ran unthrottled because the limiter tracked as many keys as it may. */
-    FAILED_OPEN
+    FAILED_OPEN,
+    /** A job throttler (mutex, semaphore, window) made a task wait (counted at its first wait). */
+    THROTTLE_WAITED,
+    /** A job throttler dropped a task (throttling action DROP, or its max wait passed). */
+    THROTTLE_DROPPED
   }
 
   private static final Count[] COUNTS = Count.values();

@@ -14,8 +14,9 @@ import java.util.List;
  * This instance's history of the last {@link #RETAINED_MINUTES} minutes, minute by minute, per
  * queue and task type: attempts started, tasks completed and failed (from the store's writes),
  * tasks the rate-limit gate parked or rejected (by reason) and tasks it let through unthrottled at
- * the key cap. In memory, bounded; {@link HistoryPublisher} writes it to the database, where the
- * instances of a cluster read each other's, and reads this instance's back after a restart.
+ * the key cap, tasks the job throttlers made wait or dropped. In memory, bounded; {@link
+ * HistoryPublisher} writes it to the database, where the instances of a cluster read each other's,
+ * and reads this instance's back after a restart.
  */
 @ApplicationScoped
 public class TaskHistory {
@@ -73,6 +74,16 @@ public class TaskHistory {
     counts.add(minuteOf(clock.instant()), queue, type, Count.FAILED_OPEN);
   }
 
+  /** A job throttler made a task of {@code type} on {@code queue} wait (its first refusal). */
+  public void throttleWaited(String queue, String type) {
+    counts.add(minuteOf(clock.instant()), queue, type, Count.THROTTLE_WAITED);
+  }
+
+  /** A job throttler dropped a task of {@code type} on {@code queue}. */
+  public void throttleDropped(String queue, String type) {
+    counts.add(minuteOf(clock.instant()), queue, type, Count.THROTTLE_DROPPED);
+  }
+
   /**
    * The counts of the last {@code minutes} minutes up to {@code now}'s minute (included).
    *
@@ -101,7 +112,9 @@ public class TaskHistory {
                     row.of(Count.PARKED),
                     row.of(Count.REJECTED_BEYOND_HORIZON),
                     row.of(Count.REJECTED_DISCARDED),
-                    row.of(Count.FAILED_OPEN)))
+                    row.of(Count.FAILED_OPEN),
+                    row.of(Count.THROTTLE_WAITED),
+                    row.of(Count.THROTTLE_DROPPED)))
         .toList();
   }
 
@@ -121,6 +134,8 @@ public class TaskHistory {
       counts.add(minute, queue, type, Count.REJECTED_BEYOND_HORIZON, r.rejectedBeyondHorizon());
       counts.add(minute, queue, type, Count.REJECTED_DISCARDED, r.rejectedDiscarded());
       counts.add(minute, queue, type, Count.FAILED_OPEN, r.failedOpen());
+      counts.add(minute, queue, type, Count.THROTTLE_WAITED, r.throttleWaited());
+      counts.add(minute, queue, type, Count.THROTTLE_DROPPED, r.throttleDropped());
     }
   }
 
@@ -134,6 +149,8 @@ public class TaskHistory {
       case REJECTED_BEYOND_HORIZON -> record.rejectedBeyondHorizon();
       case REJECTED_DISCARDED -> record.rejectedDiscarded();
       case FAILED_OPEN -> record.failedOpen();
+      case THROTTLE_WAITED -> record.throttleWaited();
+      case THROTTLE_DROPPED -> record.throttleDropped();
     };
   }
 

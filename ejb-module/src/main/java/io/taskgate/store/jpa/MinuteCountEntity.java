@@ -51,6 +51,12 @@ class MinuteCountEntity {
   @Column(name = "failed_open", nullable = false)
   private long failedOpen;
 
+  @Column(name = "throttle_waited", nullable = false)
+  private long throttleWaited;
+
+  @Column(name = "throttle_dropped", nullable = false)
+  private long throttleDropped;
+
   protected MinuteCountEntity() {}
 
   MinuteCountEntity(MinuteRecord record) {
@@ -85,6 +91,8 @@ class MinuteCountEntity {
     rejectedBeyondHorizon = record.rejectedBeyondHorizon();
     rejectedDiscarded = record.rejectedDiscarded();
     failedOpen = record.failedOpen();
+    throttleWaited = record.throttleWaited();
+    throttleDropped = record.throttleDropped();
   }
 
   MinuteRecord toRecord() {
@@ -99,6 +107,8 @@ class MinuteCountEntity {
         parked,
         rejectedBeyondHorizon,
         rejectedDiscarded,
-        failedOpen);
+        failedOpen,
+        throttleWaited,
+        throttleDropped);
   }
 }

@@ -93,9 +93,9 @@ class StatsViewsTest {
     long old = M0 - TaskHistory.RETAINED_MINUTES - 30;
     store.save(
         List.of(
-            new MinuteRecord("a", old, "default", "shop.Mail", 9, 0, 0, 0, 0, 0, 0),
+            new MinuteRecord("a", old, "default", "shop.Mail", 9, 0, 0, 0, 0, 0, 0, 0, 0),
             // a's row of a minute memory keeps: memory wins (it is empty here)
-            new MinuteRecord("a", M0 - 1, "default", "shop.Mail", 4, 0, 0, 0, 0, 0, 0)));
+            new MinuteRecord("a", M0 - 1, "default", "shop.Mail", 4, 0, 0, 0, 0, 0, 0, 0, 0)));
 
     StatsView view = views("a", a).stats(600, Optional.empty(), Optional.empty());
 
@@ -110,7 +110,8 @@ class StatsViewsTest {
   void withoutTheDatabaseTheViewIsThisInstancesAloneAndSaysSo() {
     TaskHistory a = new TaskHistory(clock);
     count(a, "default", TaskStatus.IN_PROGRESS, 2);
-    store.save(List.of(new MinuteRecord("b", M0, "default", "shop.Mail", 5, 0, 0, 0, 0, 0, 0)));
+    store.save(
+        List.of(new MinuteRecord("b", M0, "default", "shop.Mail", 5, 0, 0, 0, 0, 0, 0, 0, 0)));
     factory.close();
 
     StatsView view = views("a", a).stats(60, Optional.empty(), Optional.empty());
@@ -124,7 +125,8 @@ class StatsViewsTest {
     TaskHistory a = new TaskHistory(clock);
     List<MinuteRecord> rows = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
-      rows.add(new MinuteRecord("b", M0 - 1, "q" + (1000 + i), "shop.Mail", 1, 0, 0, 0, 0, 0, 0));
+      rows.add(
+          new MinuteRecord("b", M0 - 1, "q" + (1000 + i), "shop.Mail", 1, 0, 0, 0, 0, 0, 0, 0, 0));
     }
     store.save(rows);
 

@@ -11,7 +11,6 @@ import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitRow;
 import io.taskgate.engine.admin.dto.RateLimitSort;
 import io.taskgate.engine.admin.dto.RateLimitTotals;
-import io.taskgate.engine.admin.dto.StatsView;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -39,7 +38,7 @@ public class OverviewBean {
   private RateLimitTotals totals;
   private List<RateLimitRow> topKeys;
   private long throttledKeyCount;
-  private StatsView lastHour;
+  private LastHour lastHour;
 
   /** Reads the views; called before every render (page load and live refresh). */
   public void load() {
@@ -52,7 +51,10 @@ public class OverviewBean {
     totals = top.totals();
     topKeys = top.items();
     throttledKeyCount = top.total();
-    lastHour = statsViews.stats(StatsViews.DEFAULT_MINUTES, Optional.empty(), Optional.empty());
+    lastHour =
+        new LastHour(
+            statsViews.stats(StatsViews.DEFAULT_MINUTES, Optional.empty(), Optional.empty()),
+            LastHour.TASKS);
   }
 
   public Overview getOverview() {
@@ -79,26 +81,8 @@ public class OverviewBean {
   }
 
   /** The last hour of the instances sharing the database, minute by minute. */
-  public StatsView getLastHour() {
+  public LastHour getLastHour() {
     return lastHour;
-  }
-
-  /** Whose counts the last hour sums: "this instance" or "2 instances (a, b)". */
-  public String getLastHourInstances() {
-    List<String> ids = lastHour.instances();
-    return ids.size() == 1
-        ? "this instance"
-        : ids.size() + " instances (" + String.join(", ", ids) + ")";
-  }
-
-  /** The last hour's series as JSON, for the chart (an attribute: the page escapes it). */
-  public String getLastHourJson() {
-    return StatsJson.of(lastHour);
-  }
-
-  /** The sum over the last hour of a count of {@link StatsView.Counts} ({@code rejected}, ...). */
-  public long lastHourTotal(String count) {
-    return StatsJson.sum(StatsJson.values(lastHour.total(), count));
   }
 
   /** The statuses, in the order of a task's life. */

@@ -4,6 +4,7 @@ import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
 import io.taskgate.engine.admin.LimiterAdmin;
+import io.taskgate.engine.admin.StatsViews;
 import io.taskgate.engine.admin.ThrottlerAdmin;
 import io.taskgate.engine.admin.dto.LimiterView;
 import io.taskgate.engine.admin.dto.ThrottlersView;
@@ -18,6 +19,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The Throttlers page: every mutex, semaphore and window with what it holds, counts and keeps
@@ -32,9 +34,11 @@ public class ThrottlersBean implements Serializable {
   @Inject ThrottlerAdmin admin;
   @Inject LimiterAdmin limiterAdmin;
   @Inject SecurityContext security;
+  @Inject StatsViews statsViews;
 
   private transient ThrottlersView found;
   private transient List<LimiterView> limiters;
+  private transient LastHour lastHour;
 
   private String kind = "semaphore";
   private String id;
@@ -49,6 +53,15 @@ public class ThrottlersBean implements Serializable {
   public void load() {
     found = admin.list();
     limiters = limiterAdmin.views();
+    lastHour =
+        new LastHour(
+            statsViews.stats(StatsViews.DEFAULT_MINUTES, Optional.empty(), Optional.empty()),
+            LastHour.THROTTLERS);
+  }
+
+  /** The tasks the job throttlers made wait or dropped in the last hour, minute by minute. */
+  public LastHour getLastHour() {
+    return lastHour;
   }
 
   /** The limiters of {@code @RateLimited} methods, as of the last load. */

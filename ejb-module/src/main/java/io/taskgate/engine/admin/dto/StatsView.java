@@ -46,6 +46,9 @@ public record StatsView(
    * @param rejectedDiscarded rejected: the key had no budget and the policy discards
    * @param failedOpen tasks let through unthrottled because the limiter tracked as many keys as it
    *     may
+   * @param throttleWaited tasks a job throttler (mutex, semaphore, window) made wait, counted at
+   *     their first wait
+   * @param throttleDropped tasks a job throttler dropped
    */
   public record Counts(
       long[] started,
@@ -55,5 +58,7 @@ public record StatsView(
       long[] rejected,
       long[] rejectedBeyondHorizon,
       long[] rejectedDiscarded,
-      long[] failedOpen) {}
+      long[] failedOpen,
+      long[] throttleWaited,
+      long[] throttleDropped) {}
 }

@@ -4,6 +4,7 @@ import io.taskgate.api.Strictness;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.event.TaskTransitions;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
@@ -69,6 +70,7 @@ public class JobThrottlers {
   @Inject InstantSource clock;
   @Inject Config config;
   @Inject TaskTransitions transitions;
+  @Inject TaskHistory history;
   @Resource ManagedExecutorService executor;
 
   private final AtomicBoolean subscribed = new AtomicBoolean();
@@ -88,6 +90,7 @@ public class JobThrottlers {
 
   @PostConstruct
   void readSettings() {
+    stats.onTask(history::throttleWaited, history::throttleDropped);
     String action = config.getOptionalValue(ACTION_KEY, String.class).orElse("WAIT").trim();
     ThrottlingAction parsed;
     try {

@@ -35,6 +35,8 @@ public final class ThrottleStats {
   private final Map<String, Counters> counters = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Instant> waitingSince = new ConcurrentHashMap<>();
   private volatile BiConsumer<String, Duration> onWaited = (throttle, waited) -> {};
+  private volatile BiConsumer<String, String> onTaskWaited = (queue, type) -> {};
+  private volatile BiConsumer<String, String> onTaskDropped = (queue, type) -> {};
 
   /** {@code throttle} let task {@code taskId} run at {@code now}; reports how long it waited. */
   void acquired(String throttle, String taskId, Instant now) {
@@ -46,16 +48,31 @@ public final class ThrottleStats {
     }
   }
 
-  /** {@code throttle} made task {@code taskId} wait, at {@code now}. */
-  void waited(String throttle, String taskId, Instant now) {
+  /**
+   * {@code throttle} made task {@code taskId} (of {@code type} on {@code queue}) wait, at {@code
+   * now}; its first wait is told to the per-minute counts.
+   */
+  void waited(String throttle, String taskId, String queue, String type, Instant now) {
     counters(throttle).waited.increment();
-    waitingSince.putIfAbsent(taskId, now);
+    if (waitingSince.putIfAbsent(taskId, now) == null) {
+      onTaskWaited.accept(queue, type);
+    }
   }
 
-  /** {@code throttle} dropped task {@code taskId}. */
-  void dropped(String throttle, String taskId) {
+  /** {@code throttle} dropped task {@code taskId} (of {@code type} on {@code queue}). */
+  void dropped(String throttle, String taskId, String queue, String type) {
     counters(throttle).dropped.increment();
     waitingSince.remove(taskId);
+    onTaskDropped.accept(queue, type);
+  }
+
+  /**
+   * Who is told the queue and type of each task a throttle makes wait (once per wait, at its first
+   * refusal) and of each it drops.
+   */
+  public void onTask(BiConsumer<String, String> waited, BiConsumer<String, String> dropped) {
+    this.onTaskWaited = waited;
+    this.onTaskDropped = dropped;
   }
 
   /** Task {@code taskId} ended: it waits no more. */

@@ -14,6 +14,8 @@ import io.taskgate.api.Throttling;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.UnknownThrottlerException;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.event.MinuteCounts;
+import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.ThrottleChain.Admission;
@@ -397,6 +399,28 @@ class FamilyThrottleTest {
     assertThat(counters.waited()).isEqualTo(1);
     assertThat(counters.dropped()).isZero();
     assertThat(Instant.EPOCH).isBefore(f.clock.instant());
+  }
+
+  @Test
+  void thePerMinuteHistoryCountsATaskMadeToWaitOnceAndEachDrop() {
+    TaskHistory history = new TaskHistory(f.clock);
+    f.family.stats().onTask(history::throttleWaited, history::throttleDropped);
+    f.manager.addOrUpdateSemaphore("newsletter", 1);
+    admitted(ByOrder.class, Ship.order(1));
+    UUID waiting = UUID.randomUUID();
+    for (int i = 0; i < 3; i++) { // the same task refused again at each check
+      Admission admission =
+          f.chain(ByOrder.class)
+              .acquire(f.attempt(ByOrder.class, waiting, Ship.order(1)), f.clock.instant());
+      assertThat(admission).isInstanceOf(Admission.Refused.class);
+    }
+    admitted(DroppingNewsletter.class, Ship.order(2));
+    refused(DroppingNewsletter.class, Ship.order(3));
+
+    MinuteCounts.SeriesCounts counts = history.read(f.clock.instant(), 1).get(0);
+    assertThat(counts.series().type()).isEqualTo(Ship.class.getName());
+    assertThat(counts.total(MinuteCounts.Count.THROTTLE_WAITED)).isEqualTo(1);
+    assertThat(counts.total(MinuteCounts.Count.THROTTLE_DROPPED)).isEqualTo(1);
   }
 
   @Test

@@ -1,13 +1,18 @@
-// The overview's chart of the last hour: started, parked, rejected and failed tasks per minute,
-// for all queues and task types or the one chosen. The data comes with the page's live region
-// (#last-hour-data) and is drawn again after each refresh, without touching the focus.
+// The chart of the last hour (<tg:lastHourChart>): the counts the page lists in its data (started,
+// parked, rejected, failed on the overview; tasks the job throttlers made wait or dropped on the
+// Throttlers page) per minute, for all queues and task types or the one chosen. The data comes
+// with the page's live region (#last-hour-data) and is drawn again after each refresh, without
+// touching the focus.
 (function () {
-  var COUNTS = [
-    { name: "started", label: "started", color: "#067647" },
-    { name: "parked", label: "parked", color: "#b45309" },
-    { name: "rejected", label: "rejected", color: "#b42318" },
-    { name: "failed", label: "failed", color: "#5b21b6" }
-  ];
+  var STYLES = {
+    started: { label: "started", color: "#067647" },
+    parked: { label: "parked", color: "#b45309" },
+    rejected: { label: "rejected", color: "#b42318" },
+    failed: { label: "failed", color: "#5b21b6" },
+    throttleWaited: { label: "made to wait", color: "#b45309" },
+    throttleDropped: { label: "dropped", color: "#b42318" }
+  };
+  var COUNTS = [];
   var chart = null;
   var select = document.getElementById("chart-series");
   var box = document.getElementById("last-hour");
@@ -68,6 +73,10 @@
       return;
     }
     options(stats);
+    COUNTS = stats.counts.map(function (name) {
+      var style = STYLES[name] || { label: name, color: "#344054" };
+      return { name: name, label: style.label, color: style.color };
+    });
     var columns = data(stats);
     if (chart) {
       chart.setData(columns);
