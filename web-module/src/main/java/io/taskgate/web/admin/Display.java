@@ -1,5 +1,6 @@
 package io.taskgate.web.admin;
 
+import io.taskgate.core.time.HumanDuration;
 import io.taskgate.engine.admin.dto.PolicyView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -39,47 +40,20 @@ public class Display {
     return at == null ? "" : at.toString();
   }
 
-  /** {@code in 8.2 s} or {@code 3.0 s ago}; empty for null. */
+  /** {@code in 8.2 s} or {@code 3 s ago}; empty for null. */
   public String relative(Instant at) {
     return at == null ? "" : relative(at, clock.instant());
   }
 
   static String relative(Instant at, Instant now) {
     long millis = Duration.between(now, at).toMillis();
-    String amount = seconds(Math.abs(millis));
+    String amount = HumanDuration.of(Duration.ofMillis(Math.abs(millis)));
     return millis >= 0 ? "in " + amount : amount + " ago";
-  }
-
-  private static String seconds(long millis) {
-    if (millis < 60_000) {
-      return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
-    }
-    if (millis < 3_600_000) {
-      return String.format(Locale.ROOT, "%d min %d s", millis / 60_000, millis % 60_000 / 1000);
-    }
-    return String.format(
-        Locale.ROOT, "%d h %d min", millis / 3_600_000, millis % 3_600_000 / 60_000);
   }
 
   /** {@code 200 ms}, {@code 1.5 s}, {@code 10 s}, {@code 1 min}, {@code 2 h}; empty for null. */
   public String duration(Duration duration) {
-    if (duration == null) {
-      return "";
-    }
-    long millis = duration.toMillis();
-    if (millis < 1000) {
-      return millis + " ms";
-    }
-    if (millis % 3_600_000 == 0) {
-      return millis / 3_600_000 + " h";
-    }
-    if (millis % 60_000 == 0) {
-      return millis / 60_000 + " min";
-    }
-    if (millis % 1000 == 0 && millis < 60_000) {
-      return millis / 1000 + " s";
-    }
-    return seconds(millis);
+    return HumanDuration.of(duration);
   }
 
   /** The simple name of a task type's class name ({@code a.b.Outer$Inner}: {@code Inner}). */

@@ -16,7 +16,8 @@ class DisplayTest {
   @ParameterizedTest
   @CsvSource({
     "2026-11-22T05:00:08.250Z, in 8.3 s",
-    "2026-11-22T04:59:57Z, 3.0 s ago",
+    "2026-11-22T04:59:57Z, 3 s ago",
+    "2026-11-22T05:00:00.200Z, in 200 ms",
     "2026-11-22T05:02:05Z, in 2 min 5 s",
     "2026-11-22T07:30:00Z, in 2 h 30 min"
   })

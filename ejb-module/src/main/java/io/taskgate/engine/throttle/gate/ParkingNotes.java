@@ -1,5 +1,7 @@
 package io.taskgate.engine.throttle.gate;
 
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.core.time.HumanDuration;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.schedule.OffTimer;
@@ -15,8 +17,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +53,7 @@ public class ParkingNotes {
   @Resource ManagedScheduledExecutorService timers;
   @Resource ManagedExecutorService executor;
 
-  private final ConcurrentLinkedQueue<TaskNote> pending = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Parking> pending = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
   @Inject Ticker ticker;
@@ -77,44 +81,46 @@ public class ParkingNotes {
   }
 
   /**
-   * {@code task} was parked at {@code now} until {@code slot}, the next free slot of {@code key}.
+   * {@code task} was parked at {@code now} until {@code slot}, the next free slot of {@code key}
+   * under {@code policy}; the note's text is made when it is written, off the gate's path.
    */
-  public void parked(StoredTask task, String key, Instant slot, String policy, Instant now) {
+  public void parked(
+      StoredTask task, String key, Instant slot, RateLimitPolicy policy, Instant now) {
     if (size.incrementAndGet() > MAX_PENDING) {
       size.decrementAndGet();
       dropped.incrementAndGet();
       return;
     }
-    pending.add(
-        new TaskNote(
-            task.id(),
-            task.version(),
-            now,
-            task.attempt(),
-            "Parked until "
-                + slot.truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
-                + ", the next free slot of key "
-                + key
-                + " ("
-                + policy
-                + ")"));
+    pending.add(new Parking(task.id(), task.version(), task.attempt(), now, slot, key, policy));
   }
 
-  /**
-   * {@code 1 min}, {@code 10 s}, {@code 2 h}, {@code 1500 ms}: a policy's period as people say it.
-   */
-  static String span(Duration period) {
-    long millis = period.toMillis();
-    if (millis % 3_600_000 == 0) {
-      return millis / 3_600_000 + " h";
+  /** A parking not noted yet. */
+  private record Parking(
+      UUID taskId,
+      long version,
+      int attempt,
+      Instant at,
+      Instant slot,
+      String key,
+      RateLimitPolicy policy) {
+    TaskNote note() {
+      return new TaskNote(
+          taskId,
+          version,
+          at,
+          attempt,
+          "Parked until "
+              + slot.truncatedTo(ChronoUnit.MILLIS)
+              + ", the next free slot of key "
+              + key
+              + " ("
+              + policy.permits()
+              + " per "
+              + HumanDuration.of(policy.period())
+              + ", burst "
+              + policy.burst()
+              + ")");
     }
-    if (millis % 60_000 == 0) {
-      return millis / 60_000 + " min";
-    }
-    if (millis % 1000 == 0) {
-      return millis / 1000 + " s";
-    }
-    return millis + " ms";
   }
 
   /** Notes not written yet. */
@@ -126,9 +132,9 @@ public class ParkingNotes {
   void flush() {
     while (true) {
       List<TaskNote> batch = new ArrayList<>();
-      TaskNote note;
-      while (batch.size() < BATCH && (note = pending.poll()) != null) {
-        batch.add(note);
+      Parking parking;
+      while (batch.size() < BATCH && (parking = pending.poll()) != null) {
+        batch.add(parking.note());
       }
       size.addAndGet(-batch.size());
       if (batch.isEmpty()) {

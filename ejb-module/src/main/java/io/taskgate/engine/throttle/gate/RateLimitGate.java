@@ -187,17 +187,7 @@ public class RateLimitGate implements Throttle {
       pacing.reserved(gate.scope().name(), key, now, slot);
       events.deferred(queued.id(), queued.type(), key, slot);
       history.parked(queued.queue(), queued.type());
-      RateLimitPolicy policy = gate.policy();
-      notes.parked(
-          queued,
-          key,
-          slot,
-          policy.permits()
-              + " per "
-              + ParkingNotes.span(policy.period())
-              + ", burst "
-              + policy.burst(),
-          now);
+      notes.parked(queued, key, slot, gate.policy(), now);
     }
     Duration claimAhead = gateSettings.claimAhead();
     if (!claimAhead.isZero()

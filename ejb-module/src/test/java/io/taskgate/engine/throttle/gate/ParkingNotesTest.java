@@ -2,6 +2,7 @@ package io.taskgate.engine.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskNote;
 import io.taskgate.store.TaskStore;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /** The parking notes: the sentence written into a task's audit, and how they reach the store. */
 class ParkingNotesTest {
+  static final RateLimitPolicy POLICY = RateLimitPolicy.of(15, Duration.ofMinutes(1)).withBurst(1);
+
   static final Instant NOW = Instant.parse("2026-11-27T01:00:00Z");
 
   final List<List<TaskNote>> written = new ArrayList<>();
@@ -43,8 +46,8 @@ class ParkingNotesTest {
         StoredTask.queued(UUID.randomUUID(), "a.Sync", "{}", "default", null, NOW, null, NOW);
     Instant slot = NOW.plusNanos(4_250_123_456L);
 
-    notes.parked(task, "acme", slot, "15 per 1 min, burst 1", NOW);
-    notes.parked(task, "acme", slot.plusSeconds(4), "15 per 1 min, burst 1", NOW);
+    notes.parked(task, "acme", slot, POLICY, NOW);
+    notes.parked(task, "acme", slot.plusSeconds(4), POLICY, NOW);
     assertThat(notes.pending()).isEqualTo(2);
     notes.flush();
 
@@ -60,13 +63,5 @@ class ParkingNotesTest {
     assertThat(notes.pending()).isZero();
     notes.flush();
     assertThat(written).as("nothing more to write").hasSize(1);
-  }
-
-  @Test
-  void periodsReadAsPeopleSayThem() {
-    assertThat(ParkingNotes.span(Duration.ofMinutes(1))).isEqualTo("1 min");
-    assertThat(ParkingNotes.span(Duration.ofHours(2))).isEqualTo("2 h");
-    assertThat(ParkingNotes.span(Duration.ofSeconds(10))).isEqualTo("10 s");
-    assertThat(ParkingNotes.span(Duration.ofMillis(1500))).isEqualTo("1500 ms");
   }
 }
