@@ -84,6 +84,30 @@ class DisplayTest {
   }
 
   @Test
+  void aTasksLastErrorReadsAsASentence() {
+    assertThat(
+            display.error(
+                "io.taskgate.api.RateLimitRejectedException: Rate limit rejected task of type"
+                    + " a.Sync: reason=BEYOND_HORIZON key=tenant 7 slotUtc=2030-01-01T00:00:00Z"
+                    + " handler=a.SyncHandler permits=5 period=PT1S burst=5"))
+        .isEqualTo(
+            "Rejected by the rate limit: the next slot of key tenant 7 (2030-01-01T00:00:00Z) lay"
+                + " beyond the policy's horizon");
+    assertThat(
+            display.error(
+                "io.taskgate.api.RateLimitRejectedException: Rate limit rejected task of type"
+                    + " a.Sync: reason=DISCARDED key=acme slotUtc=2030-01-01T00:00:00Z"
+                    + " handler=a.SyncHandler permits=5"))
+        .isEqualTo("Rejected by the rate limit: key acme had no budget, and its policy discards");
+    assertThat(display.error("java.lang.IllegalStateException: the partner said 503\nretry later"))
+        .isEqualTo("the partner said 503\nretry later (IllegalStateException)");
+    assertThat(display.error("com.acme.Outer$Failure: boom")).isEqualTo("boom (Outer$Failure)");
+    assertThat(display.error("Cancelled by admin on the admin page"))
+        .isEqualTo("Cancelled by admin on the admin page");
+    assertThat(display.error(null)).isEmpty();
+  }
+
+  @Test
   void urlPartsAreEncoded() {
     assertThat(display.url("<script>alert(1)</script> &x=1"))
         .isEqualTo("%3Cscript%3Ealert%281%29%3C%2Fscript%3E+%26x%3D1");
