@@ -201,36 +201,17 @@ final class FamilyThrottle implements Throttle {
                     ? "has all its " + limit + " permits held"
                     : "is full until " + opensAt);
     if (action == ThrottlingAction.DROP) {
-      family
-          .stats()
-          .dropped(
-              name(),
-              attempt.task().id().toString(),
-              attempt.task().queue(),
-              attempt.task().type());
+      family.stats().dropped(name(), attempt.task());
       return new ThrottleDecision.Drop(name(), "dropped: " + full + " (throttling action DROP)");
     }
     Instant due = attempt.task().scheduledAt();
     Instant deadline = maxWait == null ? null : due.plus(maxWait);
     if (deadline != null && !now.isBefore(deadline)) {
-      family
-          .stats()
-          .dropped(
-              name(),
-              attempt.task().id().toString(),
-              attempt.task().queue(),
-              attempt.task().type());
+      family.stats().dropped(name(), attempt.task());
       return new ThrottleDecision.Drop(
           name(), "dropped: waited longer than its max wait " + maxWait + ", and " + full);
     }
-    family
-        .stats()
-        .waited(
-            name(),
-            attempt.task().id().toString(),
-            attempt.task().queue(),
-            attempt.task().type(),
-            now);
+    family.stats().waited(name(), attempt.task(), now);
     if (opensAt != null) {
       return new ThrottleDecision.RetryAt(
           deadline != null && deadline.isBefore(opensAt) ? deadline : opensAt);

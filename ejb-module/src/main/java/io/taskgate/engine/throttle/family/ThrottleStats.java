@@ -1,5 +1,6 @@
 package io.taskgate.engine.throttle.family;
 
+import io.taskgate.store.StoredTask;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -49,21 +50,21 @@ public final class ThrottleStats {
   }
 
   /**
-   * {@code throttle} made task {@code taskId} (of {@code type} on {@code queue}) wait, at {@code
-   * now}; its first wait is told to the per-minute counts.
+   * {@code throttle} made {@code task} wait, at {@code now}; its first wait is told to the
+   * per-minute counts.
    */
-  void waited(String throttle, String taskId, String queue, String type, Instant now) {
+  void waited(String throttle, StoredTask task, Instant now) {
     counters(throttle).waited.increment();
-    if (waitingSince.putIfAbsent(taskId, now) == null) {
-      onTaskWaited.accept(queue, type);
+    if (waitingSince.putIfAbsent(task.id().toString(), now) == null) {
+      onTaskWaited.accept(task.queue(), task.type());
     }
   }
 
-  /** {@code throttle} dropped task {@code taskId} (of {@code type} on {@code queue}). */
-  void dropped(String throttle, String taskId, String queue, String type) {
+  /** {@code throttle} dropped {@code task}. */
+  void dropped(String throttle, StoredTask task) {
     counters(throttle).dropped.increment();
-    waitingSince.remove(taskId);
-    onTaskDropped.accept(queue, type);
+    waitingSince.remove(task.id().toString());
+    onTaskDropped.accept(task.queue(), task.type());
   }
 
   /**
