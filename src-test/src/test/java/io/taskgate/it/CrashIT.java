@@ -168,7 +168,11 @@ class CrashIT {
     String holder =
         dispatchOf("OrderProbe", "{\"id\":\"o-1\",\"orderId\":\"7\",\"workMillis\":4000}");
     Await.until(
-        () -> ledgerHas(ledger, " o-1 1") && ledgerHas(ledger, " w-2 1"),
+        () ->
+            ledgerHas(ledger, " o-1 1")
+                && ledgerHas(ledger, " w-0 1")
+                && ledgerHas(ledger, " w-1 1")
+                && ledgerHas(ledger, " w-2 1"),
         Duration.ofMinutes(1),
         () -> "the holder and the window's three did not start");
     kill(server);

@@ -125,20 +125,19 @@ class MicroProcessIT {
         Http.send("POST", URI.create(base + "api/backlog?n=10500"), "", "admin", "taskgate");
     assertThat(dispatched.statusCode()).as(dispatched.body()).isEqualTo(200);
     // every queued task parked: one every 0.3 s has run meanwhile, so 10,500 leave 10,000 or more
-    int parked =
+    jakarta.json.JsonObject settled =
         Await.until(
-            () -> {
-              jakarta.json.JsonObject overview =
-                  Http.json(
-                      Http.send(
-                          "GET", URI.create(base + "api/overview"), null, "admin", "taskgate"));
-              int queued = overview.getJsonObject("tasks").getInt("QUEUED");
-              return queued == overview.getInt("parkedTasks") ? queued : -queued;
-            },
-            n -> n > 0,
+            () ->
+                Http.json(
+                    Http.send("GET", URI.create(base + "api/overview"), null, "admin", "taskgate")),
+            o -> o.getJsonObject("tasks").getInt("QUEUED") == o.getInt("parkedTasks"),
             Duration.ofMinutes(3),
             Duration.ofSeconds(1),
-            n -> -n + " queued, not all of them parked yet");
+            o ->
+                o.getJsonObject("tasks").getInt("QUEUED")
+                    + " queued, not all of them parked yet: "
+                    + o);
+    int parked = settled.getInt("parkedTasks");
     assertThat(parked).isGreaterThanOrEqualTo(10_000);
 
     Browser browser = Browser.start();

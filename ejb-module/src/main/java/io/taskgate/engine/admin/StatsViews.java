@@ -12,6 +12,7 @@ import io.taskgate.store.HistoryStore;
 import io.taskgate.store.MinuteRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -28,7 +29,8 @@ import java.util.logging.Logger;
 /**
  * The per-minute history of the instances sharing the database, for {@code /api/stats} and the
  * overview's charts: this instance's from memory (up to the second), the others' (and this one's
- * beyond what memory keeps) from the rows {@link HistoryPublisher} writes at each heartbeat.
+ * beyond what memory keeps) from the rows {@link HistoryPublisher} writes at each heartbeat, read
+ * at most every {@link #REREAD_AFTER} for a window.
  */
 @ApplicationScoped
 public class StatsViews {
@@ -82,7 +84,7 @@ public class StatsViews {
     String self = instances.self();
     TreeSet<String> summed = new TreeSet<>(List.of(self));
     try {
-      for (MinuteRecord row : store.read(first, last, Optional.empty())) {
+      for (MinuteRecord row : stored(first, last, now)) {
         if (row.instance().equals(self) && row.epochMinute() >= memoryFirst) {
           continue; // memory has it, and more recent
         }
@@ -109,6 +111,31 @@ public class StatsViews {
     }
     return view(summed, first, minutes, sums);
   }
+
+  /**
+   * The rows of the minutes {@code first} to {@code last} as the database has them, read again when
+   * they are older than {@link #REREAD_AFTER} (the peers write theirs every heartbeat, and the
+   * pages ask every 2 s).
+   */
+  private List<MinuteRecord> stored(long first, long last, Instant now) {
+    Read read = lastRead;
+    if (read == null
+        || read.first() != first
+        || read.last() != last
+        || !now.isBefore(read.at().plus(REREAD_AFTER))
+        || now.isBefore(read.at())) {
+      read = new Read(first, last, now, store.read(first, last, Optional.empty()));
+      lastRead = read;
+    }
+    return read.rows();
+  }
+
+  /** How long the rows read from the database serve. */
+  static final Duration REREAD_AFTER = Duration.ofSeconds(5);
+
+  private record Read(long first, long last, Instant at, List<MinuteRecord> rows) {}
+
+  private volatile Read lastRead;
 
   private static final Count[] COUNTS = Count.values();
 

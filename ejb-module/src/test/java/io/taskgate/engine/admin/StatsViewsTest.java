@@ -107,6 +107,28 @@ class StatsViewsTest {
   }
 
   @Test
+  void theDatabaseIsReadAgainForTheSameWindowOnlyAfterFiveSeconds() {
+    StatsViews views = views("a", new TaskHistory(clock));
+    store.save(List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 1, 0, 0, 0, 0, 0, 0, 0, 0)));
+    assertThat(last(views.stats(5, Optional.empty(), Optional.empty()).total().started(), 1))
+        .containsExactly(1L);
+
+    store.save(List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 4, 0, 0, 0, 0, 0, 0, 0, 0)));
+    clock.advance(Duration.ofMillis(4_999));
+    assertThat(last(views.stats(5, Optional.empty(), Optional.empty()).total().started(), 1))
+        .as("as read 4.999 s ago")
+        .containsExactly(1L);
+    clock.advance(Duration.ofMillis(1));
+    assertThat(last(views.stats(5, Optional.empty(), Optional.empty()).total().started(), 1))
+        .containsExactly(4L);
+
+    store.save(List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 9, 0, 0, 0, 0, 0, 0, 0, 0)));
+    assertThat(last(views.stats(6, Optional.empty(), Optional.empty()).total().started(), 1))
+        .as("another window is read at once")
+        .containsExactly(9L);
+  }
+
+  @Test
   void withoutTheDatabaseTheViewIsThisInstancesAloneAndSaysSo() {
     TaskHistory a = new TaskHistory(clock);
     count(a, "default", TaskStatus.IN_PROGRESS, 2);
