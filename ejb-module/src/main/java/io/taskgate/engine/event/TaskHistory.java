@@ -124,18 +124,9 @@ public class TaskHistory {
    */
   public void restore(List<MinuteRecord> records) {
     for (MinuteRecord r : records) {
-      String queue = r.queue();
-      String type = r.taskType();
-      long minute = r.epochMinute();
-      counts.add(minute, queue, type, Count.STARTED, r.started());
-      counts.add(minute, queue, type, Count.COMPLETED, r.completed());
-      counts.add(minute, queue, type, Count.FAILED, r.failed());
-      counts.add(minute, queue, type, Count.PARKED, r.parked());
-      counts.add(minute, queue, type, Count.REJECTED_BEYOND_HORIZON, r.rejectedBeyondHorizon());
-      counts.add(minute, queue, type, Count.REJECTED_DISCARDED, r.rejectedDiscarded());
-      counts.add(minute, queue, type, Count.FAILED_OPEN, r.failedOpen());
-      counts.add(minute, queue, type, Count.THROTTLE_WAITED, r.throttleWaited());
-      counts.add(minute, queue, type, Count.THROTTLE_DROPPED, r.throttleDropped());
+      for (Count count : Count.values()) {
+        counts.add(r.epochMinute(), r.queue(), r.taskType(), count, valueOf(r, count));
+      }
     }
   }
 
