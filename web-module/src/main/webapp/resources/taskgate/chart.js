@@ -1,6 +1,8 @@
 // The chart of the last hour (<tg:lastHourChart>): the counts the page lists in its data (started,
-// parked, rejected, failed on the overview; tasks the job throttlers made wait or dropped on the
-// Throttlers page) per minute, for all queues and task types or the one chosen. The data comes
+// parked, rejected, failed on the overview; tasks the job throttlers made wait or dropped and calls
+// the @RateLimited limiters made wait or refused on the Throttlers page) per minute, for all queues,
+// task types and limiters or the one chosen. A series is a queue and task type's or a limiter's,
+// and holds the counts that apply to it. The data comes
 // with the page's live region (#last-hour-data) and is drawn again after each refresh, without
 // touching the focus.
 (function () {
@@ -10,7 +12,9 @@
     rejected: { label: "rejected", color: "#b42318" },
     failed: { label: "failed", color: "#5b21b6" },
     throttleWaited: { label: "made to wait", color: "#b45309" },
-    throttleDropped: { label: "dropped", color: "#b42318" }
+    throttleDropped: { label: "dropped", color: "#b42318" },
+    callsWaited: { label: "calls made to wait", color: "#1d4ed8" },
+    callsRefused: { label: "calls refused", color: "#5b21b6" }
   };
   var COUNTS = [];
   var chart = null;
@@ -26,16 +30,18 @@
     var known = {};
     Array.prototype.forEach.call(select.options, function (o) { known[o.value] = true; });
     stats.series.forEach(function (s) {
-      [["queue:" + s.queue, "queue " + s.queue], ["type:" + s.type, "task type " + simple(s.type)]]
-        .forEach(function (pair) {
-          if (!known[pair[0]]) {
-            known[pair[0]] = true;
-            var option = document.createElement("option");
-            option.value = pair[0];
-            option.textContent = pair[1];
-            select.appendChild(option);
-          }
-        });
+      var choices = s.limiter !== undefined
+        ? [["limiter:" + s.limiter, "limiter " + s.limiter]]
+        : [["queue:" + s.queue, "queue " + s.queue], ["type:" + s.type, "task type " + simple(s.type)]];
+      choices.forEach(function (pair) {
+        if (!known[pair[0]]) {
+          known[pair[0]] = true;
+          var option = document.createElement("option");
+          option.value = pair[0];
+          option.textContent = pair[1];
+          select.appendChild(option);
+        }
+      });
     });
   }
 
@@ -54,7 +60,10 @@
     COUNTS.forEach(function (count) {
       var sum = new Array(stats.minutes).fill(0);
       stats.series.forEach(function (s) {
-        if (chosen === "" || chosen === "queue:" + s.queue || chosen === "type:" + s.type) {
+        var mine = s.limiter !== undefined
+          ? chosen === "limiter:" + s.limiter
+          : chosen === "queue:" + s.queue || chosen === "type:" + s.type;
+        if ((chosen === "" || mine) && s[count.name]) {
           s[count.name].forEach(function (v, i) { sum[i] += v; });
         }
       });
@@ -86,7 +95,7 @@
       width: width(),
       height: 220,
       scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(4, max)]; } } },
-      axes: [{}, { label: "tasks a minute", size: 60 }],
+      axes: [{}, { label: stats.unit || "tasks a minute", size: 60 }],
       series: [{ label: "minute" }].concat(COUNTS.map(function (c) {
         return { label: c.label, stroke: c.color, width: 2, points: { show: false } };
       }))

@@ -1,13 +1,14 @@
 package io.taskgate.store;
 
 /**
- * What one instance counted in one minute for one queue and task type: the row of the history that
- * instances share through the database ({@link HistoryStore}).
+ * What one instance counted in one minute for one queue and task type, or for one
+ * {@code @RateLimited} limiter: the row of the history that instances share through the database
+ * ({@link HistoryStore}).
  *
  * @param instance the instance that counted
  * @param epochMinute the minute, in minutes since the epoch
- * @param queue the queue
- * @param taskType the task type's class name
+ * @param queue the queue; empty for a limiter's row
+ * @param taskType the task type's class name; a limiter's name for a limiter's row
  * @param started attempts started
  * @param completed tasks completed
  * @param failed tasks failed for good
@@ -17,6 +18,9 @@ package io.taskgate.store;
  * @param failedOpen tasks let through unthrottled at the tracked-key cap
  * @param throttleWaited tasks a job throttler made wait
  * @param throttleDropped tasks a job throttler dropped
+ * @param callsGranted calls a limiter let in
+ * @param callsWaited calls a limiter let in after a wait
+ * @param callsRefused calls a limiter refused
  */
 public record MinuteRecord(
     String instance,
@@ -31,7 +35,10 @@ public record MinuteRecord(
     long rejectedDiscarded,
     long failedOpen,
     long throttleWaited,
-    long throttleDropped) {
+    long throttleDropped,
+    long callsGranted,
+    long callsWaited,
+    long callsRefused) {
 
   /** Whether nothing was counted. */
   public boolean empty() {
@@ -43,6 +50,9 @@ public record MinuteRecord(
         && rejectedDiscarded == 0
         && failedOpen == 0
         && throttleWaited == 0
-        && throttleDropped == 0;
+        && throttleDropped == 0
+        && callsGranted == 0
+        && callsWaited == 0
+        && callsRefused == 0;
   }
 }

@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -612,7 +614,8 @@ class AdminUiIT {
     assertThat(browser.find(By.id("last-hour")).getText()).contains("made to wait", "dropped");
     assertThat(browser.find(By.id("last-hour-summary")).getText())
         .containsPattern(
-            "\\d+ tasks made to wait and \\d+ dropped by the job throttlers on this" + " instance");
+            "\\d+ tasks made to wait and \\d+ dropped by the job throttlers; \\d+ calls made to"
+                + " wait and \\d+ refused by the limiters \\(of \\d+ let in\\) on this instance");
 
     defineSemaphore(id, "2");
     browser.await(
@@ -660,6 +663,20 @@ class AdminUiIT {
     assertThat(row.findElement(By.cssSelector(".granted")).getText()).isEqualTo("5");
     assertThat(row.findElement(By.cssSelector(".rejected")).getText()).isEqualTo("1");
     assertThat(row.findElement(By.cssSelector(".recent")).getText()).isEqualTo("1");
+    // the last hour counts the limiter's calls too, and the chart can show it alone
+    Matcher summary =
+        Pattern.compile("(\\d+) calls made to wait and (\\d+) refused by the limiters \\(of (\\d+)")
+            .matcher(browser.find(By.id("last-hour-summary")).getText());
+    assertThat(summary.find()).as(browser.find(By.id("last-hour-summary")).getText()).isTrue();
+    assertThat(Integer.parseInt(summary.group(2))).as("refused").isGreaterThanOrEqualTo(1);
+    assertThat(Integer.parseInt(summary.group(3))).as("let in").isGreaterThanOrEqualTo(5);
+    org.openqa.selenium.support.ui.Select series =
+        new org.openqa.selenium.support.ui.Select(browser.find(By.id("chart-series")));
+    assertThat(series.getOptions())
+        .extracting(WebElement::getText)
+        .contains("all queues, task types and limiters", "limiter it-http-quotes");
+    series.selectByVisibleText("limiter it-http-quotes");
+    assertThat(browser.find(By.id("last-hour")).getText()).contains("calls refused");
     browser.screenshot("21-limiters");
   }
 

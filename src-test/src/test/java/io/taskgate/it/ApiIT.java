@@ -180,6 +180,20 @@ class ApiIT {
     String key = key("stats");
     List<TaskReceipt> receipts = watch(key, 3); // one runs, two park
     awaitParked(receipts.get(1).taskId(), receipts.get(2).taskId());
+    // a @RateLimited resource, 5 calls a second per caller: called until it refuses one
+    int granted = 0;
+    int refused = 0;
+    for (int i = 0; i < 30 && refused == 0; i++) {
+      int status =
+          Http.send("GET", api("it-limited/" + key), null, ADMIN, ADMIN_PASSWORD).statusCode();
+      assertThat(status).isIn(200, 429);
+      if (status == 200) {
+        granted++;
+      } else {
+        refused++;
+      }
+    }
+    assertThat(refused).as("a refusal within 30 calls").isEqualTo(1);
 
     JsonObject stats = getJson("stats?type=Watched&minutes=5", VIEWER);
 
@@ -215,6 +229,18 @@ class ApiIT {
     assertThat(sum(counts, "parked")).isGreaterThanOrEqualTo(2);
     assertThat(sum(counts, "started")).isGreaterThanOrEqualTo(1);
     assertThat(sum(stats.getJsonObject("total"), "parked")).isEqualTo(sum(counts, "parked"));
+    // the limiter's calls, whatever the queue and type filters
+    JsonObject limiter =
+        stats.getJsonArray("limiters").getValuesAs(JsonObject.class).stream()
+            .filter(l -> l.getString("limiter").equals("it-http-quotes"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no limiter it-http-quotes in " + stats));
+    JsonObject calls = limiter.getJsonObject("counts");
+    for (String name : List.of("granted", "waited", "refused", "failedOpen")) {
+      assertThat(calls.getJsonArray(name)).as(name).hasSize(5);
+    }
+    assertThat(sum(calls, "granted")).isGreaterThanOrEqualTo(granted);
+    assertThat(sum(calls, "refused")).isGreaterThanOrEqualTo(refused);
     assertThat(getJson("stats", VIEWER).getInt("minutes")).isEqualTo(60);
     assertThat(getJson("stats?minutes=1440&queue=no-such-queue", VIEWER).getJsonArray("series"))
         .isEmpty();

@@ -498,19 +498,15 @@ class ClusterIT {
   @Test
   @Order(5)
   void aSurvivorFinishesTheTasksOfAKilledInstance() throws Exception {
-    // long enough to be running still when a is killed; 2 of the queue's 4 workers, so that the
-    // other 2 claim and park the rest
-    List<String> ids = new ArrayList<>(batch("a", 2, 2, "long", "kill-long", 20_000));
-    awaitStarted(ids, Duration.ofSeconds(60));
-    // 120 tasks on each of 5 keys: slots for 12 s; killed once a has parked 200 (slots 4 s ahead,
-    // beyond the takeover), with the 2 long ones running
-    ids.addAll(batch("a", 600, 5, "kill", "kill", 5));
-    Await.until(
-        () -> overview("a").getInt("parkedTasks"),
-        parked -> parked >= 200,
-        Duration.ofSeconds(20),
-        Duration.ofMillis(20),
-        parked -> "tasks parked on a: " + parked);
+    List<String> ids = parkedOnA(0);
+    if (ids == null) {
+      // a setup a loaded machine did not reach (the assertions below are not relaxed): what a
+      // showed is printed, and the scene is set again with new keys once the first has drained
+      ids = parkedOnA(1);
+    }
+    assertThat(ids)
+        .as("a parked 200 tasks in one of two tries (ClusterIT: lines above)")
+        .isNotNull();
     Map<String, Long> byStatus = statuses(ids);
     int parkedAtKill = overview("a").getInt("parkedTasks");
     // per key, the latest slot a had reserved: b reserves anything new after it
@@ -600,12 +596,50 @@ class ClusterIT {
     assertThat(rerun).as("attempts cut short by the kill").isLessThanOrEqualTo(8);
   }
 
+  /**
+   * Sets the scene of the kill: 2 long tasks running on a (2 of the queue's 4 workers, so that the
+   * other 2 claim and park the rest), then 120 tasks on each of 5 keys (slots for 12 s), until a
+   * has parked 200 (slots 4 s ahead, beyond the takeover). Returns the ids, long ones first, or
+   * null after printing what a and the database showed, once the try's tasks have drained.
+   */
+  private List<String> parkedOnA(int round) throws Exception {
+    String keys = round == 0 ? "kill" : "kill-r" + round;
+    List<String> ids = new ArrayList<>(batch("a", 2, 2, "long-r" + round, keys + "-long", 20_000));
+    awaitStarted(ids, Duration.ofSeconds(60));
+    ids.addAll(batch("a", 600, 5, keys, keys, 5));
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    int most = 0;
+    while (System.nanoTime() < deadline) {
+      int parked = overview("a").getInt("parkedTasks");
+      if (parked >= 200) {
+        return ids;
+      }
+      most = Math.max(most, parked);
+      Thread.sleep(20);
+    }
+    System.out.printf(
+        "ClusterIT: try %d: a parked at most %d tasks within 20 s (200 wanted); now a %s, b %s;"
+            + " tasks by status %s, by owner %s; a's limiter %s%n",
+        round,
+        most,
+        overview("a"),
+        overview("b").getInt("parkedTasks"),
+        statuses(ids),
+        countBy("owner_instance", ids),
+        limiter("a"));
+    awaitCompleted(ids, Duration.ofMinutes(2));
+    return null;
+  }
+
   /** Instance a comes back under its identity while b runs long tasks: none of them runs twice. */
   @Test
   @Order(6)
   void aRestartedInstanceLeavesThePeersTasksAlone() throws Exception {
     List<String> running = batch("b", 4, 4, "restart", "restart", 8_000);
     awaitStarted(running, Duration.ofSeconds(60));
+    if (instances.get("a").process().isAlive()) {
+      kill("a"); // the kill test failed before its kill: this one stands on its own
+    }
     start("a", 28970);
     awaitCompleted(running, Duration.ofMinutes(2));
     Map<String, List<Start>> starts = startsById();

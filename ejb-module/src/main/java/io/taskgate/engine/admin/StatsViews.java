@@ -22,15 +22,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The per-minute history of the instances sharing the database, for {@code /api/stats} and the
- * overview's charts: this instance's from memory (up to the second), the others' (and this one's
- * beyond what memory keeps) from the rows {@link HistoryPublisher} writes at each heartbeat, read
- * at most every {@link #REREAD_AFTER} for a window.
+ * charts of the overview and the throttlers page (tasks per queue and type, calls per limiter):
+ * this instance's from memory (up to the second), the others' (and this one's beyond what memory
+ * keeps) from the rows {@link HistoryPublisher} writes at each heartbeat, read at most every {@link
+ * #REREAD_AFTER} for a window.
  */
 @ApplicationScoped
 public class StatsViews {
@@ -145,45 +147,69 @@ public class StatsViews {
       Comparator.comparing(Series::queue).thenComparing(Series::type);
 
   private static boolean matches(Series series, Optional<String> queue, Optional<String> type) {
-    return queue.filter(q -> !q.equals(series.queue())).isEmpty()
-        && type.filter(t -> !t.equals(series.type())).isEmpty();
+    return series.queue().equals(TaskHistory.LIMITER)
+        || queue.filter(q -> !q.equals(series.queue())).isEmpty()
+            && type.filter(t -> !t.equals(series.type())).isEmpty();
   }
 
   private static StatsView view(
       TreeSet<String> summed, long first, int minutes, Map<Series, long[][]> sums) {
-    List<StatsView.Series> series = new ArrayList<>();
+    Map<Series, long[][]> tasks = new TreeMap<>(BY_QUEUE_THEN_TYPE);
+    Map<Series, long[][]> limiters = new TreeMap<>(BY_QUEUE_THEN_TYPE);
+    sums.forEach(
+        (series, counts) ->
+            (series.queue().equals(TaskHistory.LIMITER) ? limiters : tasks).put(series, counts));
     long[][] total = new long[COUNTS.length][minutes];
-    long[][] other = null;
-    for (Map.Entry<Series, long[][]> entry : sums.entrySet()) {
-      long[][] counts = entry.getValue();
-      add(total, counts);
-      boolean isOther = entry.getKey().equals(OTHER);
-      if (!isOther
-          && (sums.size() <= MinuteCounts.MAX_SERIES
-              || series.size() < MinuteCounts.MAX_SERIES - 1)) {
-        series.add(
-            new StatsView.Series(
-                entry.getKey().queue(),
-                entry.getKey().type(),
-                counts(count -> counts[count.ordinal()])));
-      } else {
-        other = other == null ? new long[COUNTS.length][minutes] : other;
-        add(other, counts);
-      }
-    }
-    if (other != null) {
-      long[][] rest = other;
-      series.add(
-          new StatsView.Series(
-              MinuteCounts.OTHER, MinuteCounts.OTHER, counts(count -> rest[count.ordinal()])));
-    }
+    tasks.values().forEach(counts -> add(total, counts));
     return new StatsView(
         List.copyOf(summed),
         Instant.ofEpochSecond(first * 60),
         minutes,
         HistoryPublisher.KEPT_MINUTES,
         counts(count -> total[count.ordinal()]),
-        List.copyOf(series));
+        capped(
+            tasks,
+            minutes,
+            OTHER,
+            (s, c) ->
+                new StatsView.Series(s.queue(), s.type(), counts(count -> c[count.ordinal()]))),
+        capped(
+            limiters,
+            minutes,
+            new Series(TaskHistory.LIMITER, MinuteCounts.OTHER),
+            (s, c) -> new StatsView.LimiterSeries(s.type(), calls(count -> c[count.ordinal()]))));
+  }
+
+  /**
+   * The views of {@code sums}, in their order, at most {@link MinuteCounts#MAX_SERIES}: beyond, the
+   * rest summed under {@code other}, last.
+   */
+  private static <T> List<T> capped(
+      Map<Series, long[][]> sums, int minutes, Series other, BiFunction<Series, long[][], T> view) {
+    List<T> views = new ArrayList<>();
+    long[][] rest = null;
+    for (Map.Entry<Series, long[][]> entry : sums.entrySet()) {
+      if (!entry.getKey().equals(other)
+          && (sums.size() <= MinuteCounts.MAX_SERIES
+              || views.size() < MinuteCounts.MAX_SERIES - 1)) {
+        views.add(view.apply(entry.getKey(), entry.getValue()));
+      } else {
+        rest = rest == null ? new long[COUNTS.length][minutes] : rest;
+        add(rest, entry.getValue());
+      }
+    }
+    if (rest != null) {
+      views.add(view.apply(other, rest));
+    }
+    return List.copyOf(views);
+  }
+
+  private static StatsView.CallCounts calls(Function<Count, long[]> of) {
+    return new StatsView.CallCounts(
+        of.apply(Count.CALL_GRANTED),
+        of.apply(Count.CALL_WAITED),
+        of.apply(Count.CALL_REFUSED),
+        of.apply(Count.FAILED_OPEN));
   }
 
   private static void add(long[][] into, long[][] counts) {

@@ -14,8 +14,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Counts of what happened to tasks, per minute and per (queue, task type), for the last {@link
  * #retainedMinutes()} minutes: a ring of minutes, each replaced when its slot comes round again.
  * Bounded: at most {@link #MAX_SERIES} (queue, type) pairs a minute, the rest counted under {@link
- * #OTHER}. The minute is given by the caller (minutes since the epoch); nothing here reads a clock.
- * Adding is lock-free; a reader sees each counter as it is when read.
+ * #OTHER}. A pair with an empty queue is a {@code @RateLimited} limiter's (its name as the type):
+ * beyond the bound, limiters are counted under ("", {@link #OTHER}). The minute is given by the
+ * caller (minutes since the epoch); nothing here reads a clock. Adding is lock-free; a reader sees
+ * each counter as it is when read.
  */
 public final class MinuteCounts {
   /** At most this many (queue, type) pairs are counted apart in a minute. */
@@ -43,7 +45,13 @@ public final class MinuteCounts {
     /** A job throttler (mutex, semaphore, window) made a task wait (counted at its first wait). */
     THROTTLE_WAITED,
     /** A job throttler dropped a task (throttling action DROP, or its max wait passed). */
-    THROTTLE_DROPPED
+    THROTTLE_DROPPED,
+    /** A {@code @RateLimited} limiter let a call in (at once or after a wait). */
+    CALL_GRANTED,
+    /** A {@code @RateLimited} limiter let a call in after it waited for a permit. */
+    CALL_WAITED,
+    /** A {@code @RateLimited} limiter refused a call. */
+    CALL_REFUSED
   }
 
   private static final Count[] COUNTS = Count.values();
@@ -100,7 +108,7 @@ public final class MinuteCounts {
     AtomicLongArray counts = minute.counts().get(series);
     if (counts == null) {
       if (minute.counts().size() >= MAX_SERIES) {
-        series = new Series(OTHER, OTHER);
+        series = new Series(series.queue().isEmpty() ? "" : OTHER, OTHER); // a limiter stays one
       }
       counts = minute.counts().computeIfAbsent(series, s -> new AtomicLongArray(COUNTS.length));
     }

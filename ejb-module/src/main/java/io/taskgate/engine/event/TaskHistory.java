@@ -14,9 +14,10 @@ import java.util.List;
  * This instance's history of the last {@link #RETAINED_MINUTES} minutes, minute by minute, per
  * queue and task type: attempts started, tasks completed and failed (from the store's writes),
  * tasks the rate-limit gate parked or rejected (by reason) and tasks it let through unthrottled at
- * the key cap, tasks the job throttlers made wait or dropped. In memory, bounded; {@link
- * HistoryPublisher} writes it to the database, where the instances of a cluster read each other's,
- * and reads this instance's back after a restart.
+ * the key cap, tasks the job throttlers made wait or dropped; and per {@code @RateLimited} limiter
+ * (queue {@link #LIMITER}, its name as the type) the calls it let in, made wait, refused and let
+ * through untracked. In memory, bounded; {@link HistoryPublisher} writes it to the database, where
+ * the instances of a cluster read each other's, and reads this instance's back after a restart.
  */
 @ApplicationScoped
 public class TaskHistory {
@@ -84,6 +85,33 @@ public class TaskHistory {
     counts.add(minuteOf(clock.instant()), queue, type, Count.THROTTLE_DROPPED);
   }
 
+  /** The queue of a {@code @RateLimited} limiter's series (its name is the series' type). */
+  public static final String LIMITER = "";
+
+  /**
+   * A {@code @RateLimited} limiter named {@code limiter} let a call in ({@code waited}: after it
+   * waited for a permit).
+   */
+  public void callGranted(String limiter, boolean waited) {
+    long minute = minuteOf(clock.instant());
+    counts.add(minute, LIMITER, limiter, Count.CALL_GRANTED);
+    if (waited) {
+      counts.add(minute, LIMITER, limiter, Count.CALL_WAITED);
+    }
+  }
+
+  /** A {@code @RateLimited} limiter named {@code limiter} refused a call. */
+  public void callRefused(String limiter) {
+    counts.add(minuteOf(clock.instant()), LIMITER, limiter, Count.CALL_REFUSED);
+  }
+
+  /**
+   * A {@code @RateLimited} limiter let a call through untracked: it tracked all the keys it may.
+   */
+  public void callFailedOpen(String limiter) {
+    counts.add(minuteOf(clock.instant()), LIMITER, limiter, Count.FAILED_OPEN);
+  }
+
   /**
    * The counts of the last {@code minutes} minutes up to {@code now}'s minute (included).
    *
@@ -114,7 +142,10 @@ public class TaskHistory {
                     row.of(Count.REJECTED_DISCARDED),
                     row.of(Count.FAILED_OPEN),
                     row.of(Count.THROTTLE_WAITED),
-                    row.of(Count.THROTTLE_DROPPED)))
+                    row.of(Count.THROTTLE_DROPPED),
+                    row.of(Count.CALL_GRANTED),
+                    row.of(Count.CALL_WAITED),
+                    row.of(Count.CALL_REFUSED)))
         .toList();
   }
 
@@ -142,6 +173,9 @@ public class TaskHistory {
       case FAILED_OPEN -> record.failedOpen();
       case THROTTLE_WAITED -> record.throttleWaited();
       case THROTTLE_DROPPED -> record.throttleDropped();
+      case CALL_GRANTED -> record.callsGranted();
+      case CALL_WAITED -> record.callsWaited();
+      case CALL_REFUSED -> record.callsRefused();
     };
   }
 

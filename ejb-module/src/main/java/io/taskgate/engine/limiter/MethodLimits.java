@@ -5,6 +5,7 @@ import io.taskgate.core.limiter.RateLimiter;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.annotation.Resource;
@@ -66,6 +67,32 @@ public class MethodLimits {
 
   /** Run-time changes made on other instances are read this often. */
   static final long REFRESH_NANOS = 2_000_000_000L;
+
+  /** Counts each limiter's calls per minute; none told when absent (tests). */
+  @Inject TaskHistory history;
+
+  private CallEvents events() {
+    TaskHistory counts = history;
+    if (counts == null) {
+      return CallEvents.NONE;
+    }
+    return new CallEvents() {
+      @Override
+      public void granted(String limiter, boolean waited) {
+        counts.callGranted(limiter, waited);
+      }
+
+      @Override
+      public void refused(String limiter) {
+        counts.callRefused(limiter);
+      }
+
+      @Override
+      public void failedOpen(String limiter) {
+        counts.callFailedOpen(limiter);
+      }
+    };
+  }
 
   @Inject RatePolicies changes;
   @Inject Instance<KeyedRateLimiter> keyed;
@@ -138,7 +165,8 @@ public class MethodLimits {
             name,
             n ->
                 new Named(
-                    new NamedLimiter(spec, ticker::nanos, timers, this::sharedBudget), method));
+                    new NamedLimiter(spec, ticker::nanos, timers, this::sharedBudget, events()),
+                    method));
     if (!named.limiter().declared().equals(spec)) {
       throw new IllegalArgumentException(
           "limiter "

@@ -48,6 +48,7 @@ public final class NamedLimiter {
   private final LongSupplier clock;
   private final ScheduledExecutorService scheduler;
   private final SharedBudgets shared;
+  private final CallEvents events;
   private volatile State state;
   private final LongAdder granted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
@@ -88,6 +89,23 @@ public final class NamedLimiter {
       LongSupplier clock,
       ScheduledExecutorService scheduler,
       SharedBudgets shared) {
+    this(spec, clock, scheduler, shared, CallEvents.NONE);
+  }
+
+  /**
+   * @param spec what the limiter is
+   * @param clock the monotonic clock, in nanoseconds
+   * @param scheduler retries and times out waiting calls
+   * @param shared the cluster's budgets, for a spec whose scope is the cluster
+   * @param events told of each call granted, refused or let through untracked
+   */
+  public NamedLimiter(
+      LimitSpec spec,
+      LongSupplier clock,
+      ScheduledExecutorService scheduler,
+      SharedBudgets shared,
+      CallEvents events) {
+    this.events = Objects.requireNonNull(events, "events");
     this.name = Objects.requireNonNull(spec, "spec").name();
     this.declared = spec;
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -143,6 +161,7 @@ public final class NamedLimiter {
   private void refused(long nowNanos) {
     rejected.increment();
     recentRejections.add(nowNanos);
+    events.refused(name);
   }
 
   /** The calls refused in the last minute. */
@@ -212,6 +231,7 @@ public final class NamedLimiter {
           if (lease != null && lease.isAcquired()) {
             granted.increment();
             waited.increment();
+            events.granted(name, true);
             waitNanos.add(clock.getAsLong() - nowNanos);
           } else {
             refused(clock.getAsLong());
@@ -230,8 +250,10 @@ public final class NamedLimiter {
     RateLimitLease lease = current.keys().tryAcquire(key, nowNanos);
     if (lease == UNTRACKED) {
       failedOpen.increment();
+      events.failedOpen(name);
     } else if (lease.isAcquired()) {
       granted.increment();
+      events.granted(name, false);
       if (current.releaseWakes()) {
         return wakingOnRelease(current, key, lease);
       }

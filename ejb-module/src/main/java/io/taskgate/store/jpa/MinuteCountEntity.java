@@ -7,7 +7,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Index;
 import jakarta.persistence.Table;
 
-/** What one instance counted in one minute for one queue and task type. */
+/** What one instance counted in one minute for one queue and task type, or for one limiter. */
 @Entity
 @Table(
     name = "taskgate_minute_count",
@@ -57,6 +57,15 @@ class MinuteCountEntity {
   @Column(name = "throttle_dropped", nullable = false)
   private long throttleDropped;
 
+  @Column(name = "calls_granted", nullable = false)
+  private long callsGranted;
+
+  @Column(name = "calls_waited", nullable = false)
+  private long callsWaited;
+
+  @Column(name = "calls_refused", nullable = false)
+  private long callsRefused;
+
   protected MinuteCountEntity() {}
 
   MinuteCountEntity(MinuteRecord record) {
@@ -93,6 +102,9 @@ class MinuteCountEntity {
     failedOpen = record.failedOpen();
     throttleWaited = record.throttleWaited();
     throttleDropped = record.throttleDropped();
+    callsGranted = record.callsGranted();
+    callsWaited = record.callsWaited();
+    callsRefused = record.callsRefused();
   }
 
   MinuteRecord toRecord() {
@@ -109,6 +121,9 @@ class MinuteCountEntity {
         rejectedDiscarded,
         failedOpen,
         throttleWaited,
-        throttleDropped);
+        throttleDropped,
+        callsGranted,
+        callsWaited,
+        callsRefused);
   }
 }

@@ -88,14 +88,45 @@ class StatsViewsTest {
   }
 
   @Test
+  void aLimitersCallsAreItsOwnSeriesSummedOverTheInstancesAndOutsideTheTasksTotal() {
+    TaskHistory a = new TaskHistory(clock);
+    TaskHistory b = new TaskHistory(clock);
+    a.callGranted("partner-api", false);
+    a.callGranted("partner-api", true);
+    a.callRefused("partner-api");
+    b.callGranted("partner-api", false);
+    b.callFailedOpen("partner-api");
+    b.callRefused("search");
+    count(a, "default", TaskStatus.IN_PROGRESS, 1);
+    new HistoryPublisher(b, store).publish("b", clock.instant());
+
+    StatsView view = views("a", a).stats(3, Optional.of("default"), Optional.empty());
+
+    assertThat(view.limiters())
+        .as("the queue and type filters name task series only")
+        .extracting(StatsView.LimiterSeries::limiter)
+        .containsExactly("partner-api", "search");
+    StatsView.CallCounts partner = view.limiters().get(0).counts();
+    assertThat(partner.granted()).containsExactly(0L, 0L, 3L);
+    assertThat(partner.waited()).containsExactly(0L, 0L, 1L);
+    assertThat(partner.refused()).containsExactly(0L, 0L, 1L);
+    assertThat(partner.failedOpen()).containsExactly(0L, 0L, 1L);
+    assertThat(view.limiters().get(1).counts().refused()).containsExactly(0L, 0L, 1L);
+    assertThat(view.series()).extracting(StatsView.Series::queue).containsExactly("default");
+    assertThat(view.total().failedOpen()).as("a limiter's calls are not tasks").containsOnly(0L);
+    assertThat(view.total().started()).containsExactly(0L, 0L, 1L);
+  }
+
+  @Test
   void minutesBeyondWhatMemoryKeepsComeFromTheDatabaseForThisInstanceToo() {
     TaskHistory a = new TaskHistory(clock);
     long old = M0 - TaskHistory.RETAINED_MINUTES - 30;
     store.save(
         List.of(
-            new MinuteRecord("a", old, "default", "shop.Mail", 9, 0, 0, 0, 0, 0, 0, 0, 0),
+            new MinuteRecord("a", old, "default", "shop.Mail", 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
             // a's row of a minute memory keeps: memory wins (it is empty here)
-            new MinuteRecord("a", M0 - 1, "default", "shop.Mail", 4, 0, 0, 0, 0, 0, 0, 0, 0)));
+            new MinuteRecord(
+                "a", M0 - 1, "default", "shop.Mail", 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
 
     StatsView view = views("a", a).stats(600, Optional.empty(), Optional.empty());
 
@@ -109,11 +140,13 @@ class StatsViewsTest {
   @Test
   void theDatabaseIsReadAgainForTheSameWindowOnlyAfterFiveSeconds() {
     StatsViews views = views("a", new TaskHistory(clock));
-    store.save(List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 1, 0, 0, 0, 0, 0, 0, 0, 0)));
+    store.save(
+        List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     assertThat(last(views.stats(5, Optional.empty(), Optional.empty()).total().started(), 1))
         .containsExactly(1L);
 
-    store.save(List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 4, 0, 0, 0, 0, 0, 0, 0, 0)));
+    store.save(
+        List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     clock.advance(Duration.ofMillis(4_999));
     assertThat(last(views.stats(5, Optional.empty(), Optional.empty()).total().started(), 1))
         .as("as read 4.999 s ago")
@@ -122,7 +155,8 @@ class StatsViewsTest {
     assertThat(last(views.stats(5, Optional.empty(), Optional.empty()).total().started(), 1))
         .containsExactly(4L);
 
-    store.save(List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 9, 0, 0, 0, 0, 0, 0, 0, 0)));
+    store.save(
+        List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     assertThat(last(views.stats(6, Optional.empty(), Optional.empty()).total().started(), 1))
         .as("another window is read at once")
         .containsExactly(9L);
@@ -133,7 +167,8 @@ class StatsViewsTest {
     TaskHistory a = new TaskHistory(clock);
     count(a, "default", TaskStatus.IN_PROGRESS, 2);
     store.save(
-        List.of(new MinuteRecord("b", M0, "default", "shop.Mail", 5, 0, 0, 0, 0, 0, 0, 0, 0)));
+        List.of(
+            new MinuteRecord("b", M0, "default", "shop.Mail", 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     factory.close();
 
     StatsView view = views("a", a).stats(60, Optional.empty(), Optional.empty());
@@ -148,7 +183,8 @@ class StatsViewsTest {
     List<MinuteRecord> rows = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       rows.add(
-          new MinuteRecord("b", M0 - 1, "q" + (1000 + i), "shop.Mail", 1, 0, 0, 0, 0, 0, 0, 0, 0));
+          new MinuteRecord(
+              "b", M0 - 1, "q" + (1000 + i), "shop.Mail", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     }
     store.save(rows);
 

@@ -51,7 +51,7 @@ class HistoryPublisherTest {
     publisher.publish("a", clock.instant().plusSeconds(10));
 
     assertThat(stored())
-        .containsExactly(new MinuteRecord("a", M0, "q", "T", 3, 0, 0, 1, 0, 0, 0, 0, 0));
+        .containsExactly(new MinuteRecord("a", M0, "q", "T", 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0));
 
     clock.advance(Duration.ofMinutes(1));
     started(history, 5);
@@ -61,8 +61,8 @@ class HistoryPublisherTest {
 
     assertThat(stored())
         .containsExactly(
-            new MinuteRecord("a", M0, "q", "T", 3, 0, 1, 1, 0, 0, 0, 0, 0),
-            new MinuteRecord("a", M0 + 1, "q", "T", 5, 0, 0, 0, 0, 0, 0, 0, 0));
+            new MinuteRecord("a", M0, "q", "T", 3, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0),
+            new MinuteRecord("a", M0 + 1, "q", "T", 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
   }
 
   @Test
@@ -71,7 +71,7 @@ class HistoryPublisherTest {
     started(before, 4);
     new HistoryPublisher(before, store).publish("a", clock.instant());
     // another instance's rows are not this one's to read back
-    store.save(List.of(new MinuteRecord("b", M0, "q", "T", 50, 0, 0, 0, 0, 0, 0, 0, 0)));
+    store.save(List.of(new MinuteRecord("b", M0, "q", "T", 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
 
     clock.advance(Duration.ofSeconds(20));
     TaskHistory after = new TaskHistory(clock);
@@ -81,7 +81,7 @@ class HistoryPublisherTest {
     assertThat(after.read(clock.instant(), 1).get(0).total(MinuteCounts.Count.STARTED))
         .isEqualTo(5);
     assertThat(store.read(M0, M0, Optional.of("a")))
-        .containsExactly(new MinuteRecord("a", M0, "q", "T", 5, 0, 0, 0, 0, 0, 0, 0, 0));
+        .containsExactly(new MinuteRecord("a", M0, "q", "T", 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
   }
 
   @Test
@@ -89,9 +89,39 @@ class HistoryPublisherTest {
     store.save(
         List.of(
             new MinuteRecord(
-                "b", M0 - HistoryPublisher.KEPT_MINUTES, "q", "T", 1, 0, 0, 0, 0, 0, 0, 0, 0),
+                "b",
+                M0 - HistoryPublisher.KEPT_MINUTES,
+                "q",
+                "T",
+                1,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0),
             new MinuteRecord(
-                "b", M0 - HistoryPublisher.KEPT_MINUTES + 1, "q", "T", 1, 0, 0, 0, 0, 0, 0, 0, 0)));
+                "b",
+                M0 - HistoryPublisher.KEPT_MINUTES + 1,
+                "q",
+                "T",
+                1,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0)));
     HistoryPublisher publisher = new HistoryPublisher(new TaskHistory(clock), store);
     publisher.publish("a", T0);
 
@@ -101,8 +131,8 @@ class HistoryPublisherTest {
 
     store.save(
         List.of(
-            new MinuteRecord("b", M0 - 2_000, "q", "T", 1, 0, 0, 0, 0, 0, 0, 0, 0),
-            new MinuteRecord("b", M0 - 1_000, "q", "T", 1, 0, 0, 0, 0, 0, 0, 0, 0)));
+            new MinuteRecord("b", M0 - 2_000, "q", "T", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+            new MinuteRecord("b", M0 - 1_000, "q", "T", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     publisher.publish("a", T0.plus(Duration.ofMinutes(59)));
     assertThat(stored()).hasSize(3); // not yet: within the hour
 

@@ -2,6 +2,7 @@ package io.taskgate.engine.limiter;
 
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.EngineParts;
+import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.time.ManualTimeline;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Constructor;
@@ -24,6 +25,7 @@ final class Limited {
   final Map<String, String> config = new HashMap<>();
   final RateLimitedInterceptor interceptor = new RateLimitedInterceptor();
   volatile String caller = "alice";
+  final TaskHistory history = new TaskHistory(timeline.clock());
   final MethodLimits limits =
       new MethodLimits() {
         @Override
@@ -41,6 +43,7 @@ final class Limited {
     limits.config = EngineParts.config(config);
     limits.ticker = ticker;
     limits.timers = timeline.timers();
+    limits.history = history;
     interceptor.limits = limits;
     interceptor.ticker = ticker;
   }

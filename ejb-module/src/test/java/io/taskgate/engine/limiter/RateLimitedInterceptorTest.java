@@ -13,6 +13,8 @@ import io.taskgate.api.LimiterStats;
 import io.taskgate.api.RateLimitExceededException;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
+import io.taskgate.engine.event.MinuteCounts;
+import io.taskgate.engine.event.TaskHistory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -291,6 +293,13 @@ class RateLimitedInterceptorTest {
     assertThat(stats.keys()).isEqualTo(2);
     assertThat(stats.granted()).isEqualTo(2);
     assertThat(stats.rejected()).isEqualTo(1);
+    MinuteCounts.SeriesCounts minute =
+        limited.history.read(limited.timeline.clock().instant(), 1).get(0);
+    assertThat(minute.series()).isEqualTo(new MinuteCounts.Series(TaskHistory.LIMITER, name));
+    assertThat(minute.total(MinuteCounts.Count.FAILED_OPEN)).isEqualTo(2);
+    assertThat(minute.total(MinuteCounts.Count.CALL_GRANTED)).isEqualTo(2);
+    assertThat(minute.total(MinuteCounts.Count.CALL_WAITED)).isZero();
+    assertThat(minute.total(MinuteCounts.Count.CALL_REFUSED)).isEqualTo(1);
   }
 
   @Test

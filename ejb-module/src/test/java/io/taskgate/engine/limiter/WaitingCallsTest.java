@@ -9,6 +9,8 @@ import io.taskgate.api.QueueOrder;
 import io.taskgate.api.RateLimitExceededException;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
+import io.taskgate.engine.event.MinuteCounts;
+import io.taskgate.engine.event.TaskHistory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,6 +135,15 @@ class WaitingCallsTest {
     assertThat(stats.granted()).isEqualTo(3);
     assertThat(stats.rejected()).isEqualTo(1);
     assertThat(stats.queued()).isZero();
+    // and in the per-minute history, under the limiter's name (no queue)
+    List<MinuteCounts.SeriesCounts> minute =
+        limited.history.read(limited.timeline.clock().instant(), 1);
+    assertThat(minute)
+        .extracting(MinuteCounts.SeriesCounts::series)
+        .containsExactly(new MinuteCounts.Series(TaskHistory.LIMITER, stats.name()));
+    assertThat(minute.get(0).total(MinuteCounts.Count.CALL_GRANTED)).isEqualTo(3);
+    assertThat(minute.get(0).total(MinuteCounts.Count.CALL_WAITED)).isEqualTo(2);
+    assertThat(minute.get(0).total(MinuteCounts.Count.CALL_REFUSED)).isEqualTo(1);
   }
 
   @Test

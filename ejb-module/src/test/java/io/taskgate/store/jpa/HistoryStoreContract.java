@@ -49,7 +49,7 @@ abstract class HistoryStoreContract {
   static MinuteRecord row(String instance, long minute, String queue, String type, long base) {
     return new MinuteRecord(
         instance, minute, queue, type, base, base + 1, base + 2, base + 3, base + 4, base + 5,
-        base + 6, base + 7, base + 8);
+        base + 6, base + 7, base + 8, base + 9, base + 10, base + 11);
   }
 
   @Test

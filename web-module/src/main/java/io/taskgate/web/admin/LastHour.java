@@ -18,44 +18,93 @@ public record LastHour(StatsView view, List<String> charted) {
   /** The overview's counts. */
   static final List<String> TASKS = List.of("started", "parked", "rejected", "failed");
 
-  /** The Throttlers page's counts. */
-  static final List<String> THROTTLERS = List.of("throttleWaited", "throttleDropped");
+  /**
+   * The Throttlers page's counts: tasks the job throttlers made wait or dropped, calls the
+   * {@code @RateLimited} limiters made wait or refused.
+   */
+  static final List<String> THROTTLERS =
+      List.of("throttleWaited", "throttleDropped", "callsWaited", "callsRefused");
+
+  /** The counts of a limiter's calls, as the API names them. */
+  static final List<String> CALLS = List.of("callsGranted", "callsWaited", "callsRefused");
 
   /**
-   * The chart's data: {@code {"from": epochSeconds, "minutes", "counts": [names], "series":
-   * [{"queue", "type", name: [...] per count}]}}, one value a minute; an attribute of the page,
-   * which escapes it.
+   * The chart's data: {@code {"from": epochSeconds, "minutes", "counts": [names], "unit", "series":
+   * [{"queue", "type", name: [...] per count} or {"limiter", name: [...] per count}]}}, one value a
+   * minute, a series holding the counts that apply to it (tasks or calls); an attribute of the
+   * page, which escapes it.
    */
   public String getJson() {
     JsonArrayBuilder series = Json.createArrayBuilder();
-    for (StatsView.Series s : view.series()) {
-      JsonObjectBuilder one =
-          Json.createObjectBuilder().add("queue", s.queue()).add("type", s.taskType());
-      for (String count : charted) {
-        JsonArrayBuilder values = Json.createArrayBuilder();
-        for (long value : values(s.counts(), count)) {
-          values.add(value);
-        }
-        one.add(count, values);
+    if (charted.stream().anyMatch(count -> !CALLS.contains(count))) {
+      for (StatsView.Series s : view.series()) {
+        JsonObjectBuilder one =
+            Json.createObjectBuilder().add("queue", s.queue()).add("type", s.taskType());
+        charted.stream()
+            .filter(count -> !CALLS.contains(count))
+            .forEach(count -> one.add(count, array(values(s.counts(), count))));
+        series.add(one);
       }
-      series.add(one);
+    }
+    if (charted.stream().anyMatch(CALLS::contains)) {
+      for (StatsView.LimiterSeries s : view.limiters()) {
+        JsonObjectBuilder one = Json.createObjectBuilder().add("limiter", s.limiter());
+        charted.stream()
+            .filter(CALLS::contains)
+            .forEach(count -> one.add(count, array(calls(s.counts(), count))));
+        series.add(one);
+      }
     }
     return Json.createObjectBuilder()
         .add("from", view.from().getEpochSecond())
         .add("minutes", view.minutes())
         .add("counts", Json.createArrayBuilder(charted))
+        .add(
+            "unit",
+            charted.stream().anyMatch(CALLS::contains)
+                ? "tasks or calls a minute"
+                : "tasks a minute")
         .add("series", series)
         .build()
         .toString();
   }
 
-  /** The sum over the window of a count of {@link StatsView.Counts} ({@code rejected}, ...). */
+  private static JsonArrayBuilder array(long[] values) {
+    JsonArrayBuilder array = Json.createArrayBuilder();
+    for (long value : values) {
+      array.add(value);
+    }
+    return array;
+  }
+
+  /**
+   * The sum over the window of a count: of the tasks ({@code rejected}, ...), or of every limiter's
+   * calls ({@code callsRefused}, ...).
+   */
   public long total(String count) {
     long sum = 0;
+    if (CALLS.contains(count)) {
+      for (StatsView.LimiterSeries s : view.limiters()) {
+        for (long value : calls(s.counts(), count)) {
+          sum += value;
+        }
+      }
+      return sum;
+    }
     for (long value : values(view.total(), count)) {
       sum += value;
     }
     return sum;
+  }
+
+  /** The values of one count of a limiter's calls by its name in the API. */
+  static long[] calls(StatsView.CallCounts counts, String count) {
+    return switch (count) {
+      case "callsGranted" -> counts.granted();
+      case "callsWaited" -> counts.waited();
+      case "callsRefused" -> counts.refused();
+      default -> throw new IllegalArgumentException("no count of calls " + count);
+    };
   }
 
   /** Whose counts these are: "this instance" or "2 instances (a, b)". */

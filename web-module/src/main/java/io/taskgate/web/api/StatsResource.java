@@ -19,13 +19,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code GET /api/stats}: what happened to tasks minute by minute on the instances sharing the
- * database (started, completed, failed, parked, rejected by reason, let through at the key cap),
- * per queue and task type, for the last hour or as many minutes as asked, up to the minutes kept.
+ * database (started, completed, failed, parked, rejected by reason, let through at the key cap,
+ * made to wait or dropped by a job throttler), per queue and task type, and the calls of each
+ * {@code @RateLimited} limiter (granted, waited, refused, let through at the key cap), for the last
+ * hour or as many minutes as asked, up to the minutes kept.
  */
 @Path("stats")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
-@Tag(name = "stats", description = "What happened, minute by minute")
+@Tag(name = "stats", description = "What happened to tasks and limited calls, minute by minute")
 public class StatsResource {
   @Inject StatsViews stats;
 
@@ -37,7 +39,8 @@ public class StatsResource {
           "One value a minute, the oldest first, starting at 'from'; the last minute is the"
               + " current one, still counting. Per (queue, task type) that counted anything in the"
               + " window, and their total, summed over the instances sharing the database (listed"
-              + " in 'instances'). Each instance writes its counts to the database at its"
+              + " in 'instances'); per @RateLimited limiter that counted a call, in 'limiters'"
+              + " (the queue and type filters leave them be). Each instance writes its counts to the database at its"
               + " heartbeat (every 10 s by default), which keeps them 24 hours.")
   @APIResponse(
       responseCode = "200",

@@ -16,6 +16,9 @@ import java.util.List;
  * @param total the sum of the series, minute by minute
  * @param series per (queue, task type) that counted anything in the window, by queue then type, at
  *     most 256: beyond, the rest are summed under the queue and type "(other)", last
+ * @param limiters per {@code @RateLimited} limiter that counted anything in the window, by name, at
+ *     most 256: beyond, the rest are summed under the name "(other)", last; the queue and type
+ *     filters do not apply to them
  */
 public record StatsView(
     List<String> instances,
@@ -23,7 +26,8 @@ public record StatsView(
     int minutes,
     int retainedMinutes,
     Counts total,
-    List<Series> series) {
+    List<Series> series,
+    List<LimiterSeries> limiters) {
 
   /**
    * One queue and task type's counts.
@@ -61,4 +65,23 @@ public record StatsView(
       long[] failedOpen,
       long[] throttleWaited,
       long[] throttleDropped) {}
+
+  /**
+   * One {@code @RateLimited} limiter's calls.
+   *
+   * @param limiter the limiter's name
+   * @param counts its counts, minute by minute
+   */
+  public record LimiterSeries(String limiter, CallCounts counts) {}
+
+  /**
+   * A limiter's calls, one value a minute, the oldest first.
+   *
+   * @param granted calls let in, at once or after a wait
+   * @param waited calls let in after they waited for a permit
+   * @param refused calls refused
+   * @param failedOpen calls let through untracked because the limiter tracked as many keys as it
+   *     may
+   */
+  public record CallCounts(long[] granted, long[] waited, long[] refused, long[] failedOpen) {}
 }
