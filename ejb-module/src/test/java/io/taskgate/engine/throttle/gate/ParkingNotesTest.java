@@ -64,4 +64,26 @@ class ParkingNotesTest {
     notes.flush();
     assertThat(written).as("nothing more to write").hasSize(1);
   }
+
+  @Test
+  void aBurstIsWrittenTwoBatchesATickAndWhollyWhenTheApplicationStops() {
+    StoredTask task =
+        StoredTask.queued(UUID.randomUUID(), "a.Sync", "{}", "default", null, NOW, null, NOW);
+    int burst = ParkingNotes.BATCH * (ParkingNotes.BATCHES_PER_FLUSH + 1) + 1;
+    for (int i = 0; i < burst; i++) {
+      notes.parked(task, "acme", NOW.plusMillis(i), POLICY, NOW);
+    }
+
+    notes.flush();
+    assertThat(written).hasSize(ParkingNotes.BATCHES_PER_FLUSH).allMatch(b -> b.size() == 1_000);
+    assertThat(notes.pending()).isEqualTo(ParkingNotes.BATCH + 1);
+
+    notes.stop();
+    assertThat(written).hasSize(ParkingNotes.BATCHES_PER_FLUSH + 2);
+    assertThat(written.get(written.size() - 1)).hasSize(1);
+    assertThat(notes.pending()).isZero();
+    assertThat(written.stream().flatMap(List::stream).map(TaskNote::detail).distinct())
+        .as("each parking noted once")
+        .hasSize(burst);
+  }
 }
