@@ -51,8 +51,9 @@ public class ParkingNotes {
   static final int BATCH = 1_000;
 
   /**
-   * Batches written by one timer tick at most (the rest wait for the next ticks): a burst of 10,000
-   * parkings is noted over 5 s rather than in one go beside the other keys' claims.
+   * Batches written by one timer tick (the rest wait for the next ticks, unless more than half of
+   * {@link #MAX_PENDING} wait): a burst of 10,000 parkings is noted over 5 s rather than in one go
+   * beside the other keys' claims.
    */
   static final int BATCHES_PER_FLUSH = 2;
 
@@ -140,9 +141,12 @@ public class ParkingNotes {
     flush(BATCHES_PER_FLUSH);
   }
 
-  /** Writes the pending notes, a batch at a time, {@code batches} at most. */
+  /**
+   * Writes the pending notes, a batch at a time, {@code batches} at most, and more while over half
+   * of {@link #MAX_PENDING} wait (rather than drop any).
+   */
   void flush(int batches) {
-    for (int written = 0; written < batches; written++) {
+    for (int written = 0; written < batches || size.get() > MAX_PENDING / 2; written++) {
       List<TaskNote> batch = new ArrayList<>();
       Parking parking;
       while (batch.size() < BATCH && (parking = pending.poll()) != null) {

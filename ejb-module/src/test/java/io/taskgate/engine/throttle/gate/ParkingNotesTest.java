@@ -86,4 +86,19 @@ class ParkingNotesTest {
         .as("each parking noted once")
         .hasSize(burst);
   }
+
+  @Test
+  void aTickWritesMoreThanTwoBatchesWhileOverHalfTheCapWaits() {
+    StoredTask task =
+        StoredTask.queued(UUID.randomUUID(), "a.Sync", "{}", "default", null, NOW, null, NOW);
+    int backlog = ParkingNotes.MAX_PENDING / 2 + 5 * ParkingNotes.BATCH;
+    for (int i = 0; i < backlog; i++) {
+      notes.parked(task, "acme", NOW, POLICY, NOW);
+    }
+
+    notes.flush();
+
+    assertThat(notes.pending()).isEqualTo(ParkingNotes.MAX_PENDING / 2);
+    assertThat(written).hasSize(5);
+  }
 }
