@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
@@ -607,21 +608,23 @@ class ClusterIT {
     List<String> ids = new ArrayList<>(batch("a", 2, 2, "long-r" + round, keys + "-long", 20_000));
     awaitStarted(ids, Duration.ofSeconds(60));
     ids.addAll(batch("a", 600, 5, keys, keys, 5));
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    int most = 0;
-    while (System.nanoTime() < deadline) {
-      int parked = overview("a").getInt("parkedTasks");
-      if (parked >= 200) {
-        return ids;
-      }
-      most = Math.max(most, parked);
-      Thread.sleep(20);
+    AtomicInteger most = new AtomicInteger();
+    try {
+      Await.until(
+          () -> overview("a").getInt("parkedTasks"),
+          parked -> most.accumulateAndGet(parked, Math::max) >= 200,
+          Duration.ofSeconds(20),
+          Duration.ofMillis(20),
+          parked -> "tasks parked on a: " + parked);
+      return ids;
+    } catch (AssertionError notReached) {
+      // printed below, with what the database shows
     }
     System.out.printf(
         "ClusterIT: try %d: a parked at most %d tasks within 20 s (200 wanted); now a %s, b %s;"
             + " tasks by status %s, by owner %s; a's limiter %s%n",
         round,
-        most,
+        most.get(),
         overview("a"),
         overview("b").getInt("parkedTasks"),
         statuses(ids),
