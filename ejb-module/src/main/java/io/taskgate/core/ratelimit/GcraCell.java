@@ -13,14 +13,21 @@ import java.util.UUID;
  * key: the same decisions, the same invariants (idempotent reservations, non-decreasing slots,
  * rejections spend nothing). <b>Not thread-safe</b>: the store runs one update of a key at a time.
  *
+ * <p>Beside the slots it hands out, the cell keeps a second chain over the starts really made, on
+ * whichever instance ({@link #tryStart}): a task that starts late (a paused instance, a slow claim,
+ * a call decided without the grid) and an on-time one after it would otherwise come closer together
+ * than the policy allows, so every gated start is checked against it at the last moment.
+ *
  * <p>Encoding: the TAT (8 bytes), the reservation count (4), then per reservation the task id's two
- * halves and the slot (24 bytes). A key with no reservation is 12 bytes.
+ * halves and the slot (24 bytes), then, once a start was counted, the starts' TAT (8 bytes; a cell
+ * without it reads as one whose starts have a full bucket). A key with no reservation is 12 bytes.
  */
 public final class GcraCell {
   /** The TAT of a key never seen (or forgotten). */
   static final long NEW_KEY = Long.MIN_VALUE;
 
   private long tat = NEW_KEY;
+  private long startTat = NEW_KEY; // the chain of the starts really made, from every instance
   private long[] reservations = new long[0]; // id high, id low, slot; in the order made
   private int size;
   private boolean changed;
@@ -40,15 +47,22 @@ public final class GcraCell {
     for (int i = 0; i < cell.reservations.length; i++) {
       cell.reservations[i] = in.getLong();
     }
+    if (in.remaining() >= Long.BYTES) {
+      cell.startTat = in.getLong();
+    }
     return cell;
   }
 
   /** This cell's bytes. */
   public byte[] encode() {
-    ByteBuffer out = ByteBuffer.allocate(12 + size * 24);
+    boolean starts = startTat != NEW_KEY;
+    ByteBuffer out = ByteBuffer.allocate(12 + size * 24 + (starts ? Long.BYTES : 0));
     out.putLong(tat).putInt(size);
     for (int i = 0; i < size * 3; i++) {
       out.putLong(reservations[i]);
+    }
+    if (starts) {
+      out.putLong(startTat);
     }
     return out.array();
   }
@@ -107,6 +121,48 @@ public final class GcraCell {
     tat = current + rules.interval();
     changed = true;
     return decision;
+  }
+
+  /**
+   * A gated task of this key is about to start at {@code now}, on whichever instance: 0 if its
+   * start conforms to the policy over the starts counted so far (it is counted, as of {@code now}),
+   * else how many nanoseconds to wait before asking again. A start conforms when it is no earlier
+   * than the starts' {@code TAT − τ − jitter}; it moves their {@code TAT} to {@code max(TAT, now) +
+   * T}. On-time starts conform, because the slots do; a late start holds the next ones back by as
+   * much as it was late beyond the burst tolerance, instead of letting them bunch after it.
+   *
+   * @param jitterNanos how much earlier than the chain allows a start may still come: the timers
+   *     that bring tasks back at their slots fire by the monotonic clock, the check reads the wall
+   *     clock
+   */
+  public long tryStart(Rules rules, long now, long jitterNanos) {
+    changed = false;
+    if (startTat != NEW_KEY) {
+      long earliest = startTat - rules.tolerance() - jitterNanos;
+      if (now < earliest) {
+        return earliest - now;
+      }
+    }
+    startTat = Math.max(startTat == NEW_KEY ? now : startTat, now) + rules.interval();
+    changed = true;
+    return 0;
+  }
+
+  /**
+   * A start counted by {@link #tryStart} at an earlier instant reached its handler only at {@code
+   * at}: the starts' chain moves on from then, if that is later ({@code TAT} never moves back).
+   */
+  public void startedAt(Rules rules, long at) {
+    long from = at + rules.interval();
+    changed = startTat != NEW_KEY && from > startTat;
+    if (changed) {
+      startTat = from;
+    }
+  }
+
+  /** The TAT of the starts counted; {@link Long#MIN_VALUE} before the first. */
+  public long startTat() {
+    return startTat;
   }
 
   /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
@@ -189,7 +245,7 @@ public final class GcraCell {
    * now}.
    */
   public long neededUntil(long now) {
-    long until = Math.max(tat, now);
+    long until = Math.max(Math.max(tat, startTat), now);
     for (int i = 0; i < size; i++) {
       until = Math.max(until, reservations[i * 3 + 2] + GcraShard.STALE_RESERVATION_NANOS);
     }

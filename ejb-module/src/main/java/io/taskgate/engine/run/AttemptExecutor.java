@@ -128,9 +128,11 @@ public class AttemptExecutor {
       window.lock();
     }
     boolean entering = false;
+    Instant checkedAt = null;
     try {
       if (claim.key() != null) {
         Instant now = clock.instant();
+        checkedAt = now;
         Instant holdUntil =
             spacing.holdUntil(claim.scope(), claim.key(), claim.policy(), now, held);
         if (holdUntil != null) {
@@ -150,7 +152,7 @@ public class AttemptExecutor {
       }
       invoker.callback(claimed, "onStarted", () -> handler.onStarted(task, context));
       if (claim.key() != null) {
-        spacing.startedNow(claim.scope(), claim.key(), claim.policy(), clock.instant());
+        spacing.startedNow(claim.scope(), claim.key(), claim.policy(), checkedAt, clock.instant());
       }
       entering = window != null;
     } finally {
@@ -159,10 +161,12 @@ public class AttemptExecutor {
       }
     }
     if (entering) {
+      Instant checked = checkedAt;
       HandlerEntry.onEnter(
           () -> {
             try {
-              spacing.startedNow(claim.scope(), claim.key(), claim.policy(), clock.instant());
+              spacing.startedNow(
+                  claim.scope(), claim.key(), claim.policy(), checked, clock.instant());
             } finally {
               window.unlock();
             }

@@ -114,4 +114,54 @@ class GcraCellTest {
         .isEqualTo(parked.slotEpochNanos() + GcraShard.STALE_RESERVATION_NANOS);
     assertThat(GcraCell.decode(null).neededUntil(T0)).isEqualTo(T0);
   }
+
+  /**
+   * The chain of starts really made: a late start holds the next, on-time one back instead of
+   * letting the two bunch; on-time starts pass; the chain survives the cell's bytes, and a cell
+   * written without it reads as one whose starts have a full bucket.
+   */
+  @Test
+  void aLateStartHoldsTheNextOneBackAcrossTheCellsBytes() {
+    GcraCell.Rules rules =
+        GcraCell.Rules.of(RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(1));
+    GcraCell cell = GcraCell.decode(null);
+    assertThat(cell.tryStart(rules, T0, 0)).isZero();
+    assertThat(cell.changed()).isTrue();
+    cell = GcraCell.decode(cell.encode());
+    // on time, one interval later
+    assertThat(cell.tryStart(rules, T0 + 100 * MS, 0)).isZero();
+    // the next slot was T0 + 200 ms; its task starts late, at 280 ms
+    cell = GcraCell.decode(cell.encode());
+    assertThat(cell.tryStart(rules, T0 + 280 * MS, 0)).isZero();
+    // the task of slot 300 ms, on time, waits until 380 ms
+    cell = GcraCell.decode(cell.encode());
+    assertThat(cell.tryStart(rules, T0 + 300 * MS, 0)).isEqualTo(80 * MS);
+    assertThat(cell.changed()).isFalse();
+    // a millisecond of jitter is let through, no more
+    assertThat(cell.tryStart(rules, T0 + 379 * MS, MS)).isZero();
+    assertThat(cell.startTat()).isEqualTo(T0 + 480 * MS);
+    // a start that reached its handler late moves the chain on, never back
+    cell.startedAt(rules, T0 + 395 * MS);
+    assertThat(cell.startTat()).isEqualTo(T0 + 495 * MS);
+    cell.startedAt(rules, T0 + 390 * MS);
+    assertThat(cell.changed()).isFalse();
+    // the slots' part of the cell is left as it was, and an old cell has no chain yet
+    assertThat(GcraCell.decode(cell.encode()).tat()).isEqualTo(cell.tat());
+    GcraCell reserved = GcraCell.decode(null);
+    reserved.reserve(rules, UUID.randomUUID(), T0);
+    assertThat(reserved.encode()).hasSize(12);
+    assertThat(GcraCell.decode(reserved.encode()).tryStart(rules, T0, 0)).isZero();
+  }
+
+  /** A burst's starts pass back to back, the one after it waits for the tolerance to refill. */
+  @Test
+  void theStartsOfABurstPassBackToBack() {
+    GcraCell.Rules rules =
+        GcraCell.Rules.of(RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(3));
+    GcraCell cell = GcraCell.decode(null);
+    for (int i = 0; i < 3; i++) {
+      assertThat(cell.tryStart(rules, T0, 0)).as("start " + i).isZero();
+    }
+    assertThat(cell.tryStart(rules, T0, 0)).isEqualTo(100 * MS);
+  }
 }

@@ -67,6 +67,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   static final long WARN_EVERY_NANOS = 60_000_000_000L;
 
   private final GridCells cells;
+  private final GridStarts starts;
   private final IntSupplier members;
   private final Duration budget;
   private final long budgetNanos;
@@ -108,6 +109,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     this.fallback = fallbacks.get();
     this.maxTrackedKeys = maxTrackedKeys;
     this.cells = new GridCells(map, budget);
+    this.starts = new GridStarts(cells, degraded::get, this::failed);
     cells.warmUp();
   }
 
@@ -211,6 +213,15 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       LOG.log(Level.FINE, "Taskgate could not read a reservation in the data grid", e);
       return NO_RESERVATION;
     }
+  }
+
+  /**
+   * The check of every gated start against the key's starts on every instance, on this limiter's
+   * cells; it asks nothing while the limiter is degraded, and a call the grid misses counts towards
+   * the degraded mode.
+   */
+  public GridStarts starts() {
+    return starts;
   }
 
   /** Grid entries expire by themselves; this forgets the fallback's idle keys. */

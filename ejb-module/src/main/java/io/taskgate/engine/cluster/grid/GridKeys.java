@@ -11,7 +11,12 @@ final class GridKeys {
 
   /** The grid entry of {@code key} in {@code scope}. */
   static String cellKey(RateLimitScope scope, String key) {
-    return scope.name() + '\u0000' + key;
+    return cellKey(scope.name(), key);
+  }
+
+  /** The grid entry of {@code key} in the scope named {@code scope}. */
+  static String cellKey(String scope, String key) {
+    return scope + '\u0000' + key;
   }
 
   /** A reservation id as the cell keeps it. */

@@ -1,6 +1,7 @@
 package io.taskgate.engine.cluster.grid;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.store.InstanceRecord;
 import jakarta.annotation.PostConstruct;
@@ -99,6 +100,26 @@ public class GridState {
             .map(InstanceRecord::id)
             .toList();
     current.peersOutside(outside, alivePeers.size() + 1, nowEpochNanos);
+  }
+
+  /**
+   * Checks a gated start against the starts of the key on every instance ({@link
+   * GridStarts#tryStart}): 0 to start now, else the nanoseconds to wait; {@link
+   * GridStarts#UNCHECKED} when the budgets are local or the grid could not check it.
+   */
+  public long tryStart(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
+    GridKeyedRateLimiter current = limiter;
+    return current == null
+        ? GridStarts.UNCHECKED
+        : current.starts().tryStart(scope, key, policy, nowEpochNanos);
+  }
+
+  /** See {@link GridStarts#startedAt}; nothing when the budgets are local. */
+  public void startedAt(String scope, String key, RateLimitPolicy policy, long atEpochNanos) {
+    GridKeyedRateLimiter current = limiter;
+    if (current != null) {
+      current.starts().startedAt(scope, key, policy, atEpochNanos);
+    }
   }
 
   /** The grid's status; empty when the budgets are local. */

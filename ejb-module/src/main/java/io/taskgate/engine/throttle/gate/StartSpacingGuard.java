@@ -6,6 +6,7 @@ import io.taskgate.core.ratelimit.StartSpacing;
 import io.taskgate.engine.cluster.grid.GridState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,11 +25,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * start too close to its own, late one. Another key waits on a window only if it shares the stripe
  * and the holder is descheduled right then.
  *
- * <p>With the budgets in the data grid ({@code taskgate.rate-limit.limiter=grid}) it holds nothing:
- * it would see only this instance's starts, and holding them after a late one makes them later
- * still, so that they fall among the other instances' on-time starts (measured by {@code
- * ClusterIT}: with it, up to 18 starts of a key in one second on the merged timeline of two
- * instances where the policy allows 11; without it, 11). The grid's slots space the key's starts.
+ * <p>With the budgets in the data grid ({@code taskgate.rate-limit.limiter=grid}) the check is the
+ * grid's ({@link GridState#tryStart}): the key's cell keeps the chain of its starts on every
+ * instance, so that a start late on one instance holds the next ones back on all of them (this
+ * instance's starts alone would not do: holding them after a late one made them later still, among
+ * the other instances' on-time starts). A start that reaches its handler over a millisecond after
+ * its check moves the chain on from then ({@link #startedNow(String, String, RateLimitPolicy,
+ * Instant, Instant)}). While the grid does not answer, only its slots space the key's starts.
  */
 @ApplicationScoped
 public class StartSpacingGuard {
@@ -36,6 +39,12 @@ public class StartSpacingGuard {
    * A start held back is redeemed this much after it conforms ({@link GateTuning#spacingSlack}).
    */
   private static final long SLACK_NANOS = GateTuning.DEFAULT.spacingSlack().toNanos();
+
+  /**
+   * With the budgets in the grid, a start that reaches its handler this long after its check is
+   * counted again (a call to the grid), from then.
+   */
+  static final long LATE_ENTRY_NANOS = 1_000_000;
 
   @Inject GateSettings gateSettings;
   @Inject GridState grid;
@@ -53,10 +62,10 @@ public class StartSpacingGuard {
    */
   public Instant holdUntil(
       String scope, String key, RateLimitPolicy policy, Instant now, boolean held) {
-    if (budgetsInTheGrid()) {
-      return null;
-    }
-    long wait = spacing().tryStart(scope, key, policy, EpochNanos.of(now), held);
+    long wait =
+        budgetsInTheGrid()
+            ? Math.max(0, grid.tryStart(scope, key, policy, EpochNanos.of(now)))
+            : spacing().tryStart(scope, key, policy, EpochNanos.of(now), held);
     if (wait == 0) {
       return null;
     }
@@ -69,6 +78,22 @@ public class StartSpacingGuard {
    * is later than when it was checked ({@link StartSpacing#started}).
    */
   public void startedNow(String scope, String key, RateLimitPolicy policy, Instant now) {
+    startedNow(scope, key, policy, now, now);
+  }
+
+  /**
+   * {@link #startedNow(String, String, RateLimitPolicy, Instant)} for a start checked at {@code
+   * checkedAt}: with the budgets in the grid, a start that reaches its handler over {@link
+   * #LATE_ENTRY_NANOS} after its check moves the key's chain of starts on from {@code now}.
+   */
+  public void startedNow(
+      String scope, String key, RateLimitPolicy policy, Instant checkedAt, Instant now) {
+    if (budgetsInTheGrid()) {
+      if (Duration.between(checkedAt, now).toNanos() > LATE_ENTRY_NANOS) {
+        grid.startedAt(scope, key, policy, EpochNanos.of(now));
+      }
+      return;
+    }
     spacing().started(scope, key, policy, EpochNanos.of(now));
   }
 

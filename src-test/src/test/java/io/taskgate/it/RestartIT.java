@@ -1,0 +1,261 @@
+package io.taskgate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.it.ledger.Ledger;
+import io.taskgate.it.restart.Restart;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * One Payara Micro on the embedded H2 default, stopped normally and started again, then killed with
+ * {@code kill -9} and started again, each time with one key's tasks parked, running (interrupted by
+ * the stop) and queued, for policies that start full and that start empty. Every start of every
+ * key, across the three boots, goes through the conformance check, each restart making the key's
+ * bucket anew (seed 000's rule: full, or empty with {@code startEmpty}, then the policy's pace).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RestartIT {
+  private static final int PORT = 28965;
+  private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
+  private static final int PER_TYPE = 12;
+
+  /** The policies of {@link Restart}'s handlers. */
+  private static final Map<String, Conformance.Policy> POLICIES =
+      Map.of(
+          "Full", Conformance.Policy.of(4, Duration.ofSeconds(1), 3),
+          "Empty", Conformance.Policy.of(2, Duration.ofSeconds(1), 5).startingEmpty(),
+          "Even", Conformance.Policy.of(4, Duration.ofSeconds(1), 1).startingEmpty());
+
+  private final Path dir = Path.of("target", "restart-it").toAbsolutePath();
+  private Process current;
+
+  @AfterEach
+  void killLeftover() throws InterruptedException {
+    if (current != null && current.isAlive()) {
+      current.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void everyStartKeepsItsPolicyThroughAStopAndAKill() throws Exception {
+    MicroRuns.deleteTree(dir);
+    Files.createDirectories(dir);
+    Path ledger = dir.resolve("ledger.txt");
+    File war = war();
+    List<Instant> rebirths = new ArrayList<>();
+
+    // boot 1: a key's tasks of each type, some running, the rest parked, then a normal stop
+    Process server = start(war, ledger, "boot-1.log");
+    List<String> first = dispatchEachType("k1", 400);
+    awaitStarts(ledger, "k1", 3);
+    stop(server);
+
+    // boot 2: the stopped key's tasks (their slots passed while it was down) on fresh buckets;
+    // then another key's tasks, and a kill -9 while they run and wait
+    rebirths.add(Instant.now());
+    server = start(war, ledger, "boot-2.log");
+    awaitCompleted(first);
+    List<String> second = dispatchEachType("k2", 300);
+    awaitStarts(ledger, "k2", 3);
+    server.destroyForcibly();
+    assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+    // boot 3: the killed key's queued, parked and interrupted tasks
+    rebirths.add(Instant.now());
+    server = start(war, ledger, "boot-3.log");
+    try {
+      awaitCompleted(second);
+    } finally {
+      stop(server);
+    }
+
+    List<String[]> starts = starts(ledger);
+    Set<String> started = new HashSet<>();
+    Conformance.Run run = Conformance.run();
+    for (String[] start : starts) {
+      started.add(start[1]);
+      Conformance.Key key = run.key(start[2] + "/" + start[3], POLICIES.get(start[2]));
+      key.started(
+          new Conformance.Start(
+              Instant.EPOCH.plus(Long.parseLong(start[4]), java.time.temporal.ChronoUnit.MICROS),
+              start[1],
+              "attempt " + start[5]));
+    }
+    for (Instant at : rebirths) {
+      run.rebornAt(at);
+    }
+    assertThat(started).containsAll(first).containsAll(second);
+    System.out.println(
+        "RestartIT: " + starts.size() + " starts; " + gapsAfterRestarts(starts, rebirths));
+    System.out.println("RestartIT: " + run.assertConforms());
+  }
+
+  /** For each type and key, how far apart its first two starts after each restart came. */
+  private static String gapsAfterRestarts(List<String[]> starts, List<Instant> rebirths) {
+    Map<String, List<Long>> byKey = new HashMap<>();
+    for (String[] start : starts) {
+      byKey
+          .computeIfAbsent(start[2] + "/" + start[3], k -> new ArrayList<>())
+          .add(Long.parseLong(start[4]));
+    }
+    StringBuilder text = new StringBuilder("first two starts after a restart, ms apart:");
+    for (var entry : new java.util.TreeMap<>(byKey).entrySet()) {
+      List<Long> micros = entry.getValue();
+      micros.sort(null);
+      for (Instant rebirth : rebirths) {
+        long at = java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, rebirth);
+        List<Long> after = micros.stream().filter(m -> m >= at).limit(2).toList();
+        if (after.size() == 2) {
+          text.append(' ')
+              .append(entry.getKey())
+              .append('=')
+              .append((after.get(1) - after.get(0)) / 1000.0);
+        }
+      }
+    }
+    return text.toString();
+  }
+
+  private static List<String> dispatchEachType(String key, int workMillis) throws Exception {
+    List<String> ids = new ArrayList<>();
+    for (String type : List.of("full", "empty", "even")) {
+      HttpResponse<String> response =
+          Http.send(
+              "POST",
+              api(
+                  "restart-test/batch?type="
+                      + type
+                      + "&n="
+                      + PER_TYPE
+                      + "&key="
+                      + key
+                      + "&prefix="
+                      + type
+                      + "-"
+                      + key
+                      + "&work="
+                      + workMillis),
+              "",
+              "admin",
+              "taskgate");
+      ids.addAll(Http.batchIds(response, PER_TYPE));
+    }
+    return ids;
+  }
+
+  /** Waits until the ledger has {@code n} starts of {@code key} for every type. */
+  private static void awaitStarts(Path ledger, String key, int n) throws Exception {
+    Await.until(
+        () -> {
+          Map<String, Integer> perType = new HashMap<>();
+          for (String[] start : starts(ledger)) {
+            if (start[3].equals(key)) {
+              perType.merge(start[2], 1, Integer::sum);
+            }
+          }
+          return perType;
+        },
+        perType -> perType.size() == 3 && perType.values().stream().allMatch(c -> c >= n),
+        Duration.ofMinutes(1),
+        Duration.ofMillis(50),
+        perType -> "starts of " + key + " per type: " + perType);
+  }
+
+  private static void awaitCompleted(List<String> ids) throws Exception {
+    for (String id : ids) {
+      Await.until(
+          () -> Http.json(Http.send("GET", api("tasks/" + id), null, "admin", "taskgate")),
+          task -> task.getString("status").equals("COMPLETED"),
+          Duration.ofMinutes(2),
+          Duration.ofMillis(200),
+          task -> "task " + id + ": " + task);
+    }
+  }
+
+  /** The ledger's starts: {@code start <task id> <type> <key> <µs> <attempt>}, split. */
+  private static List<String[]> starts(Path ledger) throws IOException {
+    if (!Files.exists(ledger)) {
+      return List.of();
+    }
+    List<String[]> starts = new ArrayList<>();
+    for (String line : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
+      String[] parts = line.split(" ");
+      if (parts.length == 6 && parts[0].equals("start")) {
+        starts.add(parts);
+      }
+    }
+    return starts;
+  }
+
+  private Process start(File war, Path ledger, String logName) throws Exception {
+    Path serverConfig = Path.of(ItConfig.required("taskgate.serverConfig"));
+    List<String> command =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Dtaskgate.examples.enabled=false",
+            "-D" + Ledger.FILE + "=" + ledger,
+            "-Dtaskgate.h2.dir=" + dir.resolve("data"),
+            "-jar",
+            ItConfig.required("payara.microJar"),
+            "--nohazelcast",
+            "--port",
+            String.valueOf(PORT),
+            "--postbootcommandfile",
+            serverConfig.resolve("datasource-h2.asadmin").toString(),
+            "--deploy",
+            war.getPath(),
+            "--contextroot",
+            "taskgate");
+    Path log = dir.resolve(logName);
+    Process server =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    current = server;
+    MicroRuns.awaitAnswering(PORT, server, log, BOOT_TIMEOUT);
+    return server;
+  }
+
+  private static void stop(Process server) throws InterruptedException {
+    server.destroy();
+    if (!server.waitFor(60, TimeUnit.SECONDS)) {
+      server.destroyForcibly().waitFor();
+    }
+  }
+
+  private File war() {
+    File war = dir.resolve("taskgate.war").toFile();
+    ShrinkWrap.create(ZipImporter.class, "taskgate.war")
+        .importFrom(new File(ItConfig.required("taskgate.war")))
+        .as(WebArchive.class)
+        .addPackage(Restart.class.getPackage())
+        .addPackage(Ledger.class.getPackage())
+        .as(ZipExporter.class)
+        .exportTo(war, true);
+    return war;
+  }
+
+  private static URI api(String path) {
+    return URI.create("http://localhost:" + PORT + "/taskgate/api/" + path);
+  }
+}
