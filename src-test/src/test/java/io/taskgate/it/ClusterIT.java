@@ -55,6 +55,9 @@ class ClusterIT {
   private static final String DB = "taskgate_cluster";
   private static final long INTERVAL_MICROS = 100_000; // the policy: 10 a second, burst 1
 
+  /** Tasks of the 15-a-minute key dispatched to each instance. */
+  private static final int QUARTERLY_PER_INSTANCE = 5;
+
   /** The keys of the budget test: 50 tasks a second for the cluster, fewer than it can run. */
   private static final int KEYS = 5;
 
@@ -115,6 +118,9 @@ class ClusterIT {
   @Test
   @Order(2)
   void twoInstancesKeepOneBudgetPerKey() throws Exception {
+    // one key at 15 a minute, one start every 4 s, half of its calls on each instance
+    List<String> quarterly = new ArrayList<>(quarterly("a", QUARTERLY_PER_INSTANCE, "q-a"));
+    quarterly.addAll(quarterly("b", QUARTERLY_PER_INSTANCE, "q-b"));
     List<String> ids = new ArrayList<>(batch("a", 500, KEYS, "conform-a", 5));
     ids.addAll(batch("b", 500, KEYS, "conform-b", 5));
     List<String> onlyOnB = batch("b", 30, 1, "only-b", "only-b", 5);
@@ -210,6 +216,36 @@ class ClusterIT {
           limiter.getJsonNumber("degradations").longValue(),
           limiter.getJsonNumber("localDecisions").longValue());
     }
+    // every start of every key, on the merged timeline, within the policy at every instant
+    Conformance.Run run = Conformance.run();
+    Conformance.Policy policy = Conformance.Policy.of(10, Duration.ofSeconds(1), 1);
+    for (var entry : byKey.entrySet()) {
+      Conformance.Key key = run.key(entry.getKey(), policy);
+      entry.getValue().forEach(start -> key.started(start.conformance()));
+    }
+    awaitCompleted(quarterly, Duration.ofMinutes(2));
+    Conformance.Key slow =
+        run.key("quarterly", Conformance.Policy.of(15, Duration.ofMinutes(1), 1));
+    List<Long> slowStarts = new ArrayList<>();
+    for (String id : quarterly) {
+      assertThat(starts.get(id)).as("starts of " + id).hasSize(1);
+      Start start = starts.get(id).get(0);
+      slow.started(start.conformance());
+      slowStarts.add(start.micros());
+    }
+    slowStarts.sort(null);
+    int mostIn32s = 0;
+    for (int i = 0; i < slowStarts.size(); i++) {
+      int j = i;
+      while (j < slowStarts.size() && slowStarts.get(j) < slowStarts.get(i) + 32_000_000) {
+        j++;
+      }
+      mostIn32s = Math.max(mostIn32s, j - i);
+    }
+    System.out.printf(
+        "ClusterIT: the 15-a-minute key: at most %d starts in any 32 s (policy: 9)%n", mostIn32s);
+    System.out.println("ClusterIT: " + run.assertConforms());
+    assertThat(mostIn32s).as("starts of the 15-a-minute key in any 32 s").isLessThanOrEqualTo(9);
     assertThat(keysOnBoth).as("keys whose tasks started on both instances").isEqualTo(KEYS);
     // most were parked until a slot (the others were let through when they came): the slots are
     // what the check covers
@@ -413,6 +449,10 @@ class ClusterIT {
     HttpResponse<String> response =
         Http.send("PUT", api(id, "throttlers/" + path), body, "admin", "taskgate");
     assertThat(response.statusCode()).as(response.body()).isBetween(200, 299);
+  }
+
+  private List<String> quarterly(String id, int n, String prefix) throws Exception {
+    return dispatched(id, "cluster-test/quarterly?n=" + n + "&key=quarterly&prefix=" + prefix, n);
   }
 
   private List<String> throttled(
@@ -765,7 +805,13 @@ class ClusterIT {
 
   /** A start in a ledger; {@code slotMicros} the slot it was parked until, or -1 if none. */
   record Start(
-      String taskId, String key, long micros, String instance, int attempt, long slotMicros) {}
+      String taskId, String key, long micros, String instance, int attempt, long slotMicros) {
+    /** This start as the conformance check takes it. */
+    Conformance.Start conformance() {
+      return new Conformance.Start(
+          Instant.EPOCH.plus(micros, ChronoUnit.MICROS), taskId, instance + " attempt " + attempt);
+    }
+  }
 
   private Map<String, List<Start>> startsById() throws IOException {
     Map<String, List<Start>> starts = new HashMap<>();

@@ -129,7 +129,9 @@ public final class GcraCell {
    * else how many nanoseconds to wait before asking again. A start conforms when it is no earlier
    * than the starts' {@code TAT − τ − jitter}; it moves their {@code TAT} to {@code max(TAT, now) +
    * T}. On-time starts conform, because the slots do; a late start holds the next ones back by as
-   * much as it was late beyond the burst tolerance, instead of letting them bunch after it.
+   * much as it was late beyond the burst tolerance, instead of letting them bunch after it. The
+   * chain of a policy that starts empty starts empty: its first start is free, the next comes one
+   * interval later.
    *
    * @param jitterNanos how much earlier than the chain allows a start may still come: the timers
    *     that bring tasks back at their slots fire by the monotonic clock, the check reads the wall
@@ -143,7 +145,8 @@ public final class GcraCell {
         return earliest - now;
       }
     }
-    startTat = Math.max(startTat == NEW_KEY ? now : startTat, now) + rules.interval();
+    long from = startTat != NEW_KEY ? startTat : rules.startEmpty() ? now + rules.tolerance() : now;
+    startTat = Math.max(from, now) + rules.interval();
     changed = true;
     return 0;
   }

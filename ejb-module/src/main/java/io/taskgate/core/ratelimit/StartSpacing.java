@@ -19,7 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * T}. A start that would not conform waits until it does, so a stall leaves the key's later starts
  * late (by the stall less the burst tolerance) instead of bunched; on-time starts conform, because
  * the slots do. Tasks told to wait are lined up one emission interval apart, in the order they were
- * told, and a new start waits behind them (see {@link #tryStart}).
+ * told, and a new start waits behind them (see {@link #tryStart}). A new key of a policy that
+ * starts empty starts empty here too (its first start is free, the next comes one interval later):
+ * a first start that came late (a cold claim after a restart) must not leave the slots decided
+ * before it free to catch up at once, as a full bucket would.
  *
  * <p>The {@code margin} (at most half the burst tolerance: {@link #marginNanos}) covers the time
  * between the moment a start is counted and the handler's own first instruction: a start is
@@ -119,7 +122,10 @@ public final class StartSpacing {
     states.compute(
         scoped,
         (k, state) -> {
-          State was = state == null ? State.NEW : state;
+          State was =
+              state != null
+                  ? state
+                  : policy.startEmpty() ? State.empty(nowEpochNanos, tolerance) : State.NEW;
           long observedBound = bound(was.observed(), tolerance);
           // a task coming back has its place: only the starts really made can hold it back
           long bound =
@@ -168,6 +174,14 @@ public final class StartSpacing {
    */
   private record State(long reserved, long observed) {
     static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE);
+
+    /**
+     * A key whose policy starts empty, seen first at {@code now}: its first start is free, the next
+     * one interval later, as the limiter's slots of a new key are.
+     */
+    static State empty(long now, long tolerance) {
+      return new State(now + tolerance, now + tolerance);
+    }
 
     /** Whether a start now would find nothing a new key would not. */
     boolean spent(long nowEpochNanos) {

@@ -164,4 +164,16 @@ class GcraCellTest {
     }
     assertThat(cell.tryStart(rules, T0, 0)).isEqualTo(100 * MS);
   }
+
+  /** A policy that starts empty: the chain's first start is free, the next one interval later. */
+  @Test
+  void theStartsOfAPolicyThatStartsEmptyBeginEmpty() {
+    GcraCell.Rules rules =
+        GcraCell.Rules.of(
+            RateLimitPolicy.of(2, Duration.ofSeconds(1)).withBurst(5).withStartEmpty(true));
+    GcraCell cell = GcraCell.decode(null);
+    assertThat(cell.tryStart(rules, T0, 0)).isZero();
+    assertThat(cell.tryStart(rules, T0 + 125 * MS, 0)).isEqualTo(375 * MS);
+    assertThat(cell.tryStart(rules, T0 + 500 * MS, 0)).isZero();
+  }
 }

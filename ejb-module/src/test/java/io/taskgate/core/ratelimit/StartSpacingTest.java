@@ -44,6 +44,23 @@ class StartSpacingTest {
   }
 
   /**
+   * A new key of a policy that starts empty starts empty here too: the first start is free, the
+   * next waits one interval after it, however late the first one came (a restart's cold claim), as
+   * the limiter's slots of a new key are.
+   */
+  @Test
+  void aFreshKeyOfAPolicyThatStartsEmptyGivesOneStartThenOnePerInterval() {
+    RateLimitPolicy empty = PACED.withStartEmpty(true);
+    StartSpacing spacing = new StartSpacing(10, MARGIN);
+    assertThat(spacing.tryStart("T", "k", empty, 100 * MS, false)).isZero();
+    // the bucket is empty: the second start conforms one interval after the first, from 105 ms
+    assertThat(spacing.tryStart("T", "k", empty, 101 * MS, false)).isEqualTo(4 * MS);
+    assertThat(spacing.tryStart("T", "k", empty, 105 * MS, true)).isZero();
+    // a policy starting full lets the same second start through at once
+    assertThat(new StartSpacing(10, MARGIN).tryStart("T", "k", PACED, 100 * MS, false)).isZero();
+  }
+
+  /**
    * On-time starts at the limiter's slots wait at most the margin: the first start of the burst is
    * recorded that much later, and a start less late than that waits for it.
    */

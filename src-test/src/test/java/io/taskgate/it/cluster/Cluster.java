@@ -76,6 +76,27 @@ public final class Cluster {
                 .orElse("-"));
   }
 
+  /** A call of a slow upstream, rate-limited per {@code key}. */
+  public record Quarterly(String id, String key) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /**
+   * 15 a minute per key, one at a time: a start every 4 s. Each start goes to the ledger as the
+   * jobs' do.
+   */
+  @TaskHandler
+  @RateLimit(permits = 15, period = "PT1M", burst = 1)
+  public static class QuarterlyHandler implements Handler<Quarterly> {
+    @Override
+    public void handle(Quarterly task, TaskContext context) {
+      logStart(task.key(), context);
+    }
+  }
+
   /** A call of an upstream API, rate-limited per {@code key}. */
   public record UpstreamCall(String id, String key) implements RateLimitedTask {
     @Override
@@ -126,6 +147,27 @@ public final class Cluster {
                 : new Job(prefix + "-" + i, key, work));
       }
       return dispatched(dispatcher, jobs);
+    }
+  }
+
+  /**
+   * {@code POST /api/cluster-test/quarterly?n=&key=&prefix=}: one {@code dispatchAll} of n calls.
+   */
+  @Path("cluster-test/quarterly")
+  public static class QuarterlyResource {
+    @Inject TaskDispatcher dispatcher;
+
+    @POST
+    @Produces(MediaType.APPLICATION_JSON)
+    public Map<String, List<String>> dispatch(
+        @QueryParam("n") int n,
+        @QueryParam("key") String key,
+        @QueryParam("prefix") String prefix) {
+      List<Task> calls = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        calls.add(new Quarterly(prefix + "-" + i, key));
+      }
+      return dispatched(dispatcher, calls);
     }
   }
 
