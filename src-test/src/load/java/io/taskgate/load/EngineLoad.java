@@ -509,6 +509,7 @@ public final class EngineLoad {
         .importFrom(base)
         .as(WebArchive.class)
         .addPackage(NoopTask.class.getPackage())
+        .addClass(io.taskgate.it.Conformance.class)
         .addAsResource(
             new org.jboss.shrinkwrap.api.asset.StringAsset(
                 io.taskgate.load.app.LoadConfigSource.class.getName()),

@@ -224,6 +224,7 @@ class ClusterIT {
       entry.getValue().forEach(start -> key.started(start.conformance()));
     }
     awaitCompleted(quarterly, Duration.ofMinutes(2));
+    starts = startsById();
     Conformance.Key slow =
         run.key("quarterly", Conformance.Policy.of(15, Duration.ofMinutes(1), 1));
     List<Long> slowStarts = new ArrayList<>();

@@ -19,6 +19,8 @@ import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -105,10 +107,14 @@ class CrashIT {
     List<String> unschedulable = db.equals("postgresql") ? storeUnschedulable() : List.of();
 
     mark(ledger, "boot 2");
+    Instant reborn = Instant.now();
     server = start(db, run, war, ledger, "boot-2.log");
     try {
       acknowledged.addAll(streamed);
       awaitCompleted(acknowledged);
+      // every start of every key, before and after the kill, within the key's policy; the restart
+      // made each key's bucket anew
+      System.out.printf("CrashIT %s: %s%n", db, conformance(ledger, reborn).assertConforms());
       for (String id : unschedulable) {
         HttpResponse<String> task = Http.send("GET", api("tasks/" + id), null, "admin", "taskgate");
         JsonObject json = Http.json(task);
@@ -436,6 +442,27 @@ class CrashIT {
       }
     }
     return starts;
+  }
+
+  /**
+   * The probes' starts by key (20 a second, 5 back to back), their buckets made anew at {@code
+   * reborn}.
+   */
+  private static Conformance.Run conformance(Path ledger, Instant reborn) throws IOException {
+    Conformance.Run run = Conformance.run();
+    Conformance.Policy policy = Conformance.Policy.of(20, Duration.ofSeconds(1), 5);
+    for (String line : Files.readAllLines(ledger, StandardCharsets.UTF_8)) {
+      String[] f = line.split(" ");
+      if (f.length == 6 && f[0].equals("start") && !f[4].equals("-")) {
+        run.key(f[4], policy)
+            .started(
+                new Conformance.Start(
+                    Instant.EPOCH.plus(Long.parseLong(f[5]), ChronoUnit.MICROS),
+                    f[1],
+                    "attempt " + f[3]));
+      }
+    }
+    return run.rebornAt(reborn);
   }
 
   /** In every boot, the application's initialisation is in the ledger before any start. */

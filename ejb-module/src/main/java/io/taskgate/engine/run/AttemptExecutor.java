@@ -152,7 +152,8 @@ public class AttemptExecutor {
       }
       invoker.callback(claimed, "onStarted", () -> handler.onStarted(task, context));
       if (claim.key() != null) {
-        spacing.startedNow(claim.scope(), claim.key(), claim.policy(), checkedAt, clock.instant());
+        // counted locally; with the budgets in the grid, the handler's entry counts a late start
+        spacing.startedNow(claim.scope(), claim.key(), claim.policy(), clock.instant());
       }
       entering = window != null;
     } finally {

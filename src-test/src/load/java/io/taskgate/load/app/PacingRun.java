@@ -5,10 +5,12 @@ import io.taskgate.api.TaskDispatcher;
 import io.taskgate.engine.run.RunningTasks;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.engine.throttle.gate.StartSpacingGuard;
+import io.taskgate.it.Conformance;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -233,32 +235,24 @@ public class PacingRun {
   }
 
   /**
-   * The GCRA conformance test (virtual scheduling, as in ITU-T I.371) of the observed starts
-   * against the policy's emission interval and burst tolerance, starting full at the first start: a
-   * start earlier than TAT − tolerance does not conform (and, being refused, leaves TAT as it was);
-   * a conforming one moves TAT to max(TAT, start) + interval. {@code cdvtNanos} widens the
-   * tolerance by a delay-variation allowance (the CDVT of the ITU test: how much the path between
-   * the limiter and the measuring point may bunch starts up). Returns the non-conforming starts and
-   * the most any of them came too early, in nanoseconds.
+   * The conformance check of the tests ({@link Conformance}) over the observed starts, against the
+   * policy's emission interval and burst tolerance, starting full at the first start, widened by
+   * {@code toleranceNanos} (the CDVT of the ITU test: how much the path between the limiter and the
+   * measuring point may bunch starts up). Returns the non-conforming starts and the most any of
+   * them came too early, in nanoseconds.
    */
-  static long[] gcraViolations(long[] startEpochNanos, long cdvtNanos) {
-    Arrays.sort(startEpochNanos);
-    long emission = TimeUnit.SECONDS.toNanos(1) / PacedHandler.PERMITS;
-    long tolerance = emission * (PacedHandler.BURST - 1) + cdvtNanos;
-    long tat = Long.MIN_VALUE;
-    long violations = 0;
-    long worst = 0;
+  static long[] gcraViolations(long[] startEpochNanos, long toleranceNanos) {
+    Conformance.Run run = Conformance.run(Duration.ofNanos(toleranceNanos));
+    Conformance.Key key =
+        run.key(
+            "hot",
+            Conformance.Policy.of(PacedHandler.PERMITS, Duration.ofSeconds(1), PacedHandler.BURST));
     for (long t : startEpochNanos) {
-      if (tat == Long.MIN_VALUE) {
-        tat = t + emission;
-      } else if (t < tat - tolerance) {
-        violations++;
-        worst = Math.max(worst, tat - tolerance - t);
-      } else {
-        tat = Math.max(tat, t) + emission;
-      }
+      key.started(new Conformance.Start(Instant.ofEpochSecond(0, t), "", ""));
     }
-    return new long[] {violations, worst};
+    List<Conformance.Violation> violations = run.violations();
+    long worst = violations.stream().mapToLong(v -> v.early().toNanos()).max().orElse(0);
+    return new long[] {violations.size(), worst};
   }
 
   /** The most starts in any window of {@code window} nanoseconds (starts sorted). */

@@ -22,6 +22,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,9 +46,21 @@ public final class Crash {
   @TaskHandler
   @RateLimit(permits = 20, period = "PT1S", burst = 5)
   public static class ProbeHandler implements Handler<Probe> {
+    /** Writes {@code start <task id> <id> <attempt> <key or -> <µs>} before anything else. */
     @Override
     public void handle(Probe task, TaskContext context) throws Exception {
-      Ledger.write("start " + context.taskId() + " " + task.id() + " " + context.attempt());
+      Instant now = Instant.now();
+      Ledger.write(
+          "start "
+              + context.taskId()
+              + " "
+              + task.id()
+              + " "
+              + context.attempt()
+              + " "
+              + (task.key() == null ? "-" : task.key())
+              + " "
+              + ChronoUnit.MICROS.between(Instant.EPOCH, now));
       Thread.sleep(task.workMillis());
     }
   }

@@ -109,7 +109,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     this.fallback = fallbacks.get();
     this.maxTrackedKeys = maxTrackedKeys;
     this.cells = new GridCells(map, budget);
-    this.starts = new GridStarts(cells, degraded::get, this::failed);
+    this.starts = new GridStarts(cells, degraded::get);
     cells.warmUp();
   }
 
@@ -217,8 +217,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
 
   /**
    * The check of every gated start against the key's starts on every instance, on this limiter's
-   * cells; it asks nothing while the limiter is degraded, and a call the grid misses counts towards
-   * the degraded mode.
+   * cells; it asks nothing while the limiter is degraded.
    */
   public GridStarts starts() {
     return starts;

@@ -25,26 +25,20 @@ public final class GridStarts {
    */
   static final long JITTER_NANOS = 1_000_000;
 
-  /** A call the grid missed, at this instant. */
-  interface Missed {
-    void missed(long nowEpochNanos, GridUnavailable cause);
-  }
-
   private final GridCells cells;
   private final BooleanSupplier degraded;
-  private final Missed missed;
 
-  GridStarts(GridCells cells, BooleanSupplier degraded, Missed missed) {
+  GridStarts(GridCells cells, BooleanSupplier degraded) {
     this.cells = cells;
     this.degraded = degraded;
-    this.missed = missed;
   }
 
   /**
    * A gated task of {@code key} is about to start at {@code nowEpochNanos}: 0 if its start keeps
    * the policy over the starts counted on every instance (it is counted), else how many nanoseconds
    * to wait before asking again; {@link #UNCHECKED} while the limiter is degraded or when the grid
-   * does not answer in time (only the grid's slots space the key's starts then).
+   * does not answer in time (only the grid's slots space the key's starts then). A check the grid
+   * misses does not count towards the degraded mode: the reservations decide the budgets.
    */
   public long tryStart(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
     if (degraded.getAsBoolean()) {
@@ -55,7 +49,8 @@ public final class GridStarts {
       return cells.update(
           GridKeys.cellKey(scope, key), cell -> cell.tryStart(rules, nowEpochNanos, JITTER_NANOS));
     } catch (GridUnavailable e) {
-      missed.missed(nowEpochNanos, e);
+      // not counted towards the degraded mode: the budgets are decided by the reservations
+      LOG.log(Level.FINE, "Taskgate could not check a start in the data grid", e);
       return UNCHECKED;
     }
   }

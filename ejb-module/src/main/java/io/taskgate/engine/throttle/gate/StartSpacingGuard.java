@@ -78,7 +78,9 @@ public class StartSpacingGuard {
    * is later than when it was checked ({@link StartSpacing#started}).
    */
   public void startedNow(String scope, String key, RateLimitPolicy policy, Instant now) {
-    startedNow(scope, key, policy, now, now);
+    if (!budgetsInTheGrid()) {
+      spacing().started(scope, key, policy, EpochNanos.of(now));
+    }
   }
 
   /**

@@ -195,6 +195,24 @@ class GridKeyedRateLimiterTest {
         .isEqualTo(T0 + 200 * MS);
   }
 
+  /**
+   * A start counted on one member holds the next start of the key on the other one until the policy
+   * allows it; a start that reached its handler late moves the chain on for both.
+   */
+  @Test
+  void aStartOnOneMemberHoldsTheKeysNextStartOnTheOther() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    GridKeyedRateLimiter b = limiterOn(members.get(1), Duration.ofSeconds(5));
+    String scope = TEN_PER_SECOND.name();
+    var policy = TEN_PER_SECOND.policy();
+    assertThat(a.starts().tryStart(scope, "s", policy, T0)).isZero();
+    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 10 * MS)).isEqualTo(89 * MS);
+    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 99 * MS)).isZero();
+    a.starts().startedAt(scope, "s", policy, T0 + 150 * MS);
+    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 200 * MS)).isEqualTo(49 * MS);
+    assertThat(a.starts().tryStart(scope, "other", policy, T0 + 10 * MS)).isZero();
+  }
+
   @Test
   void budgetsSurviveTheLossOfAMember() {
     GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
