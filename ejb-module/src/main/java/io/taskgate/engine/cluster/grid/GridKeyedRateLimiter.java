@@ -31,11 +31,13 @@ import java.util.logging.Logger;
  * <h2>Degraded mode</h2>
  *
  * A call the grid does not answer within the budget ({@code taskgate.rate-limit.grid-timeout}) or
- * answers with an error is decided by a local fallback limiter instead, at this instance's share of
- * each key's rate: the policy's rate divided by N, the number of members the grid has (and its
- * burst too, at least 1). After {@link #DEGRADE_AFTER} such calls within a second, calls go to the
- * fallback without waiting, and one call a second tries the grid again. The first answer ends the
- * degraded mode: the TAT of every key the fallback spent budget on is carried into the grid ({@link
+ * answers with an error spends nothing: its task is deferred by the budget, without a reservation,
+ * and asks the grid again then (a budget of this instance's own, beside the grid's, would let its
+ * starts fall among the other instances'). After {@link #DEGRADE_AFTER} such calls within a second,
+ * calls are decided by a local fallback limiter without waiting, at this instance's share of each
+ * key's rate: the policy's rate divided by N, the number of members the grid has (and its burst
+ * too, at least 1); one call a second tries the grid again. The first answer ends the degraded
+ * mode: the TAT of every key the fallback spent budget on is carried into the grid ({@link
  * GcraCell#raise}), so that no key's slot moves back and no key bursts; tasks the fallback deferred
  * keep their slots. Entering it is logged once a minute at most, leaving it once; {@link #status()}
  * counts both.
@@ -137,6 +139,11 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
         return decision;
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
+        if (!degraded.get()) {
+          // one slow answer spends nothing from a budget of this instance's own, which another
+          // instance's starts would not see: the task asks the grid again after the budget
+          return RateLimitDecision.deferred(nowEpochNanos + budgetNanos, nowEpochNanos);
+        }
       }
     }
     scopes.putIfAbsent(scope.name(), scope);
