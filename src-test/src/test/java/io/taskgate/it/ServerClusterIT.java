@@ -179,6 +179,7 @@ class ServerClusterIT {
     // gives them slots 4 s apart over 20 s; two budgets would park 4 of them, not 5
     String tenant = UUID.randomUUID().toString();
     List<Instant> estimates = new ArrayList<>();
+    Map<String, String> ids = new java.util.LinkedHashMap<>();
     for (String instance : List.of("a", "a", "a", "b", "b", "b")) {
       HttpResponse<String> sent =
           Http.send(
@@ -189,6 +190,7 @@ class ServerClusterIT {
               "taskgate");
       assertThat(sent.statusCode()).as(sent.body()).isEqualTo(202);
       estimates.add(Instant.parse(Http.json(sent).getString("estimatedStart")));
+      ids.put(Http.json(sent).getString("id"), instance);
     }
     JsonObject page =
         Await.until(
@@ -206,6 +208,29 @@ class ServerClusterIT {
     assertThat(Duration.between(first, Instant.parse(row.getString("nextSlot"))))
         .as("the key's next free slot after six tasks, from the first")
         .isGreaterThanOrEqualTo(Duration.ofSeconds(23));
+
+    // every start of the tenant, on either instance, within the policy: the example handler ends
+    // within microseconds of its start, so the time its attempt ended stands for its start
+    Conformance.Run run = Conformance.run();
+    Conformance.Key key = run.key(tenant, Conformance.Policy.of(15, Duration.ofMinutes(1), 1));
+    for (var task : ids.entrySet()) {
+      JsonObject done =
+          Await.until(
+              () -> get(task.getValue(), "tasks/" + task.getKey()),
+              t -> t.getString("status").equals("COMPLETED"),
+              Duration.ofMinutes(1),
+              Duration.ofMillis(500),
+              t -> "task " + task.getKey() + ": " + t);
+      for (JsonObject change : done.getJsonArray("history").getValuesAs(JsonObject.class)) {
+        if (change.getString("to").equals("COMPLETED")) {
+          key.started(
+              new Conformance.Start(
+                  Instant.parse(change.getString("at")), task.getKey(), task.getValue()));
+        }
+      }
+    }
+    assertThat(key.starts()).hasSize(6);
+    System.out.println("ServerClusterIT: " + run.assertConforms());
   }
 
   /**

@@ -28,6 +28,8 @@ public final class GcraCell {
 
   private long tat = NEW_KEY;
   private long startTat = NEW_KEY; // the chain of the starts really made, from every instance
+  private long pendingToken; // the start checked and not yet begun; 0: none
+  private long pendingUntil; // when that start's claim on the key lapses
   private long[] reservations = new long[0]; // id high, id low, slot; in the order made
   private int size;
   private boolean changed;
@@ -50,19 +52,29 @@ public final class GcraCell {
     if (in.remaining() >= Long.BYTES) {
       cell.startTat = in.getLong();
     }
+    if (in.remaining() >= 2 * Long.BYTES) {
+      cell.pendingToken = in.getLong();
+      cell.pendingUntil = in.getLong();
+    }
     return cell;
   }
 
   /** This cell's bytes. */
   public byte[] encode() {
-    boolean starts = startTat != NEW_KEY;
-    ByteBuffer out = ByteBuffer.allocate(12 + size * 24 + (starts ? Long.BYTES : 0));
+    boolean pending = pendingToken != 0;
+    boolean starts = pending || startTat != NEW_KEY;
+    ByteBuffer out =
+        ByteBuffer.allocate(
+            12 + size * 24 + (starts ? Long.BYTES : 0) + (pending ? 2 * Long.BYTES : 0));
     out.putLong(tat).putInt(size);
     for (int i = 0; i < size * 3; i++) {
       out.putLong(reservations[i]);
     }
     if (starts) {
       out.putLong(startTat);
+    }
+    if (pending) {
+      out.putLong(pendingToken).putLong(pendingUntil);
     }
     return out.array();
   }
@@ -124,21 +136,36 @@ public final class GcraCell {
   }
 
   /**
-   * A gated task of this key is about to start at {@code now}, on whichever instance: 0 if its
-   * start conforms to the policy over the starts counted so far (it is counted, as of {@code now}),
-   * else how many nanoseconds to wait before asking again. A start conforms when it is no earlier
-   * than the starts' {@code TAT − τ − jitter}; it moves their {@code TAT} to {@code max(TAT, now) +
-   * T}. On-time starts conform, because the slots do; a late start holds the next ones back by as
-   * much as it was late beyond the burst tolerance, instead of letting them bunch after it. The
-   * chain of a policy that starts empty starts empty: its first start is free, the next comes one
-   * interval later.
+   * A gated task of this key is about to start at {@code now}, on whichever instance: 0 if it may
+   * (its start is counted, as of {@code now}, and stays pending until {@link #begun} says when it
+   * really began), else how many nanoseconds to wait before asking again. A start conforms when it
+   * is no earlier than the starts' {@code TAT − τ − jitter}; it moves their {@code TAT} to {@code
+   * max(TAT, now) + T}. While another start of the key is pending (checked, its handler not yet
+   * entered, for at most {@code leaseNanos}) no other may start: the time it really begins is not
+   * known yet, and a start that reached its handler late would otherwise meet the next one. On-time
+   * starts conform, because the slots do; a late start holds the next ones back by as much as it
+   * was late beyond the burst tolerance, instead of letting them bunch after it. The chain of a
+   * policy that starts empty starts empty: its first start is free, the next comes one interval
+   * later.
    *
    * @param jitterNanos how much earlier than the chain allows a start may still come: the timers
    *     that bring tasks back at their slots fire by the monotonic clock, the check reads the wall
    *     clock
+   * @param token this start's mark while pending (not 0), which {@link #begun} names
+   * @param leaseNanos how long the start may stay pending before the key's others go on without it
+   * @param pendingRetryNanos how long a start that finds another pending waits before asking again
    */
-  public long tryStart(Rules rules, long now, long jitterNanos) {
+  public long tryStart(
+      Rules rules,
+      long now,
+      long jitterNanos,
+      long token,
+      long leaseNanos,
+      long pendingRetryNanos) {
     changed = false;
+    if (pendingToken != 0 && now < pendingUntil) {
+      return Math.max(1, Math.min(pendingUntil - now, pendingRetryNanos));
+    }
     if (startTat != NEW_KEY) {
       long earliest = startTat - rules.tolerance() - jitterNanos;
       if (now < earliest) {
@@ -147,20 +174,34 @@ public final class GcraCell {
     }
     long from = startTat != NEW_KEY ? startTat : rules.startEmpty() ? now + rules.tolerance() : now;
     startTat = Math.max(from, now) + rules.interval();
+    pendingToken = token;
+    pendingUntil = now + leaseNanos;
     changed = true;
     return 0;
   }
 
   /**
-   * A start counted by {@link #tryStart} at an earlier instant reached its handler only at {@code
-   * at}: the starts' chain moves on from then, if that is later ({@code TAT} never moves back).
+   * The start {@link #tryStart} counted with {@code token} reached its handler at {@code at}: it is
+   * no longer pending, and the starts' chain moves on from then if that is later than counted
+   * ({@code TAT} never moves back).
    */
-  public void startedAt(Rules rules, long at) {
-    long from = at + rules.interval();
-    changed = startTat != NEW_KEY && from > startTat;
-    if (changed) {
-      startTat = from;
+  public void begun(Rules rules, long token, long at) {
+    changed = false;
+    if (token != 0 && pendingToken == token) {
+      pendingToken = 0;
+      pendingUntil = 0;
+      changed = true;
     }
+    long from = at + rules.interval();
+    if (startTat != NEW_KEY && from > startTat) {
+      startTat = from;
+      changed = true;
+    }
+  }
+
+  /** Whether a start of the key is pending (checked, not yet begun) at {@code now}. */
+  public boolean startPending(long now) {
+    return pendingToken != 0 && now < pendingUntil;
   }
 
   /** The TAT of the starts counted; {@link Long#MIN_VALUE} before the first. */

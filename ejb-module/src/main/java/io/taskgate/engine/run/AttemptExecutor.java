@@ -128,11 +128,9 @@ public class AttemptExecutor {
       window.lock();
     }
     boolean entering = false;
-    Instant checkedAt = null;
     try {
       if (claim.key() != null) {
         Instant now = clock.instant();
-        checkedAt = now;
         Instant holdUntil =
             spacing.holdUntil(claim.scope(), claim.key(), claim.policy(), now, held);
         if (holdUntil != null) {
@@ -162,12 +160,10 @@ public class AttemptExecutor {
       }
     }
     if (entering) {
-      Instant checked = checkedAt;
       HandlerEntry.onEnter(
           () -> {
             try {
-              spacing.startedNow(
-                  claim.scope(), claim.key(), claim.policy(), checked, clock.instant());
+              spacing.entered(claim.scope(), claim.key(), claim.policy(), clock.instant());
             } finally {
               window.unlock();
             }

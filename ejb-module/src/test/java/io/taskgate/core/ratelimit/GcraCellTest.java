@@ -115,6 +115,9 @@ class GcraCellTest {
     assertThat(GcraCell.decode(null).neededUntil(T0)).isEqualTo(T0);
   }
 
+  static final long LEASE = 2_000 * MS;
+  static final long RETRY = 2 * MS;
+
   /**
    * The chain of starts really made: a late start holds the next, on-time one back instead of
    * letting the two bunch; on-time starts pass; the chain survives the cell's bytes, and a cell
@@ -125,32 +128,51 @@ class GcraCellTest {
     GcraCell.Rules rules =
         GcraCell.Rules.of(RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(1));
     GcraCell cell = GcraCell.decode(null);
-    assertThat(cell.tryStart(rules, T0, 0)).isZero();
+    assertThat(cell.tryStart(rules, T0, 0, 1, LEASE, RETRY)).isZero();
     assertThat(cell.changed()).isTrue();
     cell = GcraCell.decode(cell.encode());
+    cell.begun(rules, 1, T0);
     // on time, one interval later
-    assertThat(cell.tryStart(rules, T0 + 100 * MS, 0)).isZero();
+    assertThat(cell.tryStart(rules, T0 + 100 * MS, 0, 2, LEASE, RETRY)).isZero();
+    cell.begun(rules, 2, T0 + 100 * MS);
     // the next slot was T0 + 200 ms; its task starts late, at 280 ms
     cell = GcraCell.decode(cell.encode());
-    assertThat(cell.tryStart(rules, T0 + 280 * MS, 0)).isZero();
+    assertThat(cell.tryStart(rules, T0 + 280 * MS, 0, 3, LEASE, RETRY)).isZero();
+    cell.begun(rules, 3, T0 + 280 * MS);
     // the task of slot 300 ms, on time, waits until 380 ms
     cell = GcraCell.decode(cell.encode());
-    assertThat(cell.tryStart(rules, T0 + 300 * MS, 0)).isEqualTo(80 * MS);
+    assertThat(cell.tryStart(rules, T0 + 300 * MS, 0, 4, LEASE, RETRY)).isEqualTo(80 * MS);
     assertThat(cell.changed()).isFalse();
     // a millisecond of jitter is let through, no more
-    assertThat(cell.tryStart(rules, T0 + 379 * MS, MS)).isZero();
+    assertThat(cell.tryStart(rules, T0 + 379 * MS, MS, 5, LEASE, RETRY)).isZero();
     assertThat(cell.startTat()).isEqualTo(T0 + 480 * MS);
-    // a start that reached its handler late moves the chain on, never back
-    cell.startedAt(rules, T0 + 395 * MS);
+    // pending until its handler is entered: the key's next start waits, asking again shortly
+    assertThat(cell.startPending(T0 + 380 * MS)).isTrue();
+    assertThat(GcraCell.decode(cell.encode()).tryStart(rules, T0 + 600 * MS, 0, 6, LEASE, RETRY))
+        .isEqualTo(RETRY);
+    // it began late, at 395 ms: the chain moves on from then, and the key is free again
+    cell.begun(rules, 5, T0 + 395 * MS);
     assertThat(cell.startTat()).isEqualTo(T0 + 495 * MS);
-    cell.startedAt(rules, T0 + 390 * MS);
+    assertThat(cell.startPending(T0 + 395 * MS)).isFalse();
+    // another start's mark, or an earlier time, changes nothing
+    cell.begun(rules, 7, T0 + 390 * MS);
     assertThat(cell.changed()).isFalse();
     // the slots' part of the cell is left as it was, and an old cell has no chain yet
     assertThat(GcraCell.decode(cell.encode()).tat()).isEqualTo(cell.tat());
     GcraCell reserved = GcraCell.decode(null);
     reserved.reserve(rules, UUID.randomUUID(), T0);
     assertThat(reserved.encode()).hasSize(12);
-    assertThat(GcraCell.decode(reserved.encode()).tryStart(rules, T0, 0)).isZero();
+    assertThat(GcraCell.decode(reserved.encode()).tryStart(rules, T0, 0, 1, LEASE, RETRY)).isZero();
+  }
+
+  /** A start whose handler is never entered holds the key for its lease, no longer. */
+  @Test
+  void aPendingStartLapsesAfterItsLease() {
+    GcraCell.Rules rules = GcraCell.Rules.of(RateLimitPolicy.of(10, Duration.ofSeconds(1)));
+    GcraCell cell = GcraCell.decode(null);
+    assertThat(cell.tryStart(rules, T0, 0, 1, LEASE, RETRY)).isZero();
+    assertThat(cell.tryStart(rules, T0 + 1_999 * MS, 0, 2, LEASE, RETRY)).isEqualTo(MS);
+    assertThat(cell.tryStart(rules, T0 + LEASE, 0, 2, LEASE, RETRY)).isZero();
   }
 
   /** A burst's starts pass back to back, the one after it waits for the tolerance to refill. */
@@ -160,9 +182,10 @@ class GcraCellTest {
         GcraCell.Rules.of(RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(3));
     GcraCell cell = GcraCell.decode(null);
     for (int i = 0; i < 3; i++) {
-      assertThat(cell.tryStart(rules, T0, 0)).as("start " + i).isZero();
+      assertThat(cell.tryStart(rules, T0, 0, i + 1, LEASE, RETRY)).as("start " + i).isZero();
+      cell.begun(rules, i + 1, T0);
     }
-    assertThat(cell.tryStart(rules, T0, 0)).isEqualTo(100 * MS);
+    assertThat(cell.tryStart(rules, T0, 0, 9, LEASE, RETRY)).isEqualTo(100 * MS);
   }
 
   /** A policy that starts empty: the chain's first start is free, the next one interval later. */
@@ -172,8 +195,9 @@ class GcraCellTest {
         GcraCell.Rules.of(
             RateLimitPolicy.of(2, Duration.ofSeconds(1)).withBurst(5).withStartEmpty(true));
     GcraCell cell = GcraCell.decode(null);
-    assertThat(cell.tryStart(rules, T0, 0)).isZero();
-    assertThat(cell.tryStart(rules, T0 + 125 * MS, 0)).isEqualTo(375 * MS);
-    assertThat(cell.tryStart(rules, T0 + 500 * MS, 0)).isZero();
+    assertThat(cell.tryStart(rules, T0, 0, 1, LEASE, RETRY)).isZero();
+    cell.begun(rules, 1, T0);
+    assertThat(cell.tryStart(rules, T0 + 125 * MS, 0, 2, LEASE, RETRY)).isEqualTo(375 * MS);
+    assertThat(cell.tryStart(rules, T0 + 500 * MS, 0, 2, LEASE, RETRY)).isZero();
   }
 }

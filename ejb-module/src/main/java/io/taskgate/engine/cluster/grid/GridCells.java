@@ -57,6 +57,23 @@ final class GridCells {
     return calls.call(() -> compareAndSet(key, change));
   }
 
+  /** Changes a key's cell without waiting for it; a failure is logged. */
+  void updateLater(String key, Function<GcraCell, ?> change) {
+    try {
+      calls
+          .submit(() -> compareAndSet(key, change))
+          .whenComplete(
+              (done, failure) -> {
+                if (failure != null) {
+                  LOG.log(
+                      Level.FINE, "Taskgate could not change a key's cell in the grid", failure);
+                }
+              });
+    } catch (GridUnavailable e) {
+      LOG.log(Level.FINE, "Taskgate could not change a key's cell in the grid", e);
+    }
+  }
+
   /** A key's cell as stored, null when the grid has none; waits at most the budget. */
   byte[] read(String key) throws GridUnavailable {
     try {

@@ -11,7 +11,10 @@ import java.util.logging.Logger;
  * the grid ({@link GcraCell#tryStart}, in the key's cell): the grid's slots conform to the policy,
  * but a task that starts late (a paused instance, a slow claim, a reservation decided without the
  * grid) and an on-time one after it would come closer together than the policy allows; checked
- * here, the later one waits instead. Thread-safe.
+ * here, the later one waits instead. A start counted stays pending until its handler is entered
+ * (told without waiting), and no other start of the key begins meanwhile: the moment a start really
+ * begins is known only then, and counting it earlier let a start that reached its handler late, on
+ * a loaded machine, meet another instance's on-time one. Thread-safe.
  */
 public final class GridStarts {
   private static final Logger LOG = Logger.getLogger(GridStarts.class.getName());
@@ -25,6 +28,16 @@ public final class GridStarts {
    */
   static final long JITTER_NANOS = 1_000_000;
 
+  /**
+   * How long a start checked and not yet begun keeps the key's other starts waiting at most: a
+   * start whose handler is never entered (its instance died between the two) holds the key up this
+   * long.
+   */
+  static final long LEASE_NANOS = 2_000_000_000L;
+
+  /** How long a start that finds another pending waits before asking again. */
+  static final long PENDING_RETRY_NANOS = 2_000_000;
+
   private final GridCells cells;
   private final BooleanSupplier degraded;
 
@@ -35,45 +48,43 @@ public final class GridStarts {
 
   /**
    * A gated task of {@code key} is about to start at {@code nowEpochNanos}: 0 if its start keeps
-   * the policy over the starts counted on every instance (it is counted), else how many nanoseconds
-   * to wait before asking again; {@link #UNCHECKED} while the limiter is degraded or when the grid
-   * does not answer in time (only the grid's slots space the key's starts then). A check the grid
-   * misses does not count towards the degraded mode: the reservations decide the budgets.
+   * the policy over the starts counted on every instance (it is counted, and pending until {@link
+   * #begun} with the same {@code token}), else how many nanoseconds to wait before asking again;
+   * {@link #UNCHECKED} while the limiter is degraded or when the grid does not answer in time (only
+   * the grid's slots space the key's starts then). A check the grid misses does not count towards
+   * the degraded mode: the reservations decide the budgets.
    */
-  public long tryStart(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
+  public long tryStart(
+      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, long token) {
     if (degraded.getAsBoolean()) {
       return UNCHECKED;
     }
     GcraCell.Rules rules = GcraCell.Rules.of(policy);
     try {
       return cells.update(
-          GridKeys.cellKey(scope, key), cell -> cell.tryStart(rules, nowEpochNanos, JITTER_NANOS));
+          GridKeys.cellKey(scope, key),
+          cell ->
+              cell.tryStart(
+                  rules, nowEpochNanos, JITTER_NANOS, token, LEASE_NANOS, PENDING_RETRY_NANOS));
     } catch (GridUnavailable e) {
-      // not counted towards the degraded mode: the budgets are decided by the reservations
       LOG.log(Level.FINE, "Taskgate could not check a start in the data grid", e);
       return UNCHECKED;
     }
   }
 
   /**
-   * A start counted by {@link #tryStart} reached its handler only at {@code atEpochNanos}: the
-   * starts' chain moves on from then ({@link GcraCell#startedAt}). Best effort: a grid that does
-   * not answer leaves the chain as counted.
+   * The start counted by {@link #tryStart} with {@code token} reached its handler at {@code
+   * atEpochNanos} ({@link GcraCell#begun}), told without waiting: the handler starts at once, and
+   * the key's other starts wait until this lands (or the start's lease lapses).
    */
-  public void startedAt(String scope, String key, RateLimitPolicy policy, long atEpochNanos) {
-    if (degraded.getAsBoolean()) {
-      return;
-    }
+  public void begun(
+      String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos) {
     GcraCell.Rules rules = GcraCell.Rules.of(policy);
-    try {
-      cells.update(
-          GridKeys.cellKey(scope, key),
-          cell -> {
-            cell.startedAt(rules, atEpochNanos);
-            return null;
-          });
-    } catch (GridUnavailable e) {
-      LOG.log(Level.FINE, "Taskgate could not count a late start in the data grid", e);
-    }
+    cells.updateLater(
+        GridKeys.cellKey(scope, key),
+        cell -> {
+          cell.begun(rules, token, atEpochNanos);
+          return null;
+        });
   }
 }

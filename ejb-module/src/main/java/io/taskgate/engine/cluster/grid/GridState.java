@@ -107,18 +107,20 @@ public class GridState {
    * GridStarts#tryStart}): 0 to start now, else the nanoseconds to wait; {@link
    * GridStarts#UNCHECKED} when the budgets are local or the grid could not check it.
    */
-  public long tryStart(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
+  public long tryStart(
+      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, long token) {
     GridKeyedRateLimiter current = limiter;
     return current == null
         ? GridStarts.UNCHECKED
-        : current.starts().tryStart(scope, key, policy, nowEpochNanos);
+        : current.starts().tryStart(scope, key, policy, nowEpochNanos, token);
   }
 
-  /** See {@link GridStarts#startedAt}; nothing when the budgets are local. */
-  public void startedAt(String scope, String key, RateLimitPolicy policy, long atEpochNanos) {
+  /** See {@link GridStarts#begun}; nothing when the budgets are local. */
+  public void begun(
+      String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos) {
     GridKeyedRateLimiter current = limiter;
     if (current != null) {
-      current.starts().startedAt(scope, key, policy, atEpochNanos);
+      current.starts().begun(scope, key, policy, token, atEpochNanos);
     }
   }
 

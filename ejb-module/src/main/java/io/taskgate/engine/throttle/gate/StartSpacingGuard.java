@@ -6,8 +6,8 @@ import io.taskgate.core.ratelimit.StartSpacing;
 import io.taskgate.engine.cluster.grid.GridState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -29,9 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * grid's ({@link GridState#tryStart}): the key's cell keeps the chain of its starts on every
  * instance, so that a start late on one instance holds the next ones back on all of them (this
  * instance's starts alone would not do: holding them after a late one made them later still, among
- * the other instances' on-time starts). A start that reaches its handler over a millisecond after
- * its check moves the chain on from then ({@link #startedNow(String, String, RateLimitPolicy,
- * Instant, Instant)}). While the grid does not answer, only its slots space the key's starts.
+ * the other instances' on-time starts). A start checked there is pending until its handler is
+ * entered ({@link #entered}), and no other start of the key begins meanwhile on any instance. While
+ * the grid does not answer, only its slots space the key's starts.
  */
 @ApplicationScoped
 public class StartSpacingGuard {
@@ -40,18 +40,15 @@ public class StartSpacingGuard {
    */
   private static final long SLACK_NANOS = GateTuning.DEFAULT.spacingSlack().toNanos();
 
-  /**
-   * With the budgets in the grid, a start that reaches its handler this long after its check is
-   * counted again (a call to the grid), from then.
-   */
-  static final long LATE_ENTRY_NANOS = 1_000_000;
-
   @Inject GateSettings gateSettings;
   @Inject GridState grid;
 
   private volatile StartSpacing spacing; // made on first use, from the gate's settings
 
   private final AtomicLong spacedStarts = new AtomicLong();
+
+  /** The grid's mark of the start this thread checked last, until its handler is entered. */
+  private final ThreadLocal<long[]> pendingToken = ThreadLocal.withInitial(() -> new long[1]);
 
   private final ReentrantLock[] startWindows = newLocks(256);
 
@@ -62,10 +59,15 @@ public class StartSpacingGuard {
    */
   public Instant holdUntil(
       String scope, String key, RateLimitPolicy policy, Instant now, boolean held) {
-    long wait =
-        budgetsInTheGrid()
-            ? Math.max(0, grid.tryStart(scope, key, policy, EpochNanos.of(now)))
-            : spacing().tryStart(scope, key, policy, EpochNanos.of(now), held);
+    long wait;
+    if (budgetsInTheGrid()) {
+      long token = ThreadLocalRandom.current().nextLong() | 1; // never 0
+      wait = grid.tryStart(scope, key, policy, EpochNanos.of(now), token);
+      pendingToken.get()[0] = wait == 0 ? token : 0;
+      wait = Math.max(0, wait); // unchecked: the grid's slots alone space it
+    } else {
+      wait = spacing().tryStart(scope, key, policy, EpochNanos.of(now), held);
+    }
     if (wait == 0) {
       return null;
     }
@@ -84,19 +86,21 @@ public class StartSpacingGuard {
   }
 
   /**
-   * {@link #startedNow(String, String, RateLimitPolicy, Instant)} for a start checked at {@code
-   * checkedAt}: with the budgets in the grid, a start that reaches its handler over {@link
-   * #LATE_ENTRY_NANOS} after its check moves the key's chain of starts on from {@code now}.
+   * The handler of a gated task this thread checked is entered now: locally as {@link #startedNow};
+   * with the budgets in the grid, the start checked there is told when it began (it was pending
+   * until then, holding the key's other starts on every instance), without waiting.
    */
-  public void startedNow(
-      String scope, String key, RateLimitPolicy policy, Instant checkedAt, Instant now) {
-    if (budgetsInTheGrid()) {
-      if (Duration.between(checkedAt, now).toNanos() > LATE_ENTRY_NANOS) {
-        grid.startedAt(scope, key, policy, EpochNanos.of(now));
-      }
+  public void entered(String scope, String key, RateLimitPolicy policy, Instant now) {
+    if (!budgetsInTheGrid()) {
+      spacing().started(scope, key, policy, EpochNanos.of(now));
       return;
     }
-    spacing().started(scope, key, policy, EpochNanos.of(now));
+    long[] pending = pendingToken.get();
+    long token = pending[0];
+    pending[0] = 0;
+    if (token != 0) {
+      grid.begun(scope, key, policy, token, EpochNanos.of(now));
+    }
   }
 
   /** The margin the spacing keeps for this policy's starts, in nanoseconds. */

@@ -196,21 +196,46 @@ class GridKeyedRateLimiterTest {
   }
 
   /**
-   * A start counted on one member holds the next start of the key on the other one until the policy
-   * allows it; a start that reached its handler late moves the chain on for both.
+   * A start counted on one member holds the next start of the key on the other one until it has
+   * begun and the policy allows the next; a start that began late moves the chain on for both.
    */
   @Test
-  void aStartOnOneMemberHoldsTheKeysNextStartOnTheOther() {
+  void aStartOnOneMemberHoldsTheKeysNextStartOnTheOther() throws Exception {
     GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
     GridKeyedRateLimiter b = limiterOn(members.get(1), Duration.ofSeconds(5));
     String scope = TEN_PER_SECOND.name();
     var policy = TEN_PER_SECOND.policy();
-    assertThat(a.starts().tryStart(scope, "s", policy, T0)).isZero();
-    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 10 * MS)).isEqualTo(89 * MS);
-    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 99 * MS)).isZero();
-    a.starts().startedAt(scope, "s", policy, T0 + 150 * MS);
-    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 200 * MS)).isEqualTo(49 * MS);
-    assertThat(a.starts().tryStart(scope, "other", policy, T0 + 10 * MS)).isZero();
+    assertThat(a.starts().tryStart(scope, "s", policy, T0, 11)).isZero();
+    // pending until a says it began
+    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 10 * MS, 12))
+        .isEqualTo(GridStarts.PENDING_RETRY_NANOS);
+    a.starts().begun(scope, "s", policy, 11, T0);
+    Await.until(
+        () -> b.starts().tryStart(scope, "s", policy, T0 + 10 * MS, 12),
+        wait -> wait == 89 * MS,
+        "b waits for the policy once a began");
+    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 99 * MS, 12)).isZero();
+    b.starts().begun(scope, "s", policy, 12, T0 + 150 * MS);
+    Await.until(
+        () -> a.starts().tryStart(scope, "s", policy, T0 + 200 * MS, 13),
+        wait -> wait == 49 * MS,
+        "a waits one interval after b's late start");
+    assertThat(a.starts().tryStart(scope, "other", policy, T0 + 10 * MS, 14)).isZero();
+  }
+
+  /** Polls {@code value} for up to 5 s until {@code done}. */
+  private static final class Await {
+    static void until(
+        java.util.function.LongSupplier value, java.util.function.LongPredicate done, String what)
+        throws InterruptedException {
+      long deadline = System.nanoTime() + 5_000 * MS;
+      long seen = value.getAsLong();
+      while (!done.test(seen)) {
+        assertThat(System.nanoTime()).as(what + ", last answer " + seen).isLessThan(deadline);
+        Thread.sleep(5);
+        seen = value.getAsLong();
+      }
+    }
   }
 
   @Test
