@@ -139,9 +139,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
         return decision;
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
-        if (!degraded.get()) {
-          // one slow answer spends nothing from a budget of this instance's own, which another
-          // instance's starts would not see: the task asks the grid again after the budget
+        if (!degraded.get()) { // spends nothing: asks the grid again after the budget
           return RateLimitDecision.deferred(nowEpochNanos + budgetNanos, nowEpochNanos);
         }
       }
@@ -222,10 +220,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     }
   }
 
-  /**
-   * The check of every gated start against the key's starts on every instance, on this limiter's
-   * cells; it asks nothing while the limiter is degraded.
-   */
+  /** The check of every gated start on this limiter's cells (nothing asked while degraded). */
   public GridStarts starts() {
     return starts;
   }
