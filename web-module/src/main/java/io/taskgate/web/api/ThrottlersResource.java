@@ -124,16 +124,10 @@ public class ThrottlersResource {
     try {
       if (k == ThrottlerKind.RATE_LIMIT) {
         only(json, RATE_FIELDS);
-        String key = RateScope.of(json);
         int permits = count(json, "permits", null);
-        return Response.ok(
-                admin.setRateLimit(
-                    id,
-                    key,
-                    permits,
-                    period(json, "period"),
-                    count(json, "burst", Math.min(permits, SettingRanges.MAX_COUNT)),
-                    by))
+        Duration period = period(json, "period");
+        int burst = count(json, "burst", permits);
+        return Response.ok(admin.setRateLimit(id, RateScope.of(json), permits, period, burst, by))
             .build();
       }
       if (k == ThrottlerKind.SEMAPHORE) {
