@@ -25,8 +25,12 @@ public interface ThrottlingManager {
    * Defines semaphore {@code id} with {@code maxCount} permits, or changes its count: lowering it
    * below the tasks holding it never fails; the excess drains as they end.
    *
-   * @throws IllegalArgumentException naming the value, if {@code maxCount} is below 1 or the id is
-   *     not a valid resource id
+   * <p>Raising it wakes at most as many of the tasks waiting for it as it gains permits, never more
+   * than wait, after the change is stored and off the caller's thread: the call returns at once
+   * whatever the count.
+   *
+   * @throws IllegalArgumentException naming the value, if {@code maxCount} lies outside 1 to {@link
+   *     SettingRanges#MAX_COUNT} or the id is not a valid resource id
    */
   void addOrUpdateSemaphore(String id, int maxCount);
 
@@ -53,21 +57,26 @@ public interface ThrottlingManager {
   Optional<WindowOptions> window(ThrottlerKind kind, String id);
 
   /**
-   * Changes the rate limit of {@code taskType} (its {@link RateLimit} stays the default), or of one
-   * of its keys when {@code key} is not null: {@code permits} per {@code period}, {@code burst}
-   * back to back; its other options stay the annotation's. Stored (it survives a restart and
-   * reaches every instance), audited, and used from the next reservation on; slots already reserved
-   * are kept.
+   * Changes the rate limit of one {@code key} of {@code taskType} (its {@link RateLimit} stays the
+   * default), or, with {@code key} null, of the whole task type (every key without a change of its
+   * own): {@code permits} per {@code period}, {@code burst} back to back; its other options stay
+   * the annotation's. Stored (it survives a restart and reaches every instance), audited, and used
+   * from the next reservation on; slots already reserved are kept.
    *
-   * @throws IllegalArgumentException if the task type has no rate limit, or a value is invalid
-   *     (naming it)
+   * @param key the key whose rate changes; null, and only null, for the whole task type (an empty
+   *     key is refused, as is one holding a NUL character)
+   * @throws IllegalArgumentException if the task type has no rate limit, or a value lies outside
+   *     {@link SettingRanges} (naming the field and the value)
    */
   void setRateLimit(
       Class<? extends Task> taskType, String key, int permits, Duration period, int burst);
 
   /**
-   * Drops the change made by {@link #setRateLimit} for {@code taskType} (or its {@code key}): the
-   * annotation (or the type's change, for a key) applies again. Returns false if there was none.
+   * Drops the change made by {@link #setRateLimit} for {@code taskType} ({@code key} null) or its
+   * {@code key}: the annotation (or the type's change, for a key) applies again. Returns false if
+   * there was none.
+   *
+   * @throws IllegalArgumentException if the key is empty or holds a NUL character
    */
   boolean resetRateLimit(Class<? extends Task> taskType, String key);
 

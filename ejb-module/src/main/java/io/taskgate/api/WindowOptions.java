@@ -10,14 +10,19 @@ import java.time.Duration;
  * sub-windows become active or idle: {@code capacity / active}, the remainder to the earliest
  * active, within [minLimit, maxLimit].
  *
- * @param limit starts per interval (per sub-window for a dynamic window), at least 1; ignored when
- *     rebalanced
- * @param interval the interval, a whole number of buckets of at least 1 second each
- * @param buckets how many buckets the interval has, at least 1
- * @param capacity for a dynamic window, the most starts per interval across its sub-windows; 0 for
- *     none
+ * <p>The ranges are {@link SettingRanges}'s: counts up to {@link SettingRanges#MAX_COUNT}, the
+ * interval up to {@link SettingRanges#MAX_PERIOD}.
+ *
+ * @param limit starts per interval (per sub-window for a dynamic window), 1 to {@link
+ *     SettingRanges#MAX_COUNT}; ignored when rebalanced
+ * @param interval the interval, a whole number of buckets of at least 1 second each, at most 366
+ *     days
+ * @param buckets how many buckets the interval has, 1 to {@link #MAX_BUCKETS}
+ * @param capacity for a dynamic window, the most starts per interval across its sub-windows, up to
+ *     {@link SettingRanges#MAX_COUNT}; 0 for none
  * @param minLimit with rebalancing, the least a sub-window gets; 0 without rebalancing
- * @param maxLimit with rebalancing, the most a sub-window gets; 0 without rebalancing
+ * @param maxLimit with rebalancing, the most a sub-window gets, at least minLimit; 0 without
+ *     rebalancing
  */
 public record WindowOptions(
     int limit, Duration interval, int buckets, int capacity, int minLimit, int maxLimit) {
@@ -33,6 +38,9 @@ public record WindowOptions(
     if (buckets < 1 || buckets > MAX_BUCKETS) {
       throw new IllegalArgumentException(
           "buckets must be between 1 and " + MAX_BUCKETS + ", was " + buckets);
+    }
+    if (interval.compareTo(SettingRanges.MAX_PERIOD) > 0) {
+      throw new IllegalArgumentException("interval must be at most 366 days, was " + interval);
     }
     long millis;
     try {
@@ -51,28 +59,25 @@ public record WindowOptions(
               + " of at least 1 second, was "
               + interval);
     }
-    if (millis > Duration.ofDays(366).toMillis()) {
-      throw new IllegalArgumentException("interval must be at most 366 days, was " + interval);
-    }
     boolean rebalanced = minLimit != 0 || maxLimit != 0;
-    if (capacity < 0) {
-      throw new IllegalArgumentException("capacity must not be negative, was " + capacity);
+    if (capacity < 0 || capacity > SettingRanges.MAX_COUNT) {
+      throw new IllegalArgumentException(
+          "capacity must be between 0 (none) and " + SettingRanges.MAX_COUNT + ", was " + capacity);
     }
     if (rebalanced) {
       if (capacity == 0) {
         throw new IllegalArgumentException(
             "minLimit and maxLimit rebalance a capacity: set capacity too");
       }
-      if (minLimit < 1 || maxLimit < minLimit) {
+      SettingRanges.count("minLimit", minLimit);
+      SettingRanges.count("maxLimit", maxLimit);
+      if (maxLimit < minLimit) {
         throw new IllegalArgumentException(
-            "minLimit must be at least 1 and maxLimit at least minLimit, were "
-                + minLimit
-                + " and "
-                + maxLimit);
+            "maxLimit must be at least minLimit " + minLimit + ", was " + maxLimit);
       }
       limit = maxLimit;
-    } else if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+    } else {
+      SettingRanges.count("limit", limit);
     }
   }
 

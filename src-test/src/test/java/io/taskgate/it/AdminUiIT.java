@@ -631,7 +631,7 @@ class AdminUiIT {
     browser.await(
         "refused, naming the value",
         ExpectedConditions.textToBePresentInElementLocated(
-            By.id("messages"), "Not saved: maxCount must be at least 1, was 0."));
+            By.id("messages"), "Not saved: maxCount must be between 1 and 1000000, was 0."));
     browser.screenshot("20-throttlers");
 
     throttlerRow(id).findElement(By.cssSelector("input[type=submit]")).click();

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.api.ThrottlingManager;
+import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.Probe;
 import io.taskgate.it.engine.TestConfigSource;
+import io.taskgate.it.engine.ThrottledTasks;
+import io.taskgate.it.engine.ThrottledTasks.Newsletter;
 import io.taskgate.it.engine.WatchedTasks.Watched;
 import io.taskgate.store.TaskStore;
 import jakarta.inject.Inject;
@@ -71,6 +75,8 @@ class ApiIT {
   @Inject TaskStore store;
   @Inject io.taskgate.store.TaskQueries queries;
   @Inject Probe probe;
+  @Inject ThrottlingManager manager;
+  @Inject JobThrottlers throttlers;
 
   private final List<UUID> dispatched = new ArrayList<>();
 
@@ -557,6 +563,168 @@ class ApiIT {
   }
 
   // ---- security
+  // ---- admin input that could hurt: answered at once, refused naming the field, never half done
+
+  @Test
+  void aSemaphoreGrownToAMillionAnswersAtOnceAndWakesItsWaitersWhileTheHolderRuns()
+      throws Exception {
+    manager.addOrUpdateSemaphore("it-newsletter", 1);
+    String group = key("grow");
+    TaskReceipt holder = dispatcher.dispatch(new Newsletter(group, group + "-holder", 8_000));
+    Await.until(
+        () ->
+            ThrottledTasks.RUNNING.containsKey(group)
+                && ThrottledTasks.RUNNING.get(group).get() == 1,
+        TIMEOUT,
+        () -> "the holder did not start");
+    List<TaskReceipt> waiters = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      waiters.add(dispatcher.dispatch(new Newsletter(group, group + "-" + i, 100)));
+    }
+    Await.until(
+        () -> throttlers.waiters().count("semaphore:it-newsletter") >= 1,
+        TIMEOUT,
+        () -> "no newsletter waits for the semaphore");
+
+    HttpResponse<String> grown =
+        timed("PUT", "throttlers/semaphore/it-newsletter", "{\"maxCount\":1000000}");
+
+    assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
+    assertThat(manager.semaphore("it-newsletter")).contains(1_000_000);
+    for (TaskReceipt waiter : waiters) {
+      awaitDone(waiter.taskId());
+    }
+    assertThat(store.find(holder.taskId()).orElseThrow().status())
+        .as("the waiters were woken by the change, not by the holder's release")
+        .isEqualTo(TaskStatus.IN_PROGRESS);
+
+    assertAdminProblem(
+        "PUT", "throttlers/semaphore/it-newsletter", "{\"maxCount\":2147483647}", "maxCount");
+    assertAdminProblem("PUT", "throttlers/semaphore/it-newsletter", "{\"maxCount\":0}", "maxCount");
+    assertThat(manager.semaphore("it-newsletter"))
+        .as("nothing refused is stored")
+        .contains(1_000_000);
+    awaitDone(holder.taskId());
+  }
+
+  @Test
+  void windowsOutsideTheirRangesAreProblemsNamingTheField() throws Exception {
+    String id = key("win");
+    assertAdminProblem(
+        "PUT",
+        "throttlers/fixed-window/" + id,
+        "{\"limit\":2147483647,\"interval\":\"PT1S\"}",
+        "limit");
+    assertAdminProblem(
+        "PUT",
+        "throttlers/fixed-window/" + id,
+        "{\"limit\":5,\"interval\":\"P1000000D\"}",
+        "interval");
+    assertAdminProblem(
+        "PUT",
+        "throttlers/sliding-window/" + id,
+        "{\"limit\":5,\"interval\":\"PT2562047788015215H\",\"buckets\":2}",
+        "interval");
+    assertAdminProblem(
+        "PUT",
+        "throttlers/dynamic-window/" + id,
+        "{\"limit\":5,\"interval\":\"PT1S\",\"capacity\":2147483647}",
+        "capacity");
+    assertThat(
+            Http.send("GET", api("throttlers/fixed-window/" + id), null, ADMIN, ADMIN_PASSWORD)
+                .statusCode())
+        .isEqualTo(404);
+  }
+
+  @Test
+  void rateChangesOutOfRangeOrWithoutAKeyAreProblemsNamingTheFieldAndNothingIsStored()
+      throws Exception {
+    String path = "throttlers/rate-limit/Watched";
+    String k = key("rate");
+    for (String[] bad :
+        new String[][] {
+          {"{\"permits\":1,\"period\":\"P1000000D\",\"key\":\"" + k + "\"}", "period"},
+          {"{\"permits\":1,\"period\":\"PT2562047788015215H\",\"key\":\"" + k + "\"}", "period"},
+          {
+            "{\"permits\":2147483647,\"period\":\"PT0.000000001S\",\"key\":\"" + k + "\"}",
+            "permits"
+          },
+          {"{\"permits\":1000,\"period\":\"PT0.1S\",\"key\":\"" + k + "\"}", "permits"},
+          {
+            "{\"permits\":1,\"period\":\"PT1M\",\"burst\":2147483647,\"key\":\"" + k + "\"}",
+            "burst"
+          },
+          {"{\"permits\":1,\"period\":\"PT1M\",\"key\":\"\"}", "key"},
+          {"{\"permits\":1,\"period\":\"PT1M\"}", "key"},
+          {"{\"permits\":1,\"period\":\"PT1M\",\"key\":\"a\\u0000b\"}", "key"},
+          {"{\"permits\":1,\"period\":\"PT1M\",\"key\":\"" + k + "\",\"scope\":\"type\"}", "key"},
+          {"{\"permits\":1,\"period\":\"PT1M\",\"scope\":\"all\"}", "scope"}
+        }) {
+      assertAdminProblem("PUT", path, bad[0], bad[1]);
+    }
+    assertAdminProblem("DELETE", path + "?key=", null, "key");
+    assertAdminProblem("DELETE", path + "?key=a%00b", null, "key");
+    assertAdminProblem("DELETE", path, null, "key");
+    assertAdminProblem("DELETE", "rate-limits/parked?type=Watched&key=", null, "key");
+    assertAdminProblem("DELETE", "rate-limits/parked?type=Watched&key=a%00b", null, "key");
+    assertProblem("rate-limits/pacing?type=Watched&key=", "key", "");
+    assertProblem("rate-limits/pacing?type=Watched&key=a%00b", "key", null);
+    assertThat(rateChanges()).as("nothing refused is stored").isEmpty();
+
+    // the whole type, said explicitly, and back
+    HttpResponse<String> typeWide =
+        timed("PUT", path, "{\"permits\":2,\"period\":\"PT10M\",\"scope\":\"type\"}");
+    assertThat(typeWide.statusCode()).as(typeWide.body()).isEqualTo(200);
+    assertThat(rateChanges()).containsExactly("null");
+    assertThat(timed("DELETE", path + "?scope=type", null).statusCode()).isEqualTo(204);
+    assertThat(rateChanges()).isEmpty();
+  }
+
+  @Test
+  void everyMutatingMethodOfAViewerIsForbiddenWithAProblem() throws Exception {
+    for (String method : List.of("PATCH", "PUT", "POST", "DELETE")) {
+      for (String path :
+          List.of("tasks/" + UUID.randomUUID(), "throttlers/semaphore/it-newsletter", "nothing")) {
+        HttpResponse<String> refused = Http.send(method, api(path), "{}", VIEWER, VIEWER_PASSWORD);
+        assertThat(refused.statusCode()).as(method + " " + path).isEqualTo(403);
+        assertThat(refused.headers().firstValue("Content-Type"))
+            .as(method + " " + path)
+            .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+        assertThat(Http.json(refused).getString("type"))
+            .isEqualTo("urn:taskgate:problem:forbidden");
+      }
+    }
+    HttpResponse<String> admin =
+        Http.send("PATCH", api("tasks/" + UUID.randomUUID()), "{}", ADMIN, ADMIN_PASSWORD);
+    assertThat(admin.statusCode()).as("an admin's PATCH: no such method here").isEqualTo(405);
+  }
+
+  @Test
+  void aViewerReadsALastErrorWithoutClassNamesAnAdminAsStored() throws Exception {
+    String id = key("doomed");
+    TaskReceipt doomed = dispatcher.dispatch(new io.taskgate.it.engine.Tasks.Doomed(id));
+    Await.until(
+        () -> store.find(doomed.taskId()).orElseThrow(),
+        t -> t.status() == TaskStatus.FAILED,
+        TIMEOUT,
+        t -> "the doomed task is " + t.status());
+
+    JsonObject asViewer = getJson("tasks/" + doomed.taskId(), VIEWER);
+    JsonObject asAdmin = getJson("tasks/" + doomed.taskId(), ADMIN);
+
+    assertThat(asAdmin.getString("lastError"))
+        .isEqualTo("java.lang.IllegalArgumentException: doomed " + id);
+    assertThat(asViewer.getString("lastError")).isEqualTo("doomed " + id);
+    assertThat(asViewer.toString()).doesNotContain("java.lang").doesNotContain("Exception");
+    JsonObject listed =
+        getJson(
+            "tasks?status=FAILED&size=500&type="
+                + io.taskgate.it.engine.Tasks.Doomed.class.getName(),
+            VIEWER);
+    assertThat(listed.toString())
+        .contains("doomed " + id)
+        .doesNotContain("IllegalArgumentException");
+  }
 
   @Test
   void anonymousIsRefusedViewersReadAndOnlyAdminsChange() throws Exception {
@@ -923,6 +1091,40 @@ class ApiIT {
             .matcher(html);
     assertThat(input.find()).as("hidden input %s in %s", name, html).isTrue();
     return URLEncoder.encode(input.group(1), StandardCharsets.UTF_8);
+  }
+
+  /** {@code method} on {@code path} as admin, answered within 2 s (by design within 100 ms). */
+  private HttpResponse<String> timed(String method, String path, String body) throws Exception {
+    long start = System.nanoTime();
+    HttpResponse<String> response = Http.send(method, api(path), body, ADMIN, ADMIN_PASSWORD);
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as(method + " " + path + " " + body)
+        .isLessThan(Duration.ofSeconds(2));
+    return response;
+  }
+
+  /** An admin's {@code method} is a 400 problem naming {@code field}, answered at once. */
+  private void assertAdminProblem(String method, String path, String body, String field)
+      throws Exception {
+    HttpResponse<String> response = timed(method, path, body);
+    String what = method + " " + path + " " + body + ": " + response.body();
+    assertThat(response.statusCode()).as(what).isEqualTo(400);
+    assertThat(response.headers().firstValue("Content-Type"))
+        .as(what)
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+    assertThat(Http.json(response).getString("parameter")).as(what).isEqualTo(field);
+    assertThat(Http.json(response).getString("detail")).as(what).startsWith(field + " ");
+  }
+
+  /** The keys of Watched's run-time rate changes ({@code "null"} for the type's). */
+  private List<String> rateChanges() throws Exception {
+    return getJson("throttlers", ADMIN)
+        .getJsonArray("rateLimits")
+        .getValuesAs(JsonObject.class)
+        .stream()
+        .filter(r -> r.getString("taskType").equals(WATCHED))
+        .map(r -> r.containsKey("key") && !r.isNull("key") ? r.getString("key") : "null")
+        .toList();
   }
 
   private void assertProblem(String path, String parameter, String value) throws Exception {

@@ -8,6 +8,7 @@ import io.taskgate.api.RateLimit;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Semaphore;
+import io.taskgate.api.SettingRanges;
 import io.taskgate.api.SlidingWindow;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskHandler;
@@ -267,6 +268,14 @@ public class TaskgateExtension implements Extension {
       GateSpec.PolicySource source) {
     if (policy == null) {
       return Optional.empty();
+    }
+    try {
+      SettingRanges.taskRate(policy.permits(), policy.period(), policy.burst());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          (source == GateSpec.PolicySource.ANNOTATION ? "@RateLimit: " : "rateLimitPolicy(): ")
+              + e.getMessage(),
+          e);
     }
     GateSpec.KeySource keys;
     if (overridesKey(beanClass)) {

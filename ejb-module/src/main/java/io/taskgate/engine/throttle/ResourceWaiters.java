@@ -132,6 +132,12 @@ public final class ResourceWaiters {
     return waiters == null ? java.util.List.of() : waiters.stream().map(Waiter::taskId).toList();
   }
 
+  /** How many tasks wait for {@code resource}. */
+  public synchronized int count(String resource) {
+    Deque<Waiter> waiters = byResource.get(resource);
+    return waiters == null ? 0 : waiters.size();
+  }
+
   /** The tasks waiting for any resource. */
   public synchronized java.util.Set<UUID> waitingIds() {
     return java.util.Set.copyOf(waitingFor.keySet());

@@ -74,8 +74,18 @@ public interface ThrottlerState {
     return true;
   }
 
-  /** Tells the other instances that a permit of {@code resource} is free (a semaphore grew). */
-  default void announce(String resource) {}
+  /**
+   * Tells the other instances that semaphore {@code resource} grew by {@code permits}: each wakes
+   * at most that many of the tasks waiting for it there, and never more than wait ({@link
+   * #onGrownElsewhere}). One message, whatever {@code permits}.
+   */
+  default void announceGrown(String resource, int permits) {}
+
+  /**
+   * Who is told that a semaphore grew on another instance, with by how many permits. Called on a
+   * thread of its own.
+   */
+  default void onGrownElsewhere(java.util.function.BiConsumer<String, Integer> listener) {}
 
   /**
    * Who is told of the permits freed outside this instance's attempts: by other instances, or by a

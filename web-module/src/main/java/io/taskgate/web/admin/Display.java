@@ -1,6 +1,7 @@
 package io.taskgate.web.admin;
 
 import io.taskgate.core.time.HumanDuration;
+import io.taskgate.engine.admin.LastErrors;
 import io.taskgate.engine.admin.dto.PolicyView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -56,38 +57,12 @@ public class Display {
     return HumanDuration.of(duration);
   }
 
-  private static final java.util.regex.Pattern REJECTED =
-      java.util.regex.Pattern.compile(
-          "io\\.taskgate\\.api\\.RateLimitRejectedException: Rate limit rejected task of type"
-              + " \\S+: reason=(BEYOND_HORIZON|DISCARDED) key=(.*) slotUtc=(\\S+) handler=.*",
-          java.util.regex.Pattern.DOTALL);
-
-  private static final java.util.regex.Pattern EXCEPTION =
-      java.util.regex.Pattern.compile(
-          "(?:[a-z_$][\\w$]*\\.)+([A-Z][\\w$]*): (.+)", java.util.regex.Pattern.DOTALL);
-
   /**
-   * A task's last error as a sentence: the gate's rejection says why ({@code Rejected by the rate
-   * limit: the next slot of key acme lay beyond the policy's horizon}); an exception's text is its
-   * message, then its class's simple name in brackets; anything else as it is; empty for null.
+   * A task's last error as a sentence ({@link LastErrors#sentence}): the gate's rejection says why;
+   * an exception's text is its message, then its class's simple name in brackets; empty for null.
    */
   public String error(String lastError) {
-    if (lastError == null) {
-      return "";
-    }
-    java.util.regex.Matcher rejected = REJECTED.matcher(lastError);
-    if (rejected.matches()) {
-      return "Rejected by the rate limit: "
-          + (rejected.group(1).equals("DISCARDED")
-              ? "key " + rejected.group(2) + " had no budget, and its policy discards"
-              : "the next slot of key "
-                  + rejected.group(2)
-                  + " ("
-                  + rejected.group(3)
-                  + ") lay beyond the policy's horizon");
-    }
-    java.util.regex.Matcher exception = EXCEPTION.matcher(lastError);
-    return exception.matches() ? exception.group(2) + " (" + exception.group(1) + ")" : lastError;
+    return LastErrors.sentence(lastError);
   }
 
   /** The simple name of a task type's class name ({@code a.b.Outer$Inner}: {@code Inner}). */

@@ -2,6 +2,7 @@ package io.taskgate.web.api;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
+import io.taskgate.api.SettingRanges;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitSort;
@@ -261,6 +262,21 @@ final class Params {
       throw ApiProblem.invalidParameter(name, value, name + " is required");
     }
     return value;
+  }
+
+  /**
+   * A rate-limit key parameter: given, not empty, without a NUL character ({@link
+   * SettingRanges#key}).
+   */
+  static String key(String name, String value) {
+    if (value == null) {
+      throw ApiProblem.invalidParameter(name, null, name + " is required");
+    }
+    try {
+      return SettingRanges.key(name, value);
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter(name, value.replace("\u0000", "\\u0000"), e.getMessage());
+    }
   }
 
   static UUID uuid(String name, String value) {

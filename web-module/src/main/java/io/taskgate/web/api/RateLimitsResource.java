@@ -111,7 +111,7 @@ public class RateLimitsResource {
       description = "The task type is not rate-limited",
       content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
   public Pacing pacing(@PathParam("type") String type, @PathParam("key") String key) {
-    return pacingOf(type, key);
+    return pacingOf(type, Params.key("key", key));
   }
 
   /** One key's pacing, type and key as query parameters. */
@@ -126,7 +126,7 @@ public class RateLimitsResource {
               mediaType = MediaType.APPLICATION_JSON,
               schema = @Schema(implementation = Pacing.class)))
   public Pacing pacingByQuery(@QueryParam("type") String type, @QueryParam("key") String key) {
-    return pacingOf(Params.required("type", type), Params.required("key", key));
+    return pacingOf(Params.required("type", type), Params.key("key", key));
   }
 
   /** What a bulk cancel did. */
@@ -160,7 +160,7 @@ public class RateLimitsResource {
       @QueryParam("key") String key,
       @Context SecurityContext caller) {
     String taskType = Params.required("type", type);
-    String rateKey = Params.required("key", key);
+    String rateKey = Params.key("key", key);
     int cancelled =
         tasks.cancelParked(
             taskType, rateKey, caller.getUserPrincipal().getName() + " through the REST API");

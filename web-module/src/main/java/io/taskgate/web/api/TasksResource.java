@@ -3,9 +3,11 @@ package io.taskgate.web.api;
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.api.TaskReceipt;
+import io.taskgate.engine.admin.LastErrors;
 import io.taskgate.engine.admin.TaskAdmin;
 import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.engine.admin.dto.TaskViewPage;
+import io.taskgate.web.security.Roles;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -42,6 +44,7 @@ public class TasksResource {
   @Inject TaskAdmin admin;
   @Inject InstantSource clock;
   @Context UriInfo uriInfo;
+  @Context SecurityContext security;
 
   /**
    * Dispatches the body as a task of {@code type} (full class name or unique simple name). The body
@@ -103,6 +106,18 @@ public class TasksResource {
       @QueryParam("sort") String sort,
       @QueryParam("page") String page,
       @QueryParam("size") String size) {
+    return forCaller(page(status, type, queue, key, throttled, sort, page, size));
+  }
+
+  private TaskViewPage page(
+      String status,
+      String type,
+      String queue,
+      String key,
+      String throttled,
+      String sort,
+      String page,
+      String size) {
     if (throttled != null && !throttled.isBlank()) {
       return admin.listThrottled(
           Params.throttled(throttled),
@@ -127,7 +142,28 @@ public class TasksResource {
   @Path("{id}")
   public TaskView find(@PathParam("id") String id) {
     UUID taskId = Params.uuid("id", id);
-    return admin.find(taskId).orElseThrow(() -> EngineProblemMappers.notFound(id));
+    return forCaller(admin.find(taskId).orElseThrow(() -> EngineProblemMappers.notFound(id)));
+  }
+
+  /**
+   * {@code view} as the caller may see it: an admin its errors as stored, a viewer without the
+   * names of the application's classes ({@link LastErrors#withoutClassNames}).
+   */
+  private TaskView forCaller(TaskView view) {
+    return security.isUserInRole(Roles.ADMIN)
+        ? view
+        : view.withErrors(LastErrors::withoutClassNames);
+  }
+
+  private TaskViewPage forCaller(TaskViewPage page) {
+    if (security.isUserInRole(Roles.ADMIN)) {
+      return page;
+    }
+    return new TaskViewPage(
+        page.items().stream().map(this::forCaller).toList(),
+        page.page(),
+        page.size(),
+        page.total());
   }
 
   /** Cancels a task that has not started: 204; 409 if it has started or finished. */

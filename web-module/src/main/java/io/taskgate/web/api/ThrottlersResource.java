@@ -1,5 +1,6 @@
 package io.taskgate.web.api;
 
+import io.taskgate.api.SettingRanges;
 import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.UnknownTaskTypeException;
@@ -57,7 +58,8 @@ public class ThrottlersResource {
   static final String THROTTLER_IN_USE = "urn:taskgate:problem:throttler-in-use";
   private static final int MAX_BODY = 4_096;
   private static final Set<String> SEMAPHORE_FIELDS = Set.of("maxCount");
-  private static final Set<String> RATE_FIELDS = Set.of("permits", "period", "burst", "key");
+  private static final Set<String> RATE_FIELDS =
+      Set.of("permits", "period", "burst", "key", RateScope.FIELD);
   private static final Set<String> WINDOW_FIELDS =
       Set.of("limit", "interval", "buckets", "capacity", "minLimit", "maxLimit");
 
@@ -122,24 +124,15 @@ public class ThrottlersResource {
     try {
       if (k == ThrottlerKind.RATE_LIMIT) {
         only(json, RATE_FIELDS);
-        int permits = integer(json, "permits", null);
-        JsonValue key = json.get("key");
-        if (key != null && key != JsonValue.NULL && !(key instanceof JsonString)) {
-          throw ApiProblem.invalidParameter("key", key.toString(), "key must be a string");
-        }
-        return Response.ok(
-                admin.setRateLimit(
-                    id,
-                    key instanceof JsonString text ? text.getString() : null,
-                    permits,
-                    duration(json, "period"),
-                    integer(json, "burst", permits),
-                    by))
+        int permits = count(json, "permits", null);
+        Duration period = period(json, "period");
+        int burst = count(json, "burst", permits);
+        return Response.ok(admin.setRateLimit(id, RateScope.of(json), permits, period, burst, by))
             .build();
       }
       if (k == ThrottlerKind.SEMAPHORE) {
         only(json, SEMAPHORE_FIELDS);
-        return Response.ok(admin.putSemaphore(id, integer(json, "maxCount", null), by)).build();
+        return Response.ok(admin.putSemaphore(id, count(json, "maxCount", null), by)).build();
       }
       if (k == ThrottlerKind.MUTEX) {
         throw ApiProblem.invalidParameter(
@@ -167,12 +160,15 @@ public class ThrottlersResource {
   @Path("{kind}/{id}")
   @Operation(summary = "Remove a semaphore or window (admin); 409 while a semaphore is held")
   public Response remove(
-      @PathParam("kind") String kind, @PathParam("id") String id, @QueryParam("key") String key) {
+      @PathParam("kind") String kind,
+      @PathParam("id") String id,
+      @QueryParam("key") String key,
+      @QueryParam("scope") String scope) {
     ThrottlerKind k = kind(kind);
     try {
       boolean removed =
           k == ThrottlerKind.RATE_LIMIT
-              ? admin.resetRateLimit(id, key, user())
+              ? admin.resetRateLimit(id, RateScope.of(key, scope), user())
               : admin.remove(k, id, user());
       if (removed) {
         return Response.noContent().build();
@@ -184,7 +180,9 @@ public class ThrottlersResource {
       throw new ApiProblem(
           404, UNKNOWN_THROTTLER, "Unknown task type", e.getMessage(), Map.of("id", id));
     } catch (IllegalArgumentException e) {
-      throw ApiProblem.invalidParameter("id", id, e.getMessage());
+      throw e.getMessage().startsWith("key ")
+          ? ApiProblem.invalidParameter("key", key, e.getMessage())
+          : ApiProblem.invalidParameter("id", id, e.getMessage());
     }
     throw unknown(k, id);
   }
@@ -251,6 +249,28 @@ public class ThrottlersResource {
     }
   }
 
+  /** A count field within {@link SettingRanges#count}: 400 naming it otherwise. */
+  static int count(JsonObject json, String name, Integer fallback) {
+    JsonValue sent = json.get(name);
+    int value = integer(json, name, fallback);
+    try {
+      return SettingRanges.count(name, value);
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter(
+          name, sent == null ? null : sent.toString(), e.getMessage());
+    }
+  }
+
+  /** A period field within {@link SettingRanges#period}: 400 naming it otherwise. */
+  static Duration period(JsonObject json, String name) {
+    Duration value = duration(json, name);
+    try {
+      return SettingRanges.period(name, value);
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter(name, json.get(name).toString(), e.getMessage());
+    }
+  }
+
   static Duration duration(JsonObject json, String field) {
     JsonValue value = json.get(field);
     if (!(value instanceof JsonString text)) {
@@ -261,7 +281,7 @@ public class ThrottlersResource {
     }
     try {
       return Duration.parse(text.getString().trim());
-    } catch (DateTimeParseException e) {
+    } catch (DateTimeParseException | ArithmeticException e) {
       throw ApiProblem.invalidParameter(
           field, text.getString(), field + " must be an ISO-8601 duration such as PT1H");
     }
@@ -283,6 +303,7 @@ public class ThrottlersResource {
             "permits",
             "period",
             "burst",
+            "key",
             "id")) {
       if (message.startsWith(name + " ")
           || message.startsWith("a fixed window has 1 bucket") && name.equals("buckets")) {

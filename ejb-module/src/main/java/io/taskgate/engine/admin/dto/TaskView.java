@@ -68,6 +68,39 @@ public record TaskView(
    */
   public record Change(TaskStatus from, TaskStatus to, Instant at, int attempt, String detail) {}
 
+  /**
+   * This view with its last error and the details of its history rewritten by {@code errors} (for a
+   * reader who may not see them as stored).
+   */
+  public TaskView withErrors(java.util.function.UnaryOperator<String> errors) {
+    return new TaskView(
+        id,
+        type,
+        status,
+        queue,
+        taskKey,
+        scheduledAt,
+        attempt,
+        errors.apply(lastError),
+        recurrence,
+        runs,
+        createdAt,
+        updatedAt,
+        payload,
+        history == null
+            ? null
+            : history.stream()
+                .map(
+                    c ->
+                        new Change(c.from(), c.to(), c.at(), c.attempt(), errors.apply(c.detail())))
+                .toList(),
+        throttledUntil,
+        held,
+        owner,
+        waitingFor,
+        rateKey);
+  }
+
   /** The view of {@code task}, with {@code history} (null: without), neither parked nor held. */
   public static TaskView of(StoredTask task, List<TaskAudit> history) {
     return of(task, history, null, false, null);

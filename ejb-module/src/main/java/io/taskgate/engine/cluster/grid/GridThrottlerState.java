@@ -296,8 +296,13 @@ public final class GridThrottlerState implements ThrottlerState {
   }
 
   @Override
-  public void announce(String resource) {
-    wakeUps.announce(resource);
+  public void announceGrown(String resource, int permits) {
+    wakeUps.announceGrown(resource, permits);
+  }
+
+  @Override
+  public void onGrownElsewhere(java.util.function.BiConsumer<String, Integer> listener) {
+    wakeUps.onGrown(listener);
   }
 
   @Override

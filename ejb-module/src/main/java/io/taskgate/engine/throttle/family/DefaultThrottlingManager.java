@@ -1,6 +1,7 @@
 package io.taskgate.engine.throttle.family;
 
 import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.api.SettingRanges;
 import io.taskgate.api.Task;
 import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
@@ -53,9 +54,7 @@ public class DefaultThrottlingManager implements ThrottlingManager {
 
   /** {@link #addOrUpdateSemaphore(String, int)}, audited as made by {@code by}. */
   public ThrottlerRecord addOrUpdateSemaphore(String id, int maxCount, String by) {
-    if (maxCount < 1) {
-      throw new IllegalArgumentException("maxCount must be at least 1, was " + maxCount);
-    }
+    SettingRanges.count("maxCount", maxCount);
     return put(new ThrottlerRecord(ThrottlerKind.SEMAPHORE, id(id), maxCount, 0, 0, 0, 0, 0), by);
   }
 
@@ -121,11 +120,10 @@ public class DefaultThrottlingManager implements ThrottlingManager {
                       .orElse("added by " + by + ": ")
                   + record.describe());
     }
-    // a larger semaphore lets waiters in: wake as many as it has new permits
+    // a larger semaphore lets waiters in: at most as many as it has new permits, off this thread
     if (record.kind() == ThrottlerKind.SEMAPHORE) {
       int more = record.limit() - before.map(ThrottlerRecord::limit).orElse(0);
-      String resource = JobThrottlers.resource(record.kind(), record.id());
-      throttlers.wake(resource, Math.max(0, more));
+      throttlers.grew(JobThrottlers.resource(record.kind(), record.id()), more);
     }
     return record;
   }
@@ -174,17 +172,17 @@ public class DefaultThrottlingManager implements ThrottlingManager {
 
   /**
    * {@link #setRateLimit(Class, String, int, Duration, int)} for the task type named {@code
-   * taskType} (its class name), audited as {@code by}; returns the policy its tasks now get.
+   * taskType} (its class name), audited as {@code by}; returns the policy its tasks now get. {@code
+   * key} null changes the whole type; an empty key, or one with a NUL character, is refused.
    */
   public RateLimitPolicy setRateLimit(
       String taskType, String key, int permits, Duration period, int burst, String by) {
-    GateSpec gate = gateOf(taskType);
-    if (period == null) {
-      throw new IllegalArgumentException("period must be given, such as PT1M");
+    if (key != null) {
+      SettingRanges.key("key", key);
     }
-    RateOverride override =
-        new RateOverride(
-            taskType, key == null || key.isEmpty() ? null : key, permits, period.toNanos(), burst);
+    GateSpec gate = gateOf(taskType);
+    SettingRanges.taskRate(permits, period, burst); // before toNanos: a period that fits
+    RateOverride override = new RateOverride(taskType, key, permits, period.toNanos(), burst);
     RateLimitPolicy policy;
     try {
       policy = RatePolicies.apply(gate.policy(), override);
@@ -215,12 +213,11 @@ public class DefaultThrottlingManager implements ThrottlingManager {
 
   /** {@link #resetRateLimit(Class, String)} by type name, audited as {@code by}. */
   public boolean resetRateLimit(String taskType, String key, String by) {
+    if (key != null) {
+      SettingRanges.key("key", key);
+    }
     gateOf(taskType);
-    boolean removed =
-        store
-            .removeRateOverride(
-                taskType, key == null || key.isEmpty() ? null : key, by, clock.instant())
-            .isPresent();
+    boolean removed = store.removeRateOverride(taskType, key, by, clock.instant()).isPresent();
     rates.reload(clock.instant());
     return removed;
   }

@@ -328,15 +328,14 @@ public class JobThrottlers {
     }
   }
 
-  /**
-   * Wakes up to {@code n} of the tasks waiting for {@code resource} (a semaphore grew), here and on
-   * the other instances.
-   */
-  void wake(String resource, int n) {
-    for (int i = 0; i < n; i++) {
-      onFreed.accept(Set.of(resource));
-      state.announce(resource);
-    }
+  /** Semaphore {@code resource} grew by {@code permits}: see {@link SemaphoreGrowth}. */
+  void grew(String resource, int permits) {
+    SemaphoreGrowth.wake(executor, resource, permits, this::wakeHere, state);
+  }
+
+  /** Wakes at most {@code permits} of the tasks waiting here for {@code resource}; how many. */
+  int wakeHere(String resource, int permits) {
+    return SemaphoreGrowth.wakeHere(waiters, onFreed, resource, permits);
   }
 
   /** Where the throttlers' state is. */
@@ -351,6 +350,7 @@ public class JobThrottlers {
   public void useState(ThrottlerState state) {
     this.state = state;
     state.onFreedElsewhere(freed -> onFreed.accept(freed));
+    state.onGrownElsewhere(this::wakeHere);
   }
 
   Duration recheck() {

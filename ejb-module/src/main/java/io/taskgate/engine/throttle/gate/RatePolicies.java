@@ -1,6 +1,7 @@
 package io.taskgate.engine.throttle.gate;
 
 import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.api.SettingRanges;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.throttle.CachedRead;
@@ -56,15 +57,43 @@ public class RatePolicies {
       return gate.scope();
     }
     RateOverride found = override;
-    RateLimitScope scope =
-        scopes.computeIfAbsent(
-            id(type, found.key()) + "\n" + found.describe(),
-            k -> new RateLimitScope(type, apply(gate.policy(), found)));
-    return scope;
+    return scopes.computeIfAbsent(
+        id(type, found.key()) + "\n" + found.describe(), k -> scope(gate, found));
   }
 
-  /** {@code base} with the permits, period and burst of {@code override}. */
+  /**
+   * The scope of {@code gate}'s type with {@code override}; the annotation's when the override,
+   * stored before the ranges were checked, lies outside them (logged once per override).
+   */
+  private static RateLimitScope scope(GateSpec gate, RateOverride override) {
+    try {
+      return new RateLimitScope(gate.scope().name(), apply(gate.policy(), override));
+    } catch (IllegalArgumentException e) {
+      LOG.warning(
+          "Taskgate ignores the stored rate-limit change of "
+              + override.auditId()
+              + " ("
+              + override.describe()
+              + "): "
+              + e.getMessage()
+              + "; its tasks keep the declared policy until an admin sets or resets it");
+      return gate.scope();
+    }
+  }
+
+  /**
+   * {@code base} with the permits, period and burst of {@code override}.
+   *
+   * @throws IllegalArgumentException naming the field and the value, if one is outside {@link
+   *     SettingRanges}
+   */
   public static RateLimitPolicy apply(RateLimitPolicy base, RateOverride override) {
+    if (override.periodNanos() < 1) {
+      throw new IllegalArgumentException(
+          "period must be positive, was " + Duration.ofNanos(override.periodNanos()));
+    }
+    SettingRanges.taskRate(
+        override.permits(), Duration.ofNanos(override.periodNanos()), override.burst());
     return new RateLimitPolicy(
         override.permits(),
         Duration.ofNanos(override.periodNanos()),

@@ -107,8 +107,14 @@ public final class GateFixture {
 
   /** The run-time rate-limit changes over an empty store: none until a test makes some. */
   public static RatePolicies policies(java.time.InstantSource clock) {
+    return policies(clock, new io.taskgate.engine.throttle.family.MemoryThrottlerStore());
+  }
+
+  /** The run-time rate-limit changes in {@code store}. */
+  public static RatePolicies policies(
+      java.time.InstantSource clock, io.taskgate.store.ThrottlerStore store) {
     RatePolicies policies = new RatePolicies();
-    policies.store = new io.taskgate.engine.throttle.family.MemoryThrottlerStore();
+    policies.store = store;
     policies.clock = clock;
     return policies;
   }

@@ -82,4 +82,16 @@ class RatePoliciesTest {
         .as("the other instance's change")
         .isInstanceOf(ThrottleDecision.Run.class);
   }
+
+  @Test
+  void aStoredChangeOutsideTheRangesIsIgnoredAndTheAnnotationApplies() {
+    f.gate.policies.store.putRateOverride(
+        new RateOverride(f.scope.name(), "vip", Integer.MAX_VALUE, 1, 1), "old", f.clock.instant());
+    f.gate.policies.reload(f.clock.instant());
+
+    assertThat(decide("vip")).isInstanceOf(ThrottleDecision.Run.class);
+    assertThat(decide("vip"))
+        .as("the annotation's 1 a second, not 2^31-1 a nanosecond")
+        .isInstanceOf(ThrottleDecision.ParkUntil.class);
+  }
 }
