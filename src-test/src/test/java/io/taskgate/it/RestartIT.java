@@ -110,6 +110,43 @@ class RestartIT {
     System.out.println(
         "RestartIT: " + starts.size() + " starts; " + gapsAfterRestarts(starts, rebirths));
     System.out.println("RestartIT: " + run.assertConforms());
+    // starting empty: after each restart the key's second start comes one interval after its first
+    assertSecondStartsOneIntervalLater(starts, rebirths, "Empty", 500);
+    assertSecondStartsOneIntervalLater(starts, rebirths, "Even", 250);
+  }
+
+  /**
+   * For each key of {@code type}, its first two starts after each restart are at least {@code
+   * intervalMillis} apart (less a millisecond: the timer's jitter against the wall clock).
+   */
+  private static void assertSecondStartsOneIntervalLater(
+      List<String[]> starts, List<Instant> rebirths, String type, long intervalMillis) {
+    Map<String, List<Long>> byKey = new HashMap<>();
+    for (String[] start : starts) {
+      if (start[2].equals(type)) {
+        byKey.computeIfAbsent(start[3], k -> new ArrayList<>()).add(Long.parseLong(start[4]));
+      }
+    }
+    int checked = 0;
+    for (var entry : byKey.entrySet()) {
+      List<Long> micros = entry.getValue();
+      micros.sort(null);
+      for (Instant rebirth : rebirths) {
+        long at = java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, rebirth);
+        List<Long> after = micros.stream().filter(m -> m >= at).limit(2).toList();
+        if (after.size() == 2) {
+          checked++;
+          assertThat(after.get(1) - after.get(0))
+              .as(
+                  "%s/%s: µs between its first two starts after the restart at %s",
+                  type, entry.getKey(), rebirth)
+              .isGreaterThanOrEqualTo(intervalMillis * 1000 - 1000);
+        }
+      }
+    }
+    assertThat(checked)
+        .as(type + ": keys with two starts after a restart")
+        .isGreaterThanOrEqualTo(2);
   }
 
   /** For each type and key, how far apart its first two starts after each restart came. */
