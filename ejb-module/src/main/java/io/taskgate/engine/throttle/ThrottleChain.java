@@ -14,7 +14,9 @@ import java.util.Set;
  * {@link Throttle#order}, then {@link Throttle#name}); the first that does not answer {@link
  * ThrottleDecision.Run} decides for the attempt, and every permit taken before it is given back at
  * once ({@link AttemptEnd#NOT_STARTED}). A throttle that throws gives back the same way, then the
- * exception goes on. Immutable and thread-safe.
+ * exception goes on. A budget spent by time ({@link Throttle#BUDGETS}), which cannot give back, is
+ * asked last and only when every other throttle let the attempt run, so what it spends is spent on
+ * an attempt that runs; a chain has at most one. Immutable and thread-safe.
  */
 public final class ThrottleChain {
   private static final Comparator<Throttle> ORDER =
@@ -32,15 +34,33 @@ public final class ThrottleChain {
     this.throttles = throttles;
   }
 
-  /** The chain of {@code throttles}, put in the global order; their names must differ. */
+  /**
+   * The chain of {@code throttles}, put in the global order; their names must differ, and at most
+   * one may be a budget spent by time (of order {@link Throttle#BUDGETS} or after): a second one
+   * refusing after the first spent would lose the first's budget.
+   */
   public static ThrottleChain of(List<? extends Throttle> throttles) {
     List<Throttle> sorted = new ArrayList<>(throttles);
     sorted.forEach(t -> Objects.requireNonNull(t, "throttle"));
     sorted.sort(ORDER);
     Set<String> names = new HashSet<>();
+    String spentByTime = null;
     for (Throttle throttle : sorted) {
       if (!names.add(throttle.name())) {
         throw new IllegalArgumentException("two throttles are named " + throttle.name());
+      }
+      if (throttle.order() >= Throttle.BUDGETS) {
+        if (spentByTime != null) {
+          throw new IllegalArgumentException(
+              "two budgets spent by time, "
+                  + spentByTime
+                  + " and "
+                  + throttle.name()
+                  + ", cannot be acquired all or nothing: at most one throttle of order "
+                  + Throttle.BUDGETS
+                  + " or after");
+        }
+        spentByTime = throttle.name();
       }
     }
     return sorted.isEmpty() ? NONE : new ThrottleChain(List.copyOf(sorted));

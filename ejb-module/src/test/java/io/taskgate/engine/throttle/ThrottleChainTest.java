@@ -123,6 +123,34 @@ class ThrottleChainTest {
   }
 
   @Test
+  void theBudgetSpentByTimeIsAskedLastAndOnlyOnceTheOthersLetTheAttemptRun() {
+    ThrottleDecision full = new ThrottleDecision.RetryAt(NOW.plusSeconds(10));
+    ThrottleChain chain =
+        ThrottleChain.of(
+            List.of(
+                runs("rate-limit", Throttle.BUDGETS),
+                says("sliding-window:partner", Throttle.WINDOWS, full),
+                runs("mutex", Throttle.RESOURCES)));
+
+    var refused = (ThrottleChain.Admission.Refused) chain.acquire(ATTEMPT, NOW);
+
+    assertThat(refused.by()).isEqualTo("sliding-window:partner");
+    assertThat(log)
+        .containsExactly(
+            "acquire mutex", "acquire sliding-window:partner", "release mutex NOT_STARTED");
+  }
+
+  @Test
+  void aChainHasAtMostOneBudgetSpentByTime() {
+    assertThatThrownBy(
+            () ->
+                ThrottleChain.of(
+                    List.of(runs("rate-limit", Throttle.BUDGETS), runs("quota", Throttle.BUDGETS))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("quota and rate-limit");
+  }
+
+  @Test
   void theLatestSlotOfTheThrottlesIsWhenItStarts() {
     Instant early = NOW.plusMillis(20);
     Instant late = NOW.plusMillis(50);

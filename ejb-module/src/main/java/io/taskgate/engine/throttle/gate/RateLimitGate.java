@@ -72,7 +72,9 @@ public class RateLimitGate implements Throttle {
 
   /**
    * A budget spent by time gives nothing back: a slot, once reserved, stays spent ({@link
-   * KeyedRateLimiter#release}).
+   * KeyedRateLimiter#release}). Nothing is lost by it: the gate is the last throttle of a chain
+   * ({@link Throttle#BUDGETS}), so no other throttle refuses an attempt after the gate spent for
+   * it; a parked task's reservation stays its own until it is redeemed.
    */
   @Override
   public Set<String> release(Permit permit, AttemptEnd end) {
