@@ -65,6 +65,13 @@ public interface Throttle {
   ThrottleDecision acquire(ThrottledAttempt attempt, Instant now);
 
   /**
+   * Told that the chain did not ask this throttle for {@code attempt} at {@code now}, because a
+   * throttle before it refused the attempt: what it keeps for the attempt from an earlier answer,
+   * and could not be used in time now, may be dropped. Never blocks; the default does nothing.
+   */
+  default void passedOver(ThrottledAttempt attempt, Instant now) {}
+
+  /**
    * Gives back what {@code permit} holds, the attempt having ended in {@code end}; returns the
    * resources this freed (their waiters may try again), empty when none. Called once per permit.
    */

@@ -14,9 +14,10 @@ import java.util.Set;
  * {@link Throttle#order}, then {@link Throttle#name}); the first that does not answer {@link
  * ThrottleDecision.Run} decides for the attempt, and every permit taken before it is given back at
  * once ({@link AttemptEnd#NOT_STARTED}). A throttle that throws gives back the same way, then the
- * exception goes on. A budget spent by time ({@link Throttle#BUDGETS}), which cannot give back, is
- * asked last and only when every other throttle let the attempt run, so what it spends is spent on
- * an attempt that runs; a chain has at most one. Immutable and thread-safe.
+ * exception goes on; the throttles after one that refused are told they were passed over ({@link
+ * Throttle#passedOver}). A budget spent by time ({@link Throttle#BUDGETS}), which cannot give back,
+ * is asked last and only when every other throttle let the attempt run, so what it spends is spent
+ * on an attempt that runs; a chain has at most one. Immutable and thread-safe.
  */
 public final class ThrottleChain {
   private static final Comparator<Throttle> ORDER =
@@ -78,7 +79,8 @@ public final class ThrottleChain {
     }
     List<Permits.Held> held = new ArrayList<>(throttles.size());
     Instant startAt = null;
-    for (Throttle throttle : throttles) {
+    for (int i = 0; i < throttles.size(); i++) {
+      Throttle throttle = throttles.get(i);
       ThrottleDecision decision;
       try {
         decision = throttle.acquire(attempt, now);
@@ -95,6 +97,9 @@ public final class ThrottleChain {
         continue;
       }
       Set<String> freed = new Permits(held).release(AttemptEnd.NOT_STARTED);
+      for (Throttle later : throttles.subList(i + 1, throttles.size())) {
+        later.passedOver(attempt, now);
+      }
       return new Admission.Refused(throttle.name(), decision, freed);
     }
     return new Admission.Admitted(new Permits(held), startAt);

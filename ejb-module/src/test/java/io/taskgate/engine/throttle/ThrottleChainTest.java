@@ -71,6 +71,11 @@ class ThrottleChainTest {
       log.add("release " + name + " " + end);
       return frees;
     }
+
+    @Override
+    public void passedOver(ThrottledAttempt attempt, Instant now) {
+      log.add("passed over " + name);
+    }
   }
 
   Scripted runs(String name, int order) {
@@ -119,7 +124,8 @@ class ThrottleChainTest {
     assertThat(refused.by()).isEqualTo("b");
     assertThat(refused.decision()).isEqualTo(wait);
     assertThat(refused.freed()).containsExactly("a");
-    assertThat(log).containsExactly("acquire a", "acquire b", "release a NOT_STARTED");
+    assertThat(log)
+        .containsExactly("acquire a", "acquire b", "release a NOT_STARTED", "passed over c");
   }
 
   @Test
@@ -137,7 +143,10 @@ class ThrottleChainTest {
     assertThat(refused.by()).isEqualTo("sliding-window:partner");
     assertThat(log)
         .containsExactly(
-            "acquire mutex", "acquire sliding-window:partner", "release mutex NOT_STARTED");
+            "acquire mutex",
+            "acquire sliding-window:partner",
+            "release mutex NOT_STARTED",
+            "passed over rate-limit");
   }
 
   @Test

@@ -54,8 +54,14 @@ class GridRateLimitChainContractTest extends RateLimitChainContractTest {
   }
 
   @Override
-  boolean reserved(Class<?> handler, UUID id) {
-    return limiter.reservedSlot(scope(handler), "acme", id) != KeyedRateLimiter.NO_RESERVATION;
+  int reservations(Class<?> handler, UUID... ids) {
+    int n = 0;
+    for (UUID id : ids) {
+      if (limiter.reservedSlot(scope(handler), "acme", id) != KeyedRateLimiter.NO_RESERVATION) {
+        n++;
+      }
+    }
+    return n;
   }
 
   @AfterEach

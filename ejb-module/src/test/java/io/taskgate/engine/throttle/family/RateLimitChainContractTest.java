@@ -94,9 +94,12 @@ class RateLimitChainContractTest {
     return new InMemoryKeyedRateLimiter(1_000);
   }
 
-  /** Whether the limiter keeps a reservation for task {@code id} (at most one in these tests). */
-  boolean reserved(Class<?> handler, UUID id) {
-    return limiter.stats().pendingReservations() > 0;
+  /**
+   * How many of tasks {@code ids} the limiter keeps a reservation for; the in-memory limiter tells
+   * only how many it keeps in all, so {@code ids} must name every task that may have one.
+   */
+  int reservations(Class<?> handler, UUID... ids) {
+    return limiter.stats().pendingReservations();
   }
 
   @BeforeEach
@@ -201,7 +204,7 @@ class RateLimitChainContractTest {
     assertThat(refused.by()).isEqualTo(window(handler));
     assertThat(refused.decision()).isEqualTo(new ThrottleDecision.RetryAt(T0.plusSeconds(10)));
     assertThat(nextSlot(handler, now)).as("the key's next slot").isEqualTo(slotBefore);
-    assertThat(reserved(handler, refusedId)).isFalse();
+    assertThat(reservations(handler, refusedId)).isZero();
     assertThat(windowCounts(handler, now)).isEqualTo(countsBefore);
     assertThat(family.family.state().holders()).isEmpty();
 
@@ -238,14 +241,14 @@ class RateLimitChainContractTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"Sliding", "Fixed", "ByOrder"})
-  void aParkedTaskTheWindowHoldsBackKeepsItsSlotAndSpendsNoOther(String name) {
+  void parkedTasksTheWindowHoldsBackAtTheirSlotGiveThemUpAndNeverStartTogether(String name) {
     Class<?> handler = handlerClass(name);
     ThrottleChain chain = chain(handler);
     admitted(chain.acquire(attempt(handler, 1), T0)).permits().release(AttemptEnd.COMPLETED);
-    UUID parked = UUID.randomUUID();
-    ThrottleDecision park = refused(chain.acquire(attempt(handler, parked, 2), T0));
-    assertThat(park).isInstanceOf(ThrottleDecision.ParkUntil.class);
-    Instant slot = ((ThrottleDecision.ParkUntil) park).until();
+    UUID first = UUID.randomUUID();
+    UUID second = UUID.randomUUID();
+    Instant firstSlot = parkedUntil(chain.acquire(attempt(handler, first, 2), T0));
+    Instant secondSlot = parkedUntil(chain.acquire(attempt(handler, second, 3), T0));
     // another key takes the window's second start meanwhile
     StoredTask other =
         StoredTask.queued(
@@ -257,22 +260,37 @@ class RateLimitChainContractTest {
         .permits()
         .release(AttemptEnd.COMPLETED);
 
-    // at its slot the window holds it back: it keeps its slot, and nothing else is spent
-    assertThat(refused(chain.acquire(attempt(handler, parked, 2), slot)))
-        .isEqualTo(new ThrottleDecision.RetryAt(T0.plusSeconds(10)));
-    assertThat(reserved(handler, parked)).as("its slot is still reserved").isTrue();
-    assertThat(nextSlot(handler, slot))
-        .isEqualTo(
-            RateLimitDecision.deferred(EpochNanos.of(slot.plusSeconds(1)), EpochNanos.of(slot)));
+    // at their slots the window holds them back: they cannot start then, and give their slots up
+    for (Instant slot : List.of(firstSlot, secondSlot)) {
+      UUID id = slot == firstSlot ? first : second;
+      assertThat(refused(chain.acquire(attempt(handler, id, slot == firstSlot ? 2 : 3), slot)))
+          .isEqualTo(new ThrottleDecision.RetryAt(T0.plusSeconds(10)));
+      assertThat(reservations(handler, first, second))
+          .as("its slot is given up")
+          .isEqualTo(id == first ? 1 : 0);
+      assertThat(nextSlot(handler, slot))
+          .as("a slot that passed unused stays spent")
+          .isEqualTo(
+              RateLimitDecision.deferred(
+                  EpochNanos.of(secondSlot.plusSeconds(1)), EpochNanos.of(slot)));
+    }
 
-    // when the window opens it runs on the slot it had, and the key's next one is not moved
+    // when the window opens both ask again at once: one starts now, the other a slot later
     Instant opens = T0.plusSeconds(10);
-    admitted(chain.acquire(attempt(handler, parked, 2), opens))
+    admitted(chain.acquire(attempt(handler, first, 2), opens))
         .permits()
         .release(AttemptEnd.COMPLETED);
-    assertThat(reserved(handler, parked)).isFalse();
-    assertThat(nextSlot(handler, opens).runsNow()).isTrue();
+    Instant next = parkedUntil(chain.acquire(attempt(handler, second, 3), opens));
+    assertThat(Duration.between(opens, next))
+        .isBetween(Duration.ofSeconds(1), Duration.ofMillis(1_100));
     assertThat(family.family.state().holders()).isEmpty();
+  }
+
+  /** The slot {@code admission} parked its task until. */
+  static Instant parkedUntil(Admission admission) {
+    ThrottleDecision decision = refused(admission);
+    assertThat(decision).isInstanceOf(ThrottleDecision.ParkUntil.class);
+    return ((ThrottleDecision.ParkUntil) decision).until();
   }
 
   static Admission.Admitted admitted(Admission admission) {
