@@ -23,6 +23,8 @@ import io.taskgate.it.engine.ThrottledTasks.DroppedSend;
 import io.taskgate.it.engine.ThrottledTasks.GithubCall;
 import io.taskgate.it.engine.ThrottledTasks.Newsletter;
 import io.taskgate.it.engine.ThrottledTasks.OrderStep;
+import io.taskgate.it.engine.ThrottledTasks.PartnerCall;
+import io.taskgate.it.engine.ThrottledTasks.PartnerStep;
 import io.taskgate.it.engine.ThrottledTasks.Run;
 import io.taskgate.it.engine.ThrottledTasks.StrictStep;
 import io.taskgate.store.StoredTask;
@@ -51,9 +53,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The job throttlers in the engine, on Payara Micro and real time: a mutex per order, a semaphore
- * of 3 over 30 tasks, a fixed and a sliding window with zero violations, DROP, strict holds across
- * a retry, a semaphore changed at run time, and holds taken again from the store after the state is
- * lost. Each test uses groups (and ids) of its own.
+ * of 3 over 30 tasks, a fixed and a sliding window with zero violations, a rate limit with a window
+ * (and a mutex) all or nothing, DROP, strict holds across a retry, a semaphore changed at run time,
+ * and holds taken again from the store after the state is lost. Each test uses groups (and ids) of
+ * its own.
  */
 @ExtendWith(ArquillianExtension.class)
 class ThrottlerIT {
@@ -218,6 +221,98 @@ class ThrottlerIT {
     assertThat(last - first)
         .as("10 starts at 4 per 4 s span two more intervals")
         .isGreaterThanOrEqualTo(8);
+  }
+
+  /**
+   * A rate-limited task type with a sliding window (1 per 2 s per key, burst 3; 2 starts per 2 s):
+   * six tasks of one key, the window refuses four of them while the key's burst would let the third
+   * run. A refused attempt spends none of the key's budget: when the window opens at 2 s the key
+   * still has its burst, and two tasks start then, not an interval later. Every start keeps to the
+   * window and to the rate, and each task runs once.
+   */
+  @Test
+  void aWindowThatRefusesARateLimitedTaskCostsItsKeyNoBudget() throws Exception {
+    manager.addOrUpdateWindow(
+        ThrottlerKind.SLIDING_WINDOW,
+        "it-partner",
+        WindowOptions.sliding(2, Duration.ofSeconds(2), 2));
+    String key = unique("partner");
+    Await.earlyIn(Duration.ofSeconds(1));
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      receipts.add(dispatcher.dispatch(new PartnerCall(key, key + "-" + i)));
+    }
+
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    assertPartnerStarts(key, 6);
+  }
+
+  /**
+   * The same with a mutex per order taken before the window (three orders of two steps): a step the
+   * window or the rate limit does not let run gives its order's mutex back at once, and every mutex
+   * is free at the end.
+   */
+  @Test
+  void aRateLimitedTaskWithAMutexAndAWindowHoldsNothingWhileItWaits() throws Exception {
+    manager.addOrUpdateWindow(
+        ThrottlerKind.SLIDING_WINDOW,
+        "it-partner-orders",
+        WindowOptions.sliding(2, Duration.ofSeconds(2), 2));
+    String key = unique("partner");
+    Await.earlyIn(Duration.ofSeconds(1));
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      receipts.add(dispatcher.dispatch(new PartnerStep(key, key + "-o" + i / 2, key + "-" + i)));
+    }
+
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    assertPartnerStarts(key, 6);
+    assertThat(throttlers.state().holders().keySet())
+        .as("the orders' mutexes are free")
+        .noneMatch(resource -> resource.contains(key));
+  }
+
+  /**
+   * The {@code tasks} starts of {@code key} (1 per 2 s with a burst of 3, and a sliding window of 2
+   * per 2 s in 1-s buckets): each task once; no two consecutive 1-s buckets with more than 2; each
+   * start conforming to the rate (GCRA over the sorted starts: a start may come up to the burst
+   * tolerance, 4 s, before the key's theoretical arrival time, which each start moves 2 s on; 100
+   * ms allowed for when a handler notes its start); and the fourth start at the window's opening, 2
+   * s after the first, on the budget the refused attempts did not spend (an interval later, 4 s, if
+   * they had).
+   */
+  private static void assertPartnerStarts(String key, int tasks) {
+    List<Run> starts = ThrottledTasks.partnerStarts(key);
+    assertThat(starts).extracting(Run::id).as("each ran once").doesNotHaveDuplicates();
+    assertThat(starts).hasSize(tasks);
+    Map<Long, Integer> perBucket = new HashMap<>();
+    for (Run run : starts) {
+      perBucket.merge(run.start().toEpochMilli() / 1_000, 1, Integer::sum);
+    }
+    for (long bucket : perBucket.keySet()) {
+      assertThat(perBucket.get(bucket) + perBucket.getOrDefault(bucket - 1, 0))
+          .as("starts in the 2 s ending with second %d: %s", bucket, starts)
+          .isLessThanOrEqualTo(2);
+    }
+    long interval = Duration.ofSeconds(2).toMillis();
+    long tolerance = 2 * interval; // (burst - 1) intervals
+    long slack = 100;
+    long tat = Long.MIN_VALUE;
+    for (Run run : starts) {
+      long start = run.start().toEpochMilli();
+      if (tat != Long.MIN_VALUE) {
+        assertThat(start)
+            .as("%s starts within the key's rate: %s", run.id(), starts)
+            .isGreaterThanOrEqualTo(tat - tolerance - slack);
+      }
+      tat = Math.max(tat, start) + interval;
+    }
+    Instant first = starts.get(0).start();
+    assertThat(Duration.between(first, starts.get(3).start()))
+        .as("the key's next starts once the window opens: %s", starts)
+        .isLessThan(Duration.ofMillis(2_800));
   }
 
   @Test

@@ -27,26 +27,49 @@ import java.util.Set;
  * </ul>
  *
  * <p>Several throttles on one task are acquired in a fixed global order, ascending {@link #order}
- * then {@link #name}, all or nothing ({@link ThrottleChain}): throttles whose permits can be given
- * back ({@link #RESOURCES}: mutexes, semaphores, concurrency) come before budgets spent by time
- * ({@link #BUDGETS}: rate limits, windows), whose slot a refusal later in the chain could not give
- * back. A fixed order means two tasks never hold what the other waits for: no deadlock.
+ * then {@link #name}, all or nothing ({@link ThrottleChain}): first the throttles whose permits can
+ * be given back ({@link #RESOURCES}: mutexes, semaphores, concurrency), then the budgets whose
+ * starts can be given back exactly ({@link #WINDOWS}: fixed, sliding and dynamic windows), and last
+ * a budget spent by time that cannot be given back ({@link #BUDGETS}: the rate limit, whose slot,
+ * once spent, later reservations of the key count on). So its decision is final: when it lets the
+ * attempt run nothing after it can refuse it, and when it does not, what the others granted is
+ * given back; a chain has at most one such budget. A fixed order means two tasks never hold what
+ * the other waits for: no deadlock.
  */
 public interface Throttle {
   /** The order of throttles whose permits can be given back (mutex, semaphore, concurrency). */
   int RESOURCES = 100;
 
-  /** The order of budgets spent by time (rate limits, windows): acquired after the resources. */
+  /**
+   * The order of budgets whose starts can be given back exactly (windows): after the resources,
+   * before a budget spent by time.
+   */
+  int WINDOWS = 150;
+
+  /**
+   * The order of a budget spent by time that cannot be given back (the rate limit): the last of a
+   * chain, at most one in it.
+   */
   int BUDGETS = 200;
 
   /** A name unique among the throttles of a task, for the order and for messages. */
   String name();
 
-  /** Where this throttle comes in the global order: {@link #RESOURCES} or {@link #BUDGETS}. */
+  /**
+   * Where this throttle comes in the global order: {@link #RESOURCES}, {@link #WINDOWS} or {@link
+   * #BUDGETS}.
+   */
   int order();
 
   /** Decides for {@code attempt} at {@code now}, without blocking. */
   ThrottleDecision acquire(ThrottledAttempt attempt, Instant now);
+
+  /**
+   * Told that the chain did not ask this throttle for {@code attempt} at {@code now}, because a
+   * throttle before it refused the attempt: what it keeps for the attempt from an earlier answer,
+   * and could not be used in time now, may be dropped. Never blocks; the default does nothing.
+   */
+  default void passedOver(ThrottledAttempt attempt, Instant now) {}
 
   /**
    * Gives back what {@code permit} holds, the attempt having ended in {@code end}; returns the

@@ -14,7 +14,10 @@ import java.util.Set;
  * {@link Throttle#order}, then {@link Throttle#name}); the first that does not answer {@link
  * ThrottleDecision.Run} decides for the attempt, and every permit taken before it is given back at
  * once ({@link AttemptEnd#NOT_STARTED}). A throttle that throws gives back the same way, then the
- * exception goes on. Immutable and thread-safe.
+ * exception goes on; the throttles after one that refused are told they were passed over ({@link
+ * Throttle#passedOver}). A budget spent by time ({@link Throttle#BUDGETS}), which cannot give back,
+ * is asked last and only when every other throttle let the attempt run, so what it spends is spent
+ * on an attempt that runs; a chain has at most one. Immutable and thread-safe.
  */
 public final class ThrottleChain {
   private static final Comparator<Throttle> ORDER =
@@ -32,15 +35,33 @@ public final class ThrottleChain {
     this.throttles = throttles;
   }
 
-  /** The chain of {@code throttles}, put in the global order; their names must differ. */
+  /**
+   * The chain of {@code throttles}, put in the global order; their names must differ, and at most
+   * one may be a budget spent by time (of order {@link Throttle#BUDGETS} or after): a second one
+   * refusing after the first spent would lose the first's budget.
+   */
   public static ThrottleChain of(List<? extends Throttle> throttles) {
     List<Throttle> sorted = new ArrayList<>(throttles);
     sorted.forEach(t -> Objects.requireNonNull(t, "throttle"));
     sorted.sort(ORDER);
     Set<String> names = new HashSet<>();
+    String spentByTime = null;
     for (Throttle throttle : sorted) {
       if (!names.add(throttle.name())) {
         throw new IllegalArgumentException("two throttles are named " + throttle.name());
+      }
+      if (throttle.order() >= Throttle.BUDGETS) {
+        if (spentByTime != null) {
+          throw new IllegalArgumentException(
+              "two budgets spent by time, "
+                  + spentByTime
+                  + " and "
+                  + throttle.name()
+                  + ", cannot be acquired all or nothing: at most one throttle of order "
+                  + Throttle.BUDGETS
+                  + " or after");
+        }
+        spentByTime = throttle.name();
       }
     }
     return sorted.isEmpty() ? NONE : new ThrottleChain(List.copyOf(sorted));
@@ -58,7 +79,8 @@ public final class ThrottleChain {
     }
     List<Permits.Held> held = new ArrayList<>(throttles.size());
     Instant startAt = null;
-    for (Throttle throttle : throttles) {
+    for (int i = 0; i < throttles.size(); i++) {
+      Throttle throttle = throttles.get(i);
       ThrottleDecision decision;
       try {
         decision = throttle.acquire(attempt, now);
@@ -75,6 +97,9 @@ public final class ThrottleChain {
         continue;
       }
       Set<String> freed = new Permits(held).release(AttemptEnd.NOT_STARTED);
+      for (Throttle later : throttles.subList(i + 1, throttles.size())) {
+        later.passedOver(attempt, now);
+      }
       return new Admission.Refused(throttle.name(), decision, freed);
     }
     return new Admission.Admitted(new Permits(held), startAt);

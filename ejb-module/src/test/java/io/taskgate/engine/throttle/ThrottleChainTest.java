@@ -71,6 +71,11 @@ class ThrottleChainTest {
       log.add("release " + name + " " + end);
       return frees;
     }
+
+    @Override
+    public void passedOver(ThrottledAttempt attempt, Instant now) {
+      log.add("passed over " + name);
+    }
   }
 
   Scripted runs(String name, int order) {
@@ -119,7 +124,39 @@ class ThrottleChainTest {
     assertThat(refused.by()).isEqualTo("b");
     assertThat(refused.decision()).isEqualTo(wait);
     assertThat(refused.freed()).containsExactly("a");
-    assertThat(log).containsExactly("acquire a", "acquire b", "release a NOT_STARTED");
+    assertThat(log)
+        .containsExactly("acquire a", "acquire b", "release a NOT_STARTED", "passed over c");
+  }
+
+  @Test
+  void theBudgetSpentByTimeIsAskedLastAndOnlyOnceTheOthersLetTheAttemptRun() {
+    ThrottleDecision full = new ThrottleDecision.RetryAt(NOW.plusSeconds(10));
+    ThrottleChain chain =
+        ThrottleChain.of(
+            List.of(
+                runs("rate-limit", Throttle.BUDGETS),
+                says("sliding-window:partner", Throttle.WINDOWS, full),
+                runs("mutex", Throttle.RESOURCES)));
+
+    var refused = (ThrottleChain.Admission.Refused) chain.acquire(ATTEMPT, NOW);
+
+    assertThat(refused.by()).isEqualTo("sliding-window:partner");
+    assertThat(log)
+        .containsExactly(
+            "acquire mutex",
+            "acquire sliding-window:partner",
+            "release mutex NOT_STARTED",
+            "passed over rate-limit");
+  }
+
+  @Test
+  void aChainHasAtMostOneBudgetSpentByTime() {
+    assertThatThrownBy(
+            () ->
+                ThrottleChain.of(
+                    List.of(runs("rate-limit", Throttle.BUDGETS), runs("quota", Throttle.BUDGETS))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("quota and rate-limit");
   }
 
   @Test

@@ -31,7 +31,7 @@ public abstract class ThrottleContract {
     Throttle throttle = throttle();
 
     assertThat(throttle.name()).isNotBlank().isEqualTo(throttle.name());
-    assertThat(throttle.order()).isIn(Throttle.RESOURCES, Throttle.BUDGETS);
+    assertThat(throttle.order()).isIn(Throttle.RESOURCES, Throttle.WINDOWS, Throttle.BUDGETS);
   }
 
   @Test
@@ -47,6 +47,23 @@ public abstract class ThrottleContract {
       }
     }
     assertThat(ran).as("a fresh throttle lets the first attempt run").isTrue();
+  }
+
+  /**
+   * A throttle acquired before the budget spent by time gives back exactly what an attempt that did
+   * not start took: the chain's all or nothing rests on it.
+   */
+  @Test
+  void beforeTheBudgetsWhatAnAttemptThatDidNotStartTookIsGivenBackExactly() {
+    Throttle throttle = throttle();
+    if (throttle.order() >= Throttle.BUDGETS) {
+      return; // a budget spent by time is the last of its chain: it is never given back unused
+    }
+    for (int n = 0; n < 50; n++) {
+      ThrottleDecision decision = throttle.acquire(attempt(n), now());
+      assertThat(decision).as("attempt %d", n).isInstanceOf(ThrottleDecision.Run.class);
+      throttle.release(((ThrottleDecision.Run) decision).permit(), AttemptEnd.NOT_STARTED);
+    }
   }
 
   @Test

@@ -15,8 +15,10 @@ import io.taskgate.api.TaskHandler;
 import io.taskgate.api.Throttling;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.UpstreamRateLimitException;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -113,6 +115,74 @@ public final class ThrottledTasks {
       if (PUSHED.putIfAbsent(task.key(), true) == null) { // the key's first call to start
         throw new UpstreamRateLimitException(Duration.ofSeconds(2), "429 Too Many Requests");
       }
+    }
+  }
+
+  /**
+   * A call to a partner's API for a tenant: at most 1 per 2 s per tenant with a burst of 3, and 2
+   * starts in any 2 s across tenants (sliding window {@code it-partner}, defined by the test).
+   */
+  public record PartnerCall(String key, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /**
+   * The same for the steps of orders, one at a time per order (window {@code it-partner-orders}).
+   */
+  public record PartnerStep(String key, String orderId, String id) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /**
+   * When each partner call and step started, its group its key, by the engine's wall clock (the one
+   * its windows count with).
+   */
+  public static final List<Run> PARTNER_STARTS = new CopyOnWriteArrayList<>();
+
+  /** The partner starts of {@code key}, by start. */
+  public static List<Run> partnerStarts(String key) {
+    return PARTNER_STARTS.stream()
+        .filter(r -> r.group().equals(key))
+        .sorted(java.util.Comparator.comparing(Run::start))
+        .toList();
+  }
+
+  abstract static class PartnerHandler<T extends RateLimitedTask> implements Handler<T> {
+    @Inject InstantSource clock;
+
+    abstract String id(T task);
+
+    @Override
+    public void handle(T task, TaskContext context) {
+      Instant start = clock.instant();
+      PARTNER_STARTS.add(new Run(id(task), task.rateLimitKey(), start, start));
+    }
+  }
+
+  @TaskHandler(queue = "throttled")
+  @RateLimit(permits = 1, period = "PT2S", burst = 3)
+  @SlidingWindow("it-partner")
+  public static class PartnerCallHandler extends PartnerHandler<PartnerCall> {
+    @Override
+    String id(PartnerCall task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler(queue = "throttled")
+  @RateLimit(permits = 1, period = "PT2S", burst = 3)
+  @Mutex("partner-order-{orderId}")
+  @SlidingWindow("it-partner-orders")
+  public static class PartnerStepHandler extends PartnerHandler<PartnerStep> {
+    @Override
+    String id(PartnerStep task) {
+      return task.id();
     }
   }
 

@@ -22,11 +22,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One job throttler of a task type: a mutex or semaphore (held while the task runs, acquired before
- * the budgets) or a fixed, sliding or dynamic window (a start counted, nothing held). A task it
- * does not let run waits (for the release of its resource, or until its window opens) or is
- * dropped, as its handler's {@link ThrottlingAction} says; a task that waited longer than its max
- * wait is dropped. Thread-safe: the state is in a {@link ThrottlerState}.
+ * One job throttler of a task type: a mutex or semaphore (held while the task runs, acquired first)
+ * or a fixed, sliding or dynamic window (a start counted, nothing held, given back if the attempt
+ * does not start; acquired before the rate limit). A task it does not let run waits (for the
+ * release of its resource, or until its window opens) or is dropped, as its handler's {@link
+ * ThrottlingAction} says; a task that waited longer than its max wait is dropped. Thread-safe: the
+ * state is in a {@link ThrottlerState}.
  */
 final class FamilyThrottle implements Throttle {
   private static final Logger LOG = Logger.getLogger(FamilyThrottle.class.getName());
@@ -77,7 +78,7 @@ final class FamilyThrottle implements Throttle {
 
   @Override
   public int order() {
-    return spec.holds() ? RESOURCES : BUDGETS;
+    return spec.holds() ? RESOURCES : WINDOWS;
   }
 
   ThrottlerSpec spec() {

@@ -72,11 +72,34 @@ public class RateLimitGate implements Throttle {
 
   /**
    * A budget spent by time gives nothing back: a slot, once reserved, stays spent ({@link
-   * KeyedRateLimiter#release}).
+   * KeyedRateLimiter#release}). Nothing is lost by it: the gate is the last throttle of a chain
+   * ({@link Throttle#BUDGETS}), so no other throttle refuses an attempt after the gate spent for
+   * it.
    */
   @Override
   public Set<String> release(Permit permit, AttemptEnd end) {
     return Set.of();
+  }
+
+  /**
+   * A parked task whose slot has come (or is within the claim-ahead lead) was held back by another
+   * throttle of its type: it cannot start at its slot, and redeeming the slot whenever the other
+   * throttle lets it would start it among the key's next slots, closer to them than the policy
+   * allows (with nothing to space them when the budgets are in the data grid). Its reservation is
+   * given up as a slot that passed unused: it stays spent, and when the other throttles let the
+   * task run it takes the key's next free slot, which is now if the key has budget (the given-up
+   * slot was its last and lies an interval back, or its burst covers it).
+   */
+  @Override
+  public void passedOver(ThrottledAttempt attempt, Instant now) {
+    UUID id = attempt.task().id();
+    ParkingLot.Parked parked = parkingLot.get(id);
+    if (parked == null
+        || parked.slot().isAfter(now.plus(gateSettings.claimAhead()).plus(CLAIM_AHEAD_SLACK))) {
+      return;
+    }
+    parkingLot.left(id);
+    parkingLot.release(parked.scope(), parked.key(), id);
   }
 
   /**

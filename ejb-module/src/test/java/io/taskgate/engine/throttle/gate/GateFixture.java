@@ -105,6 +105,16 @@ public final class GateFixture {
     gate.notes = notes;
   }
 
+  /**
+   * A gate over {@code limiter}, wired as above (a task parked until its slot, not claimed ahead),
+   * for tests that chain it with other throttles: it takes its policy from each attempt's handler.
+   */
+  public static RateLimitGate gateOver(KeyedRateLimiter limiter) {
+    return new GateFixture(
+            RateLimitPolicy.of(1, Duration.ofSeconds(1)), 10_000, Duration.ZERO, limiter)
+        .gate;
+  }
+
   /** The run-time rate-limit changes over an empty store: none until a test makes some. */
   public static RatePolicies policies(java.time.InstantSource clock) {
     return policies(clock, new io.taskgate.engine.throttle.family.MemoryThrottlerStore());
