@@ -30,7 +30,7 @@ public final class Conformance {
    * How much earlier than the GCRA allows the engine may start a task, on top of the policy's burst
    * tolerance: a start is counted when the engine decides it and the handler sees it a little
    * later, so two starts may come closer together than their counted times by this much (see
-   * docs/architecture.md, "The start tolerance").
+   * docs/architecture.md, "What never faster means, and the start tolerance").
    */
   public static final Duration START_TOLERANCE = Duration.ofMillis(25);
 
