@@ -117,8 +117,14 @@ class ServerClusterIT {
   @AfterAll
   void stopTheGroupAndTheDomain() throws Exception {
     if (started) {
-      asadmin(Map.of(), "--port", ports + "48", "stop-deployment-group", "--kill", GROUP);
-      asadmin(Map.of(), "stop-domain", "--domaindir", domainDir.toString(), DOMAIN);
+      // killed where they run: an instance stopped by the domain right after its restart has hung
+      // in Payara's own shutdown (its transaction recovery waiting for the JMX connector while
+      // holding the connector deployer's lock)
+      for (String instance : instancePorts.keySet()) {
+        asadmin(
+            Map.of(), "stop-local-instance", "--node", "localhost-" + DOMAIN, "--kill", instance);
+      }
+      asadmin(Map.of(), "stop-domain", "--kill", "--domaindir", domainDir.toString(), DOMAIN);
     }
   }
 
@@ -209,9 +215,11 @@ class ServerClusterIT {
         .as("the key's next free slot after six tasks, from the first")
         .isGreaterThanOrEqualTo(Duration.ofSeconds(23));
 
-    // every start of the tenant, on either instance, within the policy: the example handler ends
-    // within microseconds of its start, so the time its attempt ended stands for its start
-    Conformance.Run run = Conformance.run();
+    // every start of the tenant, on either instance, within the policy. The EAR's example handler
+    // writes no start: the time its attempt ended, from the task's history, stands for it, and a
+    // first call on cold code ends up to tens of ms after it began, so the check allows 100 ms
+    // more than the engine's tolerance (the policy's interval is 4 s)
+    Conformance.Run run = Conformance.run(Conformance.START_TOLERANCE.plus(Duration.ofMillis(100)));
     Conformance.Key key = run.key(tenant, Conformance.Policy.of(15, Duration.ofMinutes(1), 1));
     for (var task : ids.entrySet()) {
       JsonObject done =
