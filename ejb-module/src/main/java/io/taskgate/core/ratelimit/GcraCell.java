@@ -164,6 +164,9 @@ public final class GcraCell {
       long pendingRetryNanos) {
     changed = false;
     if (pendingToken != 0 && now < pendingUntil) {
+      if (pendingToken == token) {
+        return 0; // an earlier check of this start landed after its caller stopped waiting
+      }
       return Math.max(1, Math.min(pendingUntil - now, pendingRetryNanos));
     }
     if (startTat != NEW_KEY) {

@@ -132,7 +132,7 @@ public class AttemptExecutor {
       if (claim.key() != null) {
         Instant now = clock.instant();
         Instant holdUntil =
-            spacing.holdUntil(claim.scope(), claim.key(), claim.policy(), now, held);
+            spacing.holdUntil(claim.scope(), claim.key(), claim.policy(), now, held, claimed.id());
         if (holdUntil != null) {
           LOG.fine(
               () ->

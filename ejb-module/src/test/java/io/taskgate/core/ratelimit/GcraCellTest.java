@@ -175,6 +175,21 @@ class GcraCellTest {
     assertThat(cell.tryStart(rules, T0 + LEASE, 0, 2, LEASE, RETRY)).isZero();
   }
 
+  /**
+   * A start that asks again with its own mark, its first check having landed after its caller
+   * stopped waiting for it, is let through as already counted.
+   */
+  @Test
+  void aStartAskingAgainWithItsOwnMarkIsLetThrough() {
+    GcraCell.Rules rules = GcraCell.Rules.of(RateLimitPolicy.of(10, Duration.ofSeconds(1)));
+    GcraCell cell = GcraCell.decode(null);
+    assertThat(cell.tryStart(rules, T0, 0, 1, LEASE, RETRY)).isZero();
+    long tat = cell.startTat();
+    assertThat(cell.tryStart(rules, T0 + 50 * MS, 0, 1, LEASE, RETRY)).isZero();
+    assertThat(cell.startTat()).as("counted once").isEqualTo(tat);
+    assertThat(cell.tryStart(rules, T0 + 50 * MS, 0, 2, LEASE, RETRY)).isEqualTo(RETRY);
+  }
+
   /** A burst's starts pass back to back, the one after it waits for the tolerance to refill. */
   @Test
   void theStartsOfABurstPassBackToBack() {

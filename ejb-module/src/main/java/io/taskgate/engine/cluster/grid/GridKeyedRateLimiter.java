@@ -111,7 +111,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     this.fallback = fallbacks.get();
     this.maxTrackedKeys = maxTrackedKeys;
     this.cells = new GridCells(map, budget);
-    this.starts = new GridStarts(cells, degraded::get);
+    this.starts = new GridStarts(cells, degraded::get, budgetNanos);
     cells.warmUp();
   }
 

@@ -40,19 +40,22 @@ public final class GridStarts {
 
   private final GridCells cells;
   private final BooleanSupplier degraded;
+  private final long missRetryNanos;
 
-  GridStarts(GridCells cells, BooleanSupplier degraded) {
+  GridStarts(GridCells cells, BooleanSupplier degraded, long missRetryNanos) {
     this.cells = cells;
     this.degraded = degraded;
+    this.missRetryNanos = Math.max(1, missRetryNanos);
   }
 
   /**
    * A gated task of {@code key} is about to start at {@code nowEpochNanos}: 0 if its start keeps
    * the policy over the starts counted on every instance (it is counted, and pending until {@link
-   * #begun} with the same {@code token}), else how many nanoseconds to wait before asking again;
-   * {@link #UNCHECKED} while the limiter is degraded or when the grid does not answer in time (only
-   * the grid's slots space the key's starts then). A check the grid misses does not count towards
-   * the degraded mode: the reservations decide the budgets.
+   * #begun} with the same {@code token}), else how many nanoseconds to wait before asking again
+   * (the grid timeout, when the grid did not answer in time); {@link #UNCHECKED} while the limiter
+   * is degraded (only the grid's slots space the key's starts then). A start asking again with the
+   * mark of a check that landed after all is let through. A check the grid misses does not count
+   * towards the degraded mode: the reservations decide the budgets.
    */
   public long tryStart(
       String scope, String key, RateLimitPolicy policy, long nowEpochNanos, long token) {
@@ -67,8 +70,10 @@ public final class GridStarts {
               cell.tryStart(
                   rules, nowEpochNanos, JITTER_NANOS, token, LEASE_NANOS, PENDING_RETRY_NANOS));
     } catch (GridUnavailable e) {
+      // asked again after the budget, with the same mark (the change may still land meanwhile);
+      // not counted towards the degraded mode: the reservations decide the budgets
       LOG.log(Level.FINE, "Taskgate could not check a start in the data grid", e);
-      return UNCHECKED;
+      return missRetryNanos;
     }
   }
 

@@ -7,7 +7,7 @@ import io.taskgate.engine.cluster.grid.GridState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -59,9 +59,18 @@ public class StartSpacingGuard {
    */
   public Instant holdUntil(
       String scope, String key, RateLimitPolicy policy, Instant now, boolean held) {
+    return holdUntil(scope, key, policy, now, held, UUID.randomUUID());
+  }
+
+  /**
+   * {@link #holdUntil(String, String, RateLimitPolicy, Instant, boolean)} for the start of task
+   * {@code taskId}, whose id marks its start while it is pending in the grid.
+   */
+  public Instant holdUntil(
+      String scope, String key, RateLimitPolicy policy, Instant now, boolean held, UUID taskId) {
     long wait;
     if (budgetsInTheGrid()) {
-      long token = ThreadLocalRandom.current().nextLong() | 1; // never 0
+      long token = (taskId.getMostSignificantBits() ^ taskId.getLeastSignificantBits()) | 1;
       wait = grid.tryStart(scope, key, policy, EpochNanos.of(now), token);
       pendingToken.get()[0] = wait == 0 ? token : 0;
       wait = Math.max(0, wait); // unchecked: the grid's slots alone space it
