@@ -134,12 +134,16 @@ public final class StartSpacing {
             // told to wait (again, if an earlier start came late): the next place in line
             long at = Math.max(bound(was.reserved(), tolerance), observedBound);
             wait[0] = at - nowEpochNanos;
-            return new State(Math.max(was.reserved(), at + margin) + emission, was.observed());
+            return new State(
+                Math.max(was.reserved(), at + margin) + emission,
+                was.observed(),
+                was.firstOfEmpty());
           }
           long observed = Math.max(was.observed(), nowEpochNanos + margin) + emission;
           long reserved =
               held ? was.reserved() : Math.max(was.reserved(), nowEpochNanos + margin) + emission;
-          return new State(Math.max(reserved, observed), observed);
+          return new State(
+              Math.max(reserved, observed), observed, state == null && policy.startEmpty());
         });
     return wait[0];
   }
@@ -157,30 +161,35 @@ public final class StartSpacing {
   public void started(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
     long emission = policy.emissionIntervalNanos();
     long margin = marginNanos(policy);
+    long tolerance = policy.burstToleranceNanos();
     states.computeIfPresent(
         new Scoped(scope, key),
         (k, state) -> {
-          long floor = nowEpochNanos + margin + emission;
+          // the first start of a key that starts empty leaves the bucket empty from when it began
+          long floor = nowEpochNanos + margin + emission + (state.firstOfEmpty() ? tolerance : 0);
           if (floor <= state.observed()) {
-            return state;
+            return state.firstOfEmpty()
+                ? new State(state.reserved(), state.observed(), false)
+                : state;
           }
-          return new State(Math.max(state.reserved(), floor), floor);
+          return new State(Math.max(state.reserved(), floor), floor, false);
         });
   }
 
   /**
    * A key's two chains: the theoretical arrival time of its starts and waiting tasks ({@code
-   * reserved}), and of its starts alone ({@code observed}).
+   * reserved}), and of its starts alone ({@code observed}); {@code firstOfEmpty}: the only start so
+   * far is the first of a key that starts empty, not yet begun.
    */
-  private record State(long reserved, long observed) {
-    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE);
+  private record State(long reserved, long observed, boolean firstOfEmpty) {
+    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE, false);
 
     /**
      * A key whose policy starts empty, seen first at {@code now}: its first start is free, the next
      * one interval later, as the limiter's slots of a new key are.
      */
     static State empty(long now, long tolerance) {
-      return new State(now + tolerance, now + tolerance);
+      return new State(now + tolerance, now + tolerance, false);
     }
 
     /** Whether a start now would find nothing a new key would not. */

@@ -56,6 +56,11 @@ class StartSpacingTest {
     // the bucket is empty: the second start conforms one interval after the first, from 105 ms
     assertThat(spacing.tryStart("T", "k", empty, 101 * MS, false)).isEqualTo(4 * MS);
     assertThat(spacing.tryStart("T", "k", empty, 105 * MS, true)).isZero();
+    // the first start began 7 ms after its check: the next one comes one interval after that
+    StartSpacing late = new StartSpacing(10, MARGIN);
+    assertThat(late.tryStart("T", "k", empty, 100 * MS, false)).isZero();
+    late.started("T", "k", empty, 107 * MS);
+    assertThat(late.tryStart("T", "k", empty, 105 * MS, false)).isEqualTo(7 * MS + 250 * US);
     // a policy starting full lets the same second start through at once
     assertThat(new StartSpacing(10, MARGIN).tryStart("T", "k", PACED, 100 * MS, false)).isZero();
   }
