@@ -117,7 +117,9 @@ class RestartIT {
 
   /**
    * For each key of {@code type}, its first two starts after each restart are at least {@code
-   * intervalMillis} apart (less a millisecond: the timer's jitter against the wall clock).
+   * intervalMillis} apart, less the engine's start tolerance: the engine counts a start where the
+   * handler is entered, and the handler's own first line, on code running for the first time after
+   * a boot, came up to several ms later (496.8 ms apart in one run, for 500).
    */
   private static void assertSecondStartsOneIntervalLater(
       List<String[]> starts, List<Instant> rebirths, String type, long intervalMillis) {
@@ -129,7 +131,8 @@ class RestartIT {
           checked++;
           assertThat(gap)
               .as("%s: µs between its first two starts after a restart", entry.getKey())
-              .isGreaterThanOrEqualTo(intervalMillis * 1000 - 1000);
+              .isGreaterThanOrEqualTo(
+                  intervalMillis * 1000 - Conformance.START_TOLERANCE.toNanos() / 1000);
         }
       }
     }
