@@ -191,6 +191,7 @@ public class PacingRun {
     long[] lateOnceParked =
         latenessOnceParked.stream().mapToLong(Long::longValue).sorted().toArray();
     long[] sortedStarts = Arrays.copyOf(startNanos, n);
+    Arrays.sort(sortedStarts);
     long[] gcra = gcraViolations(sortedStarts, 0);
     long[] gcraCdvt = gcraViolations(sortedStarts, CDVT_NANOS);
     int busiestSecond = busiestWindow(sortedStarts, TimeUnit.SECONDS.toNanos(1));
