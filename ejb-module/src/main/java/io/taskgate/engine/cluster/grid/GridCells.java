@@ -57,10 +57,13 @@ final class GridCells {
     return calls.call(() -> compareAndSet(key, change));
   }
 
-  /** Changes a key's cell without waiting for it; a failure is logged. */
-  void updateLater(String key, Function<GcraCell, ?> change) {
+  /**
+   * Changes a key's cell without waiting for it; a failure is logged. The answer completes when the
+   * change has landed (or failed), for a caller that wants to know.
+   */
+  CompletableFuture<?> updateLater(String key, Function<GcraCell, ?> change) {
     try {
-      calls
+      return calls
           .submit(() -> compareAndSet(key, change))
           .whenComplete(
               (done, failure) -> {
@@ -71,6 +74,7 @@ final class GridCells {
               });
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate could not change a key's cell in the grid", e);
+      return CompletableFuture.failedFuture(e);
     }
   }
 

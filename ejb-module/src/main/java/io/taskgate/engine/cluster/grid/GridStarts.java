@@ -2,6 +2,7 @@ package io.taskgate.engine.cluster.grid;
 
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.GcraCell;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -80,12 +81,13 @@ public final class GridStarts {
   /**
    * The start counted by {@link #tryStart} with {@code token} reached its handler at {@code
    * atEpochNanos} ({@link GcraCell#begun}), told without waiting: the handler starts at once, and
-   * the key's other starts wait until this lands (or the start's lease lapses).
+   * the key's other starts wait until this lands (or the start's lease lapses). The answer
+   * completes when it has landed.
    */
-  public void begun(
+  public CompletableFuture<?> begun(
       String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos) {
     GcraCell.Rules rules = GcraCell.Rules.of(policy);
-    cells.updateLater(
+    return cells.updateLater(
         GridKeys.cellKey(scope, key),
         cell -> {
           cell.begun(rules, token, atEpochNanos);

@@ -209,33 +209,12 @@ class GridKeyedRateLimiterTest {
     // pending until a says it began
     assertThat(b.starts().tryStart(scope, "s", policy, T0 + 10 * MS, 12))
         .isEqualTo(GridStarts.PENDING_RETRY_NANOS);
-    a.starts().begun(scope, "s", policy, 11, T0);
-    Await.until(
-        () -> b.starts().tryStart(scope, "s", policy, T0 + 10 * MS, 12),
-        wait -> wait == 89 * MS,
-        "b waits for the policy once a began");
+    a.starts().begun(scope, "s", policy, 11, T0).get(5, TimeUnit.SECONDS);
+    assertThat(b.starts().tryStart(scope, "s", policy, T0 + 10 * MS, 12)).isEqualTo(89 * MS);
     assertThat(b.starts().tryStart(scope, "s", policy, T0 + 99 * MS, 12)).isZero();
-    b.starts().begun(scope, "s", policy, 12, T0 + 150 * MS);
-    Await.until(
-        () -> a.starts().tryStart(scope, "s", policy, T0 + 200 * MS, 13),
-        wait -> wait == 49 * MS,
-        "a waits one interval after b's late start");
+    b.starts().begun(scope, "s", policy, 12, T0 + 150 * MS).get(5, TimeUnit.SECONDS);
+    assertThat(a.starts().tryStart(scope, "s", policy, T0 + 200 * MS, 13)).isEqualTo(49 * MS);
     assertThat(a.starts().tryStart(scope, "other", policy, T0 + 10 * MS, 14)).isZero();
-  }
-
-  /** Polls {@code value} for up to 5 s until {@code done}. */
-  private static final class Await {
-    static void until(
-        java.util.function.LongSupplier value, java.util.function.LongPredicate done, String what)
-        throws InterruptedException {
-      long deadline = System.nanoTime() + 5_000 * MS;
-      long seen = value.getAsLong();
-      while (!done.test(seen)) {
-        assertThat(System.nanoTime()).as(what + ", last answer " + seen).isLessThan(deadline);
-        Thread.sleep(5);
-        seen = value.getAsLong();
-      }
-    }
   }
 
   @Test
