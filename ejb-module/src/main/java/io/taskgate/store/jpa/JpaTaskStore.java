@@ -55,15 +55,27 @@ public final class JpaTaskStore implements TaskStore {
 
   private final Transactor tx;
   private final AuditLevel level;
-  private volatile Runnable afterCommit = () -> {};
+  private volatile LocalCommits.AfterCommit afterCommit;
+  private volatile LocalCommits direct;
 
   /**
    * Runs {@code barrier} after every write this store commits in a transaction of its own, before
    * the write returns: what a database needs to have the commit on disk (see {@link
    * H2CommitDurability#checkpoint}). Writes that join the caller's transaction are not covered.
    */
-  public JpaTaskStore afterEachCommit(Runnable barrier) {
+  public JpaTaskStore afterEachCommit(LocalCommits.AfterCommit barrier) {
     this.afterCommit = Objects.requireNonNull(barrier, "barrier");
+    return this;
+  }
+
+  /**
+   * Commits the writes of a caller outside any transaction on a connection of {@code dataSource}
+   * (the persistence unit's own data source) in a local transaction, the barrier after each commit
+   * on the same connection ({@link LocalCommits}); writes that join a caller's transaction and all
+   * reads keep going through the {@link Transactor}.
+   */
+  public JpaTaskStore writingThrough(javax.sql.DataSource dataSource) {
+    this.direct = new LocalCommits(dataSource);
     return this;
   }
 
@@ -93,20 +105,38 @@ public final class JpaTaskStore implements TaskStore {
       prepared.add(prepare(Objects.requireNonNull(write, "write")));
     }
     boolean own = !tx.active();
+    LocalCommits local = direct;
+    LocalCommits.AfterCommit barrier = afterCommit;
+    if (own && local != null) {
+      return local.inTransaction(
+          c -> JdbcWrites.apply(c, prepared), barrier, JpaTaskStore::flushFailed);
+    }
     List<Optional<StoredTask>> results =
         tx.inTransaction(em -> JdbcWrites.apply(em.unwrap(java.sql.Connection.class), prepared));
-    if (own) {
+    if (own && barrier != null) {
       try {
-        afterCommit.run();
+        tx.inTransaction(
+            em -> {
+              try {
+                barrier.run(em.unwrap(java.sql.Connection.class));
+                return null;
+              } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+              }
+            });
       } catch (RuntimeException e) {
-        // the writes are committed: reporting a failure would make callers repeat them
-        LOG.log(
-            java.util.logging.Level.WARNING,
-            "Taskgate could not flush a commit to the database file",
-            e);
+        flushFailed(e);
       }
     }
     return results;
+  }
+
+  /** The writes are committed: reporting a failure would make callers repeat them. */
+  private static void flushFailed(Throwable e) {
+    LOG.log(
+        java.util.logging.Level.WARNING,
+        "Taskgate could not flush a commit to the database file",
+        e);
   }
 
   /** Checks and normalizes one write, and works out its audit row. */

@@ -19,11 +19,13 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -58,6 +60,13 @@ public class TaskStoreProducer {
   @Resource ManagedThreadFactory threads;
 
   @Resource TransactionSynchronizationRegistry transactions;
+
+  /**
+   * The data source the persistence unit names: the store commits its own writes on it directly
+   * ({@link JpaTaskStore#writingThrough}) once it has checked that it reaches the same database.
+   */
+  @Resource(lookup = "jdbc/__default")
+  DataSource dataSource;
 
   @Inject
   @ConfigProperty(name = WRITERS_KEY, defaultValue = "" + DEFAULT_WRITERS)
@@ -105,7 +114,10 @@ public class TaskStoreProducer {
     boolean checkpoint = makeCommitsDurable();
     JpaTaskStore store = new JpaTaskStore(transactor, parseAuditLevel(auditLevel));
     if (checkpoint) {
-      store.afterEachCommit(this::checkpoint);
+      store.afterEachCommit(H2CommitDurability::checkpoint);
+    }
+    if (sameDatabase()) {
+      store.writingThrough(dataSource);
     }
     checkAtLeast(WRITERS_KEY, writers, 0);
     checkAtLeast(BATCH_SIZE_KEY, batchSize, 1);
@@ -154,16 +166,51 @@ public class TaskStoreProducer {
     }
   }
 
-  private void checkpoint() {
-    transactor.inTransaction(
-        em -> {
-          try {
-            H2CommitDurability.checkpoint(em.unwrap(Connection.class));
-            return null;
-          } catch (SQLException e) {
-            throw new IllegalStateException("H2 CHECKPOINT failed: " + e.getMessage(), e);
-          }
-        });
+  /**
+   * Whether {@link #dataSource} reaches the database of the persistence unit (same URL and user),
+   * so that writes committed on it directly land where the unit reads. If not (the unit was pointed
+   * elsewhere), every write goes through the container's transactions, as reads do.
+   */
+  private boolean sameDatabase() {
+    if (dataSource == null) {
+      return false;
+    }
+    try {
+      String unit =
+          transactor.inTransaction(
+              em -> {
+                try {
+                  return identity(em.unwrap(Connection.class));
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e.getMessage(), e);
+                }
+              });
+      String direct;
+      try (Connection connection = dataSource.getConnection()) {
+        direct = identity(connection);
+      }
+      if (unit.equals(direct)) {
+        return true;
+      }
+      LOG.info(
+          "Taskgate's persistence unit reaches "
+              + unit
+              + " but jdbc/__default reaches "
+              + direct
+              + ": task writes go through the container's transactions");
+    } catch (SQLException | RuntimeException e) {
+      LOG.log(
+          Level.INFO,
+          "Taskgate could not compare jdbc/__default with its persistence unit's database: task"
+              + " writes go through the container's transactions",
+          e);
+    }
+    return false;
+  }
+
+  private static String identity(Connection connection) throws SQLException {
+    DatabaseMetaData meta = connection.getMetaData();
+    return meta.getURL() + " as " + meta.getUserName();
   }
 
   void close(@Disposes TaskStore store) {

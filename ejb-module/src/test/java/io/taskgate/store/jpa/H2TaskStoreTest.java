@@ -12,9 +12,12 @@ import java.util.UUID;
  */
 class H2TaskStoreTest extends TaskStoreContract {
 
+  /** The database's URL, once opened. */
+  String url;
+
   @Override
   EntityManagerFactory openFactory() {
-    String url =
+    url =
         "jdbc:h2:mem:taskgate_"
             + UUID.randomUUID().toString().replace("-", "")
             + ";DB_CLOSE_DELAY=-1";

@@ -11,17 +11,22 @@ public final class H2TestDatabase {
 
   /** A factory on a new, empty in-memory database whose name starts with {@code name}. */
   public static EntityManagerFactory inMemory(String name) {
+    return at(
+        "jdbc:h2:mem:"
+            + name
+            + "_"
+            + UUID.randomUUID().toString().replace("-", "")
+            + ";DB_CLOSE_DELAY=-1");
+  }
+
+  /** A factory on the H2 database at {@code url}. */
+  public static EntityManagerFactory at(String url) {
     return Persistence.createEntityManagerFactory(
         TaskStoreContract.TEST_UNIT,
         Map.of(
             "eclipselink.persistencexml", TaskStoreContract.TEST_PERSISTENCE_XML,
             "jakarta.persistence.jdbc.driver", "org.h2.Driver",
-            "jakarta.persistence.jdbc.url",
-                "jdbc:h2:mem:"
-                    + name
-                    + "_"
-                    + UUID.randomUUID().toString().replace("-", "")
-                    + ";DB_CLOSE_DELAY=-1",
+            "jakarta.persistence.jdbc.url", url,
             "jakarta.persistence.jdbc.user", "sa",
             "jakarta.persistence.jdbc.password", ""));
   }

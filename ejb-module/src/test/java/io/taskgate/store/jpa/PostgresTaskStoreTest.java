@@ -20,7 +20,7 @@ class PostgresTaskStoreTest extends TaskStoreContract {
   static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/test";
   static final String USER = "postgres";
 
-  private final String schema =
+  final String schema =
       "taskgate_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
   @Override

@@ -85,11 +85,19 @@ abstract class TaskStoreContract {
    */
   abstract List<String> expectedColumnTypes();
 
+  /**
+   * The store under test, on {@code tx}; a subclass has it commit its own writes directly on the
+   * database's data source ({@link JpaTaskStore#writingThrough}), as the container does.
+   */
+  JpaTaskStore newStore(Transactor tx) {
+    return new JpaTaskStore(tx, AuditLevel.FULL);
+  }
+
   @BeforeAll
   void open() throws Exception {
     factory = openFactory();
     tx = new ResourceLocalTransactor(factory);
-    store = new JpaTaskStore(tx, AuditLevel.FULL);
+    store = newStore(tx);
     queries = new JpaTaskQueries(tx);
   }
 
