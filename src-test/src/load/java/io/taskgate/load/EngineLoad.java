@@ -151,8 +151,9 @@ public final class EngineLoad {
     }
     String table =
         "| db | config | run | tasks | completed (store) | dispatch s | total s | tasks/s"
-            + " | p50 ms | p99 ms | max ms | workers | queue full |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+            + " | p50 ms | p99 ms | max ms | workers | queue full | Micro CPU ms/task"
+            + " | PostgreSQL CPU ms/task |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             + String.join("\n", rows)
             + "\n";
     System.out.println("\nTaskgate engine load, " + Instant.now() + "\n\n" + table);
@@ -212,13 +213,17 @@ public final class EngineLoad {
         post(warmup, batch);
       }
       for (int i = 1; i <= runs; i++) {
+        long microBefore = cpuTicks(micro.pid());
+        long pgBefore = postgresTicks();
         JsonObject r = post(tasks, batch);
+        double microCpu = (cpuTicks(micro.pid()) - microBefore) * 1000.0 / TICKS / tasks;
+        double pgCpu = (postgresTicks() - pgBefore) * 1000.0 / TICKS / tasks;
         String dbRows = db.equals("postgresql") ? " " + countRows() : "";
         rows.add(
             String.format(
                 Locale.ROOT,
                 "| %s | %s | %d | %d | %d (%d)%s | %.2f | %.2f | **%.0f** | %.1f | %.1f | %.1f | %d"
-                    + " | %d |",
+                    + " | %d | %.3f | %.3f |",
                 db,
                 name,
                 i,
@@ -233,7 +238,9 @@ public final class EngineLoad {
                 r.getJsonNumber("p99Micros").longValue() / 1000.0,
                 r.getJsonNumber("maxMicros").longValue() / 1000.0,
                 r.getInt("workerThreads"),
-                r.getInt("queueFull")));
+                r.getInt("queueFull"),
+                microCpu,
+                pgCpu));
         System.out.println(rows.get(rows.size() - 1));
       }
       String pacing = System.getProperty("load.pacing", "");
@@ -530,5 +537,38 @@ public final class EngineLoad {
           "System property " + name + " is not set: run through `mvn -Pload` (src-test/pom.xml)");
     }
     return value;
+  }
+
+  /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+  private static final double TICKS = 100.0;
+
+  /** User + system CPU ticks the process has used so far (/proc), 0 where /proc is missing. */
+  static long cpuTicks(long pid) {
+    try {
+      String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /** CPU ticks used so far by every process named postgres on this machine. */
+  static long postgresTicks() {
+    long sum = 0;
+    java.io.File[] procs = new java.io.File("/proc").listFiles();
+    for (java.io.File proc : procs == null ? new java.io.File[0] : procs) {
+      if (proc.getName().chars().allMatch(Character::isDigit)) {
+        try {
+          String comm = java.nio.file.Files.readString(proc.toPath().resolve("comm")).trim();
+          if (comm.equals("postgres")) {
+            sum += cpuTicks(Long.parseLong(proc.getName()));
+          }
+        } catch (java.io.IOException | RuntimeException e) {
+          // gone meanwhile
+        }
+      }
+    }
+    return sum;
   }
 }
