@@ -45,7 +45,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *   <li>{@code load.dbs}: {@code h2,postgresql}
  *   <li>{@code load.configs}: configurations separated by {@code ;}, each {@code name:key=value,…}
  *       of MicroProfile Config keys handed to Micro as system properties, except {@code
- *       load.batch=N}: each dispatching thread then stores N tasks per {@code dispatchAll}
+ *       load.batch=N}: each dispatching thread then stores N tasks per {@code dispatchAll}; {@code
+ *       load.rate=N}: the threads together dispatch N tasks a second at most, evenly spaced,
+ *       instead of as fast as dispatch returns; the warm-up is not paced
  *   <li>{@code load.pacing}: {@code parked,others,gapMicros[,releaseMillis]} (e.g. {@code
  *       10000,10000,2000}) also runs the pacing run after each boot's measured runs (see {@code
  *       app.PacingRun}); several, separated by {@code /}, run one after the other in each boot; its
@@ -168,9 +170,12 @@ public final class EngineLoad {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(List.of(System.getProperty("load.micro.jvm", "-Xms1g,-Xmx1g").split(",")));
     int batch = 1;
+    int rate = 0;
     for (String setting : settings.split(",")) {
       if (setting.strip().startsWith("load.batch=")) {
         batch = Integer.parseInt(setting.strip().substring("load.batch=".length()));
+      } else if (setting.strip().startsWith("load.rate=")) {
+        rate = Integer.parseInt(setting.strip().substring("load.rate=".length()));
       } else if (!setting.isBlank()) {
         command.add("-D" + setting.strip());
       }
@@ -210,12 +215,12 @@ public final class EngineLoad {
     try {
       awaitUp(micro, log);
       if (warmup > 0) {
-        post(warmup, batch);
+        post(warmup, batch, 0);
       }
       for (int i = 1; i <= runs; i++) {
         long microBefore = cpuTicks(micro.pid());
         long pgBefore = postgresTicks();
-        JsonObject r = post(tasks, batch);
+        JsonObject r = post(tasks, batch, rate);
         double microCpu = (cpuTicks(micro.pid()) - microBefore) * 1000.0 / TICKS / tasks;
         double pgCpu = (postgresTicks() - pgBefore) * 1000.0 / TICKS / tasks;
         String dbRows = db.equals("postgresql") ? " " + countRows() : "";
@@ -422,7 +427,7 @@ public final class EngineLoad {
     return row;
   }
 
-  private JsonObject post(int count, int batch) throws IOException, InterruptedException {
+  private JsonObject post(int count, int batch, int rate) throws IOException, InterruptedException {
     URI uri =
         URI.create(
             "http://localhost:"
@@ -432,7 +437,9 @@ public final class EngineLoad {
                 + "&threads="
                 + threads
                 + "&batch="
-                + batch);
+                + batch
+                + "&rate="
+                + rate);
     return postForJson(uri);
   }
 

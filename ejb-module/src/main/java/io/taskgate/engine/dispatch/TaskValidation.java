@@ -33,6 +33,15 @@ public class TaskValidation {
 
   private Validator validator;
 
+  /** Whether a task type has constraints at all (on itself, a component, or cascaded). */
+  private final ClassValue<Boolean> constrained =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+          return validator.getConstraintsForClass(type).isBeanConstrained();
+        }
+      };
+
   /** For CDI. */
   public TaskValidation() {}
 
@@ -75,6 +84,9 @@ public class TaskValidation {
    *     constraint and the value
    */
   public void check(Task task, String where) {
+    if (!constrained.get(task.getClass())) {
+      return; // nothing to check: a validation would walk the record for nothing
+    }
     Set<ConstraintViolation<Task>> found = validator.validate(task);
     if (found.isEmpty()) {
       return;

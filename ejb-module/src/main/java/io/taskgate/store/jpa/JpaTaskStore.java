@@ -108,8 +108,16 @@ public final class JpaTaskStore implements TaskStore {
     LocalCommits local = direct;
     LocalCommits.AfterCommit barrier = afterCommit;
     if (own && local != null) {
-      return local.inTransaction(
-          c -> JdbcWrites.apply(c, prepared), barrier, JpaTaskStore::flushFailed);
+      if (!local.postgres()) {
+        return local.inTransaction(
+            c -> JdbcWrites.apply(c, prepared), barrier, JpaTaskStore::flushFailed);
+      }
+      // one statement per write, its audit row included: a single write is one round trip
+      return prepared.size() == 1
+          ? local.autoCommitted(
+              c -> JdbcWrites.applyCombined(c, prepared), barrier, JpaTaskStore::flushFailed)
+          : local.inTransaction(
+              c -> JdbcWrites.applyCombined(c, prepared), barrier, JpaTaskStore::flushFailed);
     }
     List<Optional<StoredTask>> results =
         tx.inTransaction(em -> JdbcWrites.apply(em.unwrap(java.sql.Connection.class), prepared));

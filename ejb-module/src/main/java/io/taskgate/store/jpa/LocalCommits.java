@@ -31,8 +31,59 @@ final class LocalCommits {
 
   private final DataSource dataSource;
 
+  /** Whether the data source is PostgreSQL; null until a connection has told. */
+  private volatile Boolean postgres;
+
   LocalCommits(DataSource dataSource) {
     this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+  }
+
+  /** Whether the database is PostgreSQL (asks it once). */
+  boolean postgres() {
+    Boolean known = postgres;
+    if (known == null) {
+      try (Connection connection = dataSource.getConnection()) {
+        known = "PostgreSQL".equalsIgnoreCase(connection.getMetaData().getDatabaseProductName());
+      } catch (SQLException e) {
+        throw new PersistenceException(
+            "Taskgate could not get a connection of its data source: " + e.getMessage(), e);
+      }
+      postgres = known;
+    }
+    return known;
+  }
+
+  /**
+   * Runs {@code work}, one statement, in auto-commit mode: the database commits it on its own, in
+   * the same round trip, or rolls it back if it fails. Then {@code after}, as {@link
+   * #inTransaction} does.
+   */
+  <T> T autoCommitted(
+      Work<T> work, AfterCommit after, java.util.function.Consumer<Exception> afterFailed) {
+    try (Connection connection = dataSource.getConnection()) {
+      boolean autoCommit = connection.getAutoCommit();
+      if (!autoCommit) {
+        connection.setAutoCommit(true);
+      }
+      T result;
+      try {
+        result = work.run(connection);
+      } finally {
+        if (!autoCommit) {
+          connection.setAutoCommit(false);
+        }
+      }
+      if (after != null) {
+        try {
+          after.run(connection);
+        } catch (SQLException | RuntimeException e) {
+          afterFailed.accept(e);
+        }
+      }
+      return result;
+    } catch (SQLException e) {
+      throw new PersistenceException(e.getMessage(), e);
+    }
   }
 
   /**

@@ -31,6 +31,9 @@ class TaskValidationTest {
 
   record Plain(String anything) implements Task {}
 
+  /** No constraint of its own: only the cascade into the address. */
+  record Shipment(@Valid Address to) implements Task {}
+
   @AfterAll
   static void close() {
     FACTORY.close();
@@ -41,6 +44,18 @@ class TaskValidationTest {
     validation.check(new Sync(UUID.randomUUID()), null);
     validation.check(new Order("q3", 10, new Address("Lyon")), null);
     validation.check(new Plain(null), null);
+  }
+
+  @Test
+  void aTypeWhoseOnlyConstraintsAreCascadedIsStillChecked() {
+    validation.check(new Shipment(new Address("Lyon")), null);
+
+    assertThatThrownBy(() -> validation.check(new Shipment(new Address(" ")), null))
+        .isInstanceOfSatisfying(
+            InvalidTaskException.class,
+            e ->
+                assertThat(e.violations())
+                    .containsExactly(new Violation("to.city", "must not be blank", " ")));
   }
 
   @Test

@@ -82,8 +82,9 @@ public class LoadResource {
       @QueryParam("tasks") @DefaultValue("20000") int tasks,
       @QueryParam("threads") @DefaultValue("4") int threads,
       @QueryParam("batch") @DefaultValue("1") int batch,
+      @QueryParam("rate") @DefaultValue("0") int rate,
       @QueryParam("timeoutSeconds") @DefaultValue("600") int timeoutSeconds)
       throws InterruptedException {
-    return load.run(tasks, threads, batch, timeoutSeconds);
+    return load.run(tasks, threads, batch, rate, timeoutSeconds);
   }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Dispatches the no-op tasks of one run from a few managed threads, as fast as the dispatcher
@@ -70,9 +71,12 @@ public class LoadRun {
     }
   }
 
-  /** Dispatches {@code tasks} no-op tasks from {@code threads} threads and waits for them. */
-  public synchronized LoadResult run(int tasks, int threads, int batch, int timeoutSeconds)
-      throws InterruptedException {
+  /**
+   * Dispatches {@code tasks} no-op tasks from {@code threads} threads and waits for them; with
+   * {@code rate} above 0 the threads together dispatch at most that many a second, evenly spaced.
+   */
+  public synchronized LoadResult run(
+      int tasks, int threads, int batch, int rate, int timeoutSeconds) throws InterruptedException {
     if (tasks < 1 || threads < 1 || threads > 64 || batch < 1) {
       throw new IllegalArgumentException(
           "tasks and batch must be at least 1 and threads 1 to 64, were "
@@ -96,10 +100,20 @@ public class LoadRun {
               () -> {
                 try {
                   go.await();
+                  long began = System.nanoTime();
+                  long gapNanos = rate <= 0 ? 0 : 1_000_000_000L * threads * batch / rate;
+                  long calls = 0;
                   List<NoopTask> chunk = new ArrayList<>(batch);
                   for (int seq = first; seq < tasks; seq += threads) {
                     chunk.add(new NoopTask(run.id, seq));
                     if (chunk.size() == batch || seq + threads >= tasks) {
+                      if (gapNanos > 0) {
+                        // this thread's calls, evenly spaced; the threads' offsets interleave them
+                        long at = began + (calls++ * gapNanos) + gapNanos * first / threads;
+                        for (long wait; (wait = at - System.nanoTime()) > 0; ) {
+                          LockSupport.parkNanos(wait);
+                        }
+                      }
                       long now = System.nanoTime();
                       for (NoopTask task : chunk) {
                         run.dispatchedAt[task.seq()] = now;
