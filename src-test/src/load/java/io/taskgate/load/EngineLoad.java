@@ -154,8 +154,8 @@ public final class EngineLoad {
     String table =
         "| db | config | run | tasks | completed (store) | dispatch s | total s | tasks/s"
             + " | p50 ms | p99 ms | max ms | workers | queue full | Micro CPU ms/task"
-            + " | PostgreSQL CPU ms/task |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+            + " | PostgreSQL CPU ms/task | commits/task |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             + String.join("\n", rows)
             + "\n";
     System.out.println("\nTaskgate engine load, " + Instant.now() + "\n\n" + table);
@@ -220,7 +220,12 @@ public final class EngineLoad {
       for (int i = 1; i <= runs; i++) {
         long microBefore = cpuTicks(micro.pid());
         long pgBefore = postgresTicks();
+        long commitsBefore = db.equals("postgresql") ? commits() : 0;
         JsonObject r = post(tasks, batch, rate);
+        String perTask =
+            db.equals("postgresql")
+                ? String.format(Locale.ROOT, " %.2f", (commits() - commitsBefore) / (double) tasks)
+                : " -";
         double microCpu = (cpuTicks(micro.pid()) - microBefore) * 1000.0 / TICKS / tasks;
         double pgCpu = (postgresTicks() - pgBefore) * 1000.0 / TICKS / tasks;
         String dbRows = db.equals("postgresql") ? " " + countRows() : "";
@@ -228,7 +233,7 @@ public final class EngineLoad {
             String.format(
                 Locale.ROOT,
                 "| %s | %s | %d | %d | %d (%d)%s | %.2f | %.2f | **%.0f** | %.1f | %.1f | %.1f | %d"
-                    + " | %d | %.3f | %.3f |",
+                    + " | %d | %.3f | %.3f |%s |",
                 db,
                 name,
                 i,
@@ -245,7 +250,8 @@ public final class EngineLoad {
                 r.getInt("workerThreads"),
                 r.getInt("queueFull"),
                 microCpu,
-                pgCpu));
+                pgCpu,
+                perTask));
         System.out.println(rows.get(rows.size() - 1));
       }
       String pacing = System.getProperty("load.pacing", "");
@@ -497,6 +503,18 @@ public final class EngineLoad {
         Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
       s.execute("CREATE DATABASE " + name);
+    }
+  }
+
+  /** Transactions committed in the load database so far (its statistics, by every session). */
+  private long commits() throws SQLException {
+    try (Connection c = connect(pg.getProperty("taskgate.db.name"));
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")) {
+      r.next();
+      return r.getLong(1);
     }
   }
 
