@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,14 +35,23 @@ import java.util.logging.Logger;
  * </ul>
  *
  * Reads always go straight to the delegate. A caller that named work it may do while it waits
- * ({@link CommitWait}) does it while its writes are committed.
+ * ({@link CommitWait}) does it while its writes are committed. A caller that waits plainly and
+ * finds no write waiting and fewer than {@code writerCount} commits under way commits its writes
+ * itself, on its own thread: a lone write then costs no hand-over between threads.
  */
 public final class GroupCommitTaskStore extends ForwardingTaskStore implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(GroupCommitTaskStore.class.getName());
 
   private final int maxBatch;
   private final BooleanSupplier callerInTransaction;
-  private final LinkedBlockingQueue<Pending> waiting = new LinkedBlockingQueue<>();
+  private final LinkedBlockingDeque<Pending> waiting = new LinkedBlockingDeque<>();
+
+  /**
+   * One permit per writer: a transaction being committed holds one, so that at most {@code
+   * writerCount} commit at once, whether a writer or a caller commits it.
+   */
+  private final Semaphore committing;
+
   private final List<Thread> writers = new ArrayList<>();
   private final AtomicLong batches = new AtomicLong();
   private final AtomicLong batchedWrites = new AtomicLong();
@@ -72,6 +82,7 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
       throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
     }
     this.maxBatch = maxBatch;
+    this.committing = new Semaphore(writerCount);
     this.callerInTransaction = Objects.requireNonNull(callerInTransaction, "callerInTransaction");
     for (int i = 0; i < writerCount; i++) {
       Thread writer = threads.newThread(this::writeLoop);
@@ -143,6 +154,18 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
     if (closed || callerInTransaction.getAsBoolean()) {
       return delegate.writeAll(writes);
     }
+    if (wait == CommitWait.PLAIN && waiting.isEmpty() && committing.tryAcquire()) {
+      // nothing to gather and a commit free: this caller commits its writes itself, sparing the
+      // hand-over to a writer and back
+      try {
+        List<Optional<StoredTask>> results = delegate.writeAll(writes);
+        batches.incrementAndGet();
+        batchedWrites.addAndGet(writes.size());
+        return results;
+      } finally {
+        committing.release();
+      }
+    }
     Pending pending = new Pending(writes, new CompletableFuture<>());
     waiting.add(pending);
     if (closed && waiting.remove(pending)) {
@@ -163,17 +186,31 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
           }
           continue;
         }
-        batch.add(first);
-        int writes = first.writes().size();
-        Pending next;
-        while (writes < maxBatch
-            && (next = waiting.peek()) != null
-            && writes + next.writes().size() <= maxBatch
-            && waiting.remove(next)) {
-          batch.add(next);
-          writes += next.writes().size();
+        if (!committing.tryAcquire()) {
+          // callers commit meanwhile: wait for a commit to be free, the write back at the head
+          waiting.putFirst(first);
+          committing.acquireUninterruptibly(); // writers are never interrupted (see close)
+          first = waiting.poll();
+          if (first == null) {
+            committing.release();
+            continue;
+          }
         }
-        apply(batch);
+        batch.add(first);
+        try {
+          int writes = first.writes().size();
+          Pending next;
+          while (writes < maxBatch
+              && (next = waiting.peek()) != null
+              && writes + next.writes().size() <= maxBatch
+              && waiting.remove(next)) {
+            batch.add(next);
+            writes += next.writes().size();
+          }
+          apply(batch);
+        } finally {
+          committing.release();
+        }
       } catch (InterruptedException e) {
         LOG.warning("A task store writer was interrupted; it goes on until the store closes");
       } catch (RuntimeException | Error e) {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.store.CommitWait;
 import io.taskgate.store.GroupCommitTaskStore;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
@@ -89,6 +90,28 @@ class GroupCommitTaskStoreTest {
     assertThat(store.batches()).isEqualTo(2);
     assertThat(store.batchedWrites()).isEqualTo(11);
     assertThat(queries.findByStatus(EnumSet.of(QUEUED), 100)).hasSize(11);
+  }
+
+  @Test
+  void aLoneWriteIsCommittedOnItsCallersThreadAndAHelpingCallersOnAWriter() {
+    GroupCommitTaskStore store = grouped(1, false);
+    StoredTask task = queued();
+
+    store.insert(task); // nothing waiting, the writer idle: the caller commits it
+    store.writeAll(
+        List.of(new TaskWrite.Update(task, task.withStatus(IN_PROGRESS), T0)),
+        new CommitWait() {
+          @Override
+          public <T> T await(java.util.concurrent.CompletableFuture<T> commit) {
+            return CommitWait.join(commit); // a worker would start tasks meanwhile
+          }
+        });
+
+    assertThat(recording.threads).hasSize(2);
+    assertThat(recording.threads.get(0)).isSameAs(Thread.currentThread());
+    assertThat(recording.threads.get(1)).isNotSameAs(Thread.currentThread());
+    assertThat(store.batches()).isEqualTo(2);
+    assertThat(queries.findByStatus(EnumSet.of(IN_PROGRESS), 10)).hasSize(1);
   }
 
   @Test
@@ -203,6 +226,7 @@ class GroupCommitTaskStoreTest {
   static final class Recording extends io.taskgate.store.ForwardingTaskStore {
     final TaskStore store;
     final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    final List<Thread> threads = new CopyOnWriteArrayList<>();
     final CountDownLatch firstBatchStarted = new CountDownLatch(1);
     volatile CountDownLatch holdFirstBatch;
 
@@ -214,6 +238,7 @@ class GroupCommitTaskStoreTest {
     @Override
     public List<Optional<StoredTask>> writeAll(List<TaskWrite> writes) {
       batchSizes.add(writes.size());
+      threads.add(Thread.currentThread());
       if (firstBatchStarted.getCount() > 0) {
         firstBatchStarted.countDown();
         CountDownLatch hold = holdFirstBatch;
