@@ -154,8 +154,8 @@ public final class EngineLoad {
     String table =
         "| db | config | run | tasks | completed (store) | dispatch s | total s | tasks/s"
             + " | p50 ms | p99 ms | max ms | workers | queue full | Micro CPU ms/task"
-            + " | PostgreSQL CPU ms/task | commits/task |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+            + " | PostgreSQL CPU ms/task | commits/task | dispatch call p50 / p99 ms |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
             + String.join("\n", rows)
             + "\n";
     System.out.println("\nTaskgate engine load, " + Instant.now() + "\n\n" + table);
@@ -233,7 +233,7 @@ public final class EngineLoad {
             String.format(
                 Locale.ROOT,
                 "| %s | %s | %d | %d | %d (%d)%s | %.2f | %.2f | **%.0f** | %.1f | %.1f | %.1f | %d"
-                    + " | %d | %.3f | %.3f |%s |",
+                    + " | %d | %.3f | %.3f |%s | %.2f / %.2f |",
                 db,
                 name,
                 i,
@@ -251,7 +251,9 @@ public final class EngineLoad {
                 r.getInt("queueFull"),
                 microCpu,
                 pgCpu,
-                perTask));
+                perTask,
+                r.getJsonNumber("callP50Micros").longValue() / 1000.0,
+                r.getJsonNumber("callP99Micros").longValue() / 1000.0));
         System.out.println(rows.get(rows.size() - 1));
       }
       String pacing = System.getProperty("load.pacing", "");

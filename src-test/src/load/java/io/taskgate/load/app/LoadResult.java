@@ -16,6 +16,8 @@ package io.taskgate.load.app;
  * @param p99Micros 99th percentile dispatch-to-start latency
  * @param maxMicros largest dispatch-to-start latency
  * @param workerThreads distinct threads that ran handlers
+ * @param callP50Micros median time a dispatch call ({@code dispatch} or {@code dispatchAll}) took
+ * @param callP99Micros 99th percentile of the time a dispatch call took
  */
 public record LoadResult(
     int tasks,
@@ -29,4 +31,6 @@ public record LoadResult(
     long p50Micros,
     long p99Micros,
     long maxMicros,
-    int workerThreads) {}
+    int workerThreads,
+    long callP50Micros,
+    long callP99Micros) {}

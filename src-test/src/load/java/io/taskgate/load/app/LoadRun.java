@@ -43,6 +43,7 @@ public class LoadRun {
     final int id;
     final long[] dispatchedAt;
     final long[] startedAt;
+    final long[] callNanos; // how long the dispatch call took, at the seq of its first task
     final CountDownLatch completed;
     final AtomicLong lastCompletedAt = new AtomicLong();
     final Set<String> workers = ConcurrentHashMap.newKeySet();
@@ -51,6 +52,7 @@ public class LoadRun {
       this.id = id;
       dispatchedAt = new long[tasks];
       startedAt = new long[tasks];
+      callNanos = new long[tasks];
       completed = new CountDownLatch(tasks);
     }
   }
@@ -127,6 +129,7 @@ public class LoadRun {
                       } catch (QueueFullException e) {
                         queueFull.incrementAndGet();
                       }
+                      run.callNanos[chunk.get(0).seq()] = System.nanoTime() - now;
                       chunk.clear();
                     }
                   }
@@ -161,6 +164,7 @@ public class LoadRun {
       }
     }
     Arrays.sort(latencies, 0, n);
+    long[] calls = Arrays.stream(run.callNanos).filter(c -> c > 0).sorted().toArray();
     double total = (end - start) / 1e9;
     return new LoadResult(
         tasks,
@@ -174,7 +178,9 @@ public class LoadRun {
         percentile(latencies, n, 0.50) / 1_000,
         percentile(latencies, n, 0.99) / 1_000,
         n == 0 ? 0 : latencies[n - 1] / 1_000,
-        run.workers.size());
+        run.workers.size(),
+        percentile(calls, calls.length, 0.50) / 1_000,
+        percentile(calls, calls.length, 0.99) / 1_000);
   }
 
   private long storedCompleted() {
