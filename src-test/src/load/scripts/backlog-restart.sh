@@ -75,6 +75,7 @@ fi
 # 3. the restart, measured from the process start
 t0=$(date +%s.%N)
 pid=$(start_micro "$out/boot-2.log")
+trap 'kill -9 "$pid" 2>/dev/null || true' EXIT
 until answering; do
   sleep 0.2
   if [ "$(echo "$(date +%s.%N) - $t0 > $answer_timeout" | bc)" = 1 ]; then

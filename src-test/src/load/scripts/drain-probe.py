@@ -7,8 +7,8 @@ Every second: GET /api/tasks?size=1 and GET /api/overview (HTTP Basic, user admi
 page (form login once, then the session), and the number of QUEUED + IN_PROGRESS tasks (GET
 /api/tasks?status=…&size=1, untimed). Stops when LEFT_WHEN_DONE (default 1: the example WAR's
 recurring heartbeat) or fewer are left.
-Prints one line per second and a summary: the drain rate, the seconds in which no task left the
-backlog, and p50 / p99 / max of each timed request. Never part of `mvn verify`.
+Prints one line per probe and a summary: the drain rate, the probes after which no task had left
+the backlog, and p50 / p99 / max of each timed request. Never part of `mvn verify`.
 """
 import base64, http.cookiejar, json, re, sys, time, urllib.parse, urllib.request
 
@@ -35,8 +35,10 @@ def timed(fn):
 def log_in():
     page = browser.open(base + '/login.xhtml', timeout=60).read().decode()
     state = re.search(r'name="jakarta.faces.ViewState"[^>]*value="([^"]+)"', page).group(1)
+    csrf = re.search(r'name="_csrf"[^>]*value="([^"]+)"', page).group(1)  # the CSRF filter's token
     form = urllib.parse.urlencode({'login': 'login', 'login:username': 'admin', 'login:password': 'taskgate',
-                                   'login:submit': 'Log in', 'jakarta.faces.ViewState': state}).encode()
+                                   'login:submit': 'Log in', 'jakarta.faces.ViewState': state,
+                                   '_csrf': csrf}).encode()
     browser.open(base + '/login.xhtml', form, timeout=60).read()
 
 
@@ -69,8 +71,9 @@ while remaining > done_at and time.monotonic() - t0 < timeout:
     seconds += 1
     if now_left >= remaining:
         stalls += 1
-    print('%4d s  left %7d  (-%5d)  tasks %6.0f ms  overview %6.0f ms  page %6.0f ms' % (
-        seconds, now_left, remaining - now_left, times['tasks'][-1], times['overview'][-1], times['page'][-1]), flush=True)
+    print('%6.1f s  left %7d  (-%5d)  tasks %6.0f ms  overview %6.0f ms  page %6.0f ms' % (
+        time.monotonic() - t0, now_left, remaining - now_left, times['tasks'][-1], times['overview'][-1],
+        times['page'][-1]), flush=True)
     remaining = now_left
 elapsed = time.monotonic() - t0
 
@@ -80,7 +83,8 @@ def pct(values, p):
     return s[min(len(s) - 1, max(0, int(round(p * len(s))) - 1))]
 
 
-print('drained %d tasks in %.1f s: %.0f tasks/s; seconds in which none left the backlog: %d of %d' % (
+print('drained %d tasks in %.1f s: %.0f tasks/s; probes (about a second apart, longer when the answers are slow)'
+      ' after which none had left the backlog: %d of %d' % (
     start_remaining - remaining, elapsed, (start_remaining - remaining) / elapsed, stalls, seconds))
 for name, values in times.items():
     print('%-9s p50 %6.0f ms  p99 %6.0f ms  max %6.0f ms' % (name, pct(values, .5), pct(values, .99), max(values)))
