@@ -52,6 +52,9 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
    */
   private final Semaphore committing;
 
+  /** Whether a plain caller that finds nothing waiting may commit its writes itself. */
+  private volatile boolean callersCommit = true;
+
   private final List<Thread> writers = new ArrayList<>();
   private final AtomicLong batches = new AtomicLong();
   private final AtomicLong batchedWrites = new AtomicLong();
@@ -119,6 +122,16 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
     return copy.isEmpty() ? List.of() : submit(copy, wait);
   }
 
+  /**
+   * Leaves every write to the writers, even a lone one: for a database whose commit costs far more
+   * than a hand-over between threads (embedded H2 writes a file chunk and a checkpoint per commit),
+   * gathering concurrent callers into one commit is worth more.
+   */
+  public GroupCommitTaskStore writersOnly() {
+    callersCommit = false;
+    return this;
+  }
+
   /** Transactions committed by the writers so far. */
   public long batches() {
     return batches.get();
@@ -154,7 +167,7 @@ public final class GroupCommitTaskStore extends ForwardingTaskStore implements A
     if (closed || callerInTransaction.getAsBoolean()) {
       return delegate.writeAll(writes);
     }
-    if (wait == CommitWait.PLAIN && waiting.isEmpty() && committing.tryAcquire()) {
+    if (callersCommit && wait == CommitWait.PLAIN && waiting.isEmpty() && committing.tryAcquire()) {
       // nothing to gather and a commit free: this caller commits its writes itself, sparing the
       // hand-over to a writer and back
       try {

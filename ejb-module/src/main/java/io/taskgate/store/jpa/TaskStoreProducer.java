@@ -121,16 +121,20 @@ public class TaskStoreProducer {
     }
     checkAtLeast(WRITERS_KEY, writers, 0);
     checkAtLeast(BATCH_SIZE_KEY, batchSize, 1);
-    TaskStore produced =
-        writers == 0
-            ? store
-            : new GroupCommitTaskStore(
-                store,
-                threads,
-                writers,
-                batchSize,
-                () -> transactions.getTransactionStatus() != Status.STATUS_NO_TRANSACTION);
+    TaskStore produced = writers == 0 ? store : grouped(store, checkpoint);
     return listeners.isResolvable() ? new ListeningTaskStore(produced, listeners.get()) : produced;
+  }
+
+  /** The group commit; on embedded H2 (a checkpoint per commit) the writers gather every write. */
+  private TaskStore grouped(JpaTaskStore store, boolean checkpoint) {
+    GroupCommitTaskStore grouped =
+        new GroupCommitTaskStore(
+            store,
+            threads,
+            writers,
+            batchSize,
+            () -> transactions.getTransactionStatus() != Status.STATUS_NO_TRANSACTION);
+    return checkpoint ? grouped.writersOnly() : grouped;
   }
 
   /**

@@ -115,6 +115,16 @@ class GroupCommitTaskStoreTest {
   }
 
   @Test
+  void withWritersOnlyALoneWriteIsCommittedOnAWriter() {
+    GroupCommitTaskStore store = grouped(1, false).writersOnly();
+
+    store.insert(queued());
+
+    assertThat(recording.threads).hasSize(1);
+    assertThat(recording.threads.get(0)).isNotSameAs(Thread.currentThread());
+  }
+
+  @Test
   void manyCallersGetTheirOwnAnswersAndEveryWriteIsStored() throws Exception {
     GroupCommitTaskStore store = grouped(2, false);
     List<Future<Boolean>> results = new ArrayList<>();
