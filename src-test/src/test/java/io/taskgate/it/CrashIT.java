@@ -86,16 +86,17 @@ class CrashIT {
       MicroRuns.recreateDatabase(PG_DATABASE);
     }
 
-    // (a) single dispatches and a batch due in 30 s (still waiting at the kill), then (b) a stream
-    // of dispatches over 250 keys, killed right after the dispatch calls returned: queued, parked,
-    // delayed and running tasks
+    // (a) single dispatches and a batch due in 90 s (still waiting at the kill: the stream takes
+    // 30 to 45 s on embedded H2 on a loaded two-core machine), then (b) a stream of dispatches over
+    // 250 keys, killed right after the dispatch calls returned: queued, parked, delayed and running
+    // tasks
     mark(ledger, "boot 1");
     Process server = start(db, run, war, ledger, "boot-1.log");
     List<String> acknowledged = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       acknowledged.add(dispatch("{\"id\":\"a-" + i + "\",\"workMillis\":1}", ""));
     }
-    List<String> delayed = batch(20, "a-batch", "PT30S");
+    List<String> delayed = batch(20, "a-batch", "PT90S");
     acknowledged.addAll(delayed);
     List<String> streamed = streamAndKill(server);
     Map<String, Integer> startsAtKill = starts(ledger);
