@@ -73,13 +73,7 @@ final class LocalCommits {
           connection.setAutoCommit(false);
         }
       }
-      if (after != null) {
-        try {
-          after.run(connection);
-        } catch (SQLException | RuntimeException e) {
-          afterFailed.accept(e);
-        }
-      }
+      runAfter(connection, after, afterFailed);
       return result;
     } catch (SQLException e) {
       throw new PersistenceException(e.getMessage(), e);
@@ -113,18 +107,25 @@ final class LocalCommits {
           connection.setAutoCommit(true);
         }
       }
-      if (after != null) {
-        try {
-          after.run(connection);
-        } catch (SQLException | RuntimeException e) {
-          afterFailed.accept(e);
-        }
-      }
+      runAfter(connection, after, afterFailed);
       return result;
     } catch (SQLException e) {
       throw new PersistenceException(
           "Taskgate could not get or release a connection of its data source: " + e.getMessage(),
           e);
+    }
+  }
+
+  /** Runs {@code after} (if any) once the work is committed; a failure goes to {@code failed}. */
+  private static void runAfter(
+      Connection connection, AfterCommit after, java.util.function.Consumer<Exception> failed) {
+    if (after == null) {
+      return;
+    }
+    try {
+      after.run(connection);
+    } catch (SQLException | RuntimeException e) {
+      failed.accept(e);
     }
   }
 
