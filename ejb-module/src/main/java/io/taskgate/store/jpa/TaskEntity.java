@@ -29,7 +29,8 @@ import java.util.UUID;
     indexes = {
       @Index(name = "taskgate_task_due", columnList = "status, scheduled_at, id"),
       @Index(name = "taskgate_task_type_key", columnList = "type, task_key"),
-      @Index(name = "taskgate_task_created", columnList = "created_at"),
+      // Descending: the admin list is newest first, and H2 does not read an index backwards.
+      @Index(name = "taskgate_task_created", columnList = "created_at DESC, id DESC"),
       @Index(name = "taskgate_task_owner", columnList = "owner_instance, status"),
       @Index(name = "taskgate_task_rate_key", columnList = "rate_key, type")
     })
