@@ -10,6 +10,7 @@
 #   ./mvnw dependency:copy -Dartifact=fish.payara.extras:payara-micro:6.2025.10 -DoutputDirectory=target
 #   ./mvnw dependency:copy -Dartifact=org.postgresql:postgresql:42.7.13 -DoutputDirectory=target
 #   src-test/src/load/scripts/backlog-restart.sh [tasks]
+# BACKLOG_JVM adds options to Micro's JVM (e.g. a JFR recording).
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 tasks="${1:-100000}"
@@ -21,6 +22,8 @@ driver=target/postgresql-42.7.13.jar
 war="${BACKLOG_WAR:-web-module/target/taskgate.war}"   # another build: BACKLOG_WAR=…
 answer_timeout="${BACKLOG_ANSWER_TIMEOUT:-600}"   # seconds
 out=target/backlog-restart
+# The tasks are this instance's, as a crashed server leaves them (a restart keeps its identity).
+instance=backlog-restart
 mkdir -p "$out"
 psql() { command psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
 if [ "$kind" = h2 ]; then
@@ -35,11 +38,11 @@ fi
 
 start_micro() {
   if [ "$kind" = h2 ]; then
-    java -Xms1g -Xmx1g "-Dtaskgate.h2.dir=$h2dir" -jar "$micro" --nohazelcast --port "$port" \
+    java -Xms1g -Xmx1g ${BACKLOG_JVM:-} "-Dtaskgate.cluster.instance-id=$instance" "-Dtaskgate.h2.dir=$h2dir" -jar "$micro" --nohazelcast --port "$port" \
       --postbootcommandfile server-config/datasource-h2.asadmin \
       --deploy "$war" --contextroot taskgate > "$1" 2>&1 &
   else
-    java -Xms1g -Xmx1g -jar "$micro" --nohazelcast --port "$port" --addlibs "$driver" \
+    java -Xms1g -Xmx1g ${BACKLOG_JVM:-} "-Dtaskgate.cluster.instance-id=$instance" -jar "$micro" --nohazelcast --port "$port" --addlibs "$driver" \
       --systemproperties "$out/postgresql.properties" \
       --postbootcommandfile server-config/datasource-postgresql.asadmin \
       --deploy "$war" --contextroot taskgate > "$1" 2>&1 &
@@ -57,17 +60,17 @@ kill -9 "$pid"; wait "$pid" 2>/dev/null || true
 if [ "$kind" = h2 ]; then
   h2sql "DELETE FROM taskgate_task_audit; DELETE FROM taskgate_task;
     INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at, attempt,
-      last_error, recurrence, runs, created_at, updated_at, version)
+      last_error, recurrence, runs, created_at, updated_at, version, owner_instance)
     SELECT RANDOM_UUID()::VARCHAR, 'io.taskgate.web.examples.Heartbeat', '{}', 'QUEUED', 'default',
       NULL, CURRENT_TIMESTAMP - INTERVAL '1' MINUTE, 0, NULL, NULL, 0, CURRENT_TIMESTAMP,
-      CURRENT_TIMESTAMP, 0 FROM SYSTEM_RANGE(1, $tasks)"
+      CURRENT_TIMESTAMP, 0, '$instance' FROM SYSTEM_RANGE(1, $tasks)"
   echo "stored $tasks queued tasks in $h2dir"
 else
   psql -d "$db" -c "DELETE FROM taskgate_task_audit" -c "DELETE FROM taskgate_task" -c "
     INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at, attempt,
-      last_error, recurrence, runs, created_at, updated_at, version)
+      last_error, recurrence, runs, created_at, updated_at, version, owner_instance)
     SELECT gen_random_uuid()::text, 'io.taskgate.web.examples.Heartbeat', '{}', 'QUEUED', 'default',
-      NULL, now() - interval '1 minute', 0, NULL, NULL, 0, now(), now(), 0
+      NULL, now() - interval '1 minute', 0, NULL, NULL, 0, now(), now(), 0, '$instance'
     FROM generate_series(1, $tasks)"
   echo "stored $(psql -d "$db" -c "SELECT count(*) FROM taskgate_task WHERE status = 'QUEUED'") queued tasks"
 fi

@@ -61,8 +61,9 @@ public final class StoreSweep {
 
   /**
    * Re-queues interrupted tasks and hands every queued one to the scheduler, as at start. Returns
-   * how many it handed over. Safe to call again: tasks already held are not doubled, and tasks
-   * running here are left alone.
+   * how many it handed over. Once every queue is full it reads no more due tasks (they wait for the
+   * refill, which cannot read while recovery runs) and goes on with those not yet due. Safe to call
+   * again: tasks already held are not doubled, and tasks running here are left alone.
    */
   public int recover(Instant now) {
     requeueInterrupted(now);
@@ -80,7 +81,17 @@ public final class StoreSweep {
         return handed;
       }
       after = page.get(page.size() - 1);
+      if (!after.scheduledAt().isAfter(now) && full.containsAll(queues.names())) {
+        // pages come in due order: every queue is full, so the due tasks left wait for the refill
+        // and the sweep; read on from the first task not yet due, for the scheduler's timers
+        after = afterEveryDue(now);
+      }
     }
+  }
+
+  /** A cursor past every task due by {@code now}: the greatest id at that instant. */
+  private static DueTask afterEveryDue(Instant now) {
+    return new DueTask(new UUID(-1L, -1L), "", now, false, null);
   }
 
   /**
