@@ -227,6 +227,33 @@ class ArchitectureTest {
         .isTrue();
   }
 
+  /** The views read a throttle's state through the read models of its door, never its parts. */
+  static ArchRule viewsReadThroughTheDoor(String views, String internals) {
+    return noClasses()
+        .that()
+        .resideInAPackage(views)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(internals)
+        .because("a view reads the rate-limit throttle through engine.throttle's read models");
+  }
+
+  @Test
+  void theViewsDoNotSeeTheRateLimitThrottlesParts() {
+    viewsReadThroughTheDoor("io.taskgate.engine.admin..", "io.taskgate.engine.throttle.gate..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  void theDoorRuleCatchesAViewThatReadsAThrottlesParts() {
+    assertThat(
+            viewsReadThroughTheDoor(
+                    "io.taskgate.archfixture.door.admin..", "io.taskgate.archfixture.door.gate..")
+                .evaluate(FIXTURE)
+                .hasViolation())
+        .isTrue();
+  }
+
   /** CDI refuses a normal-scoped bean with a public field (WELD-000075) at deployment. */
   static ArchRule noPublicFieldsInNormalScopedBeans() {
     return fields()

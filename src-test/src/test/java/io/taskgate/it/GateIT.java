@@ -16,6 +16,7 @@ import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.gate.ParkingLot;
 import io.taskgate.engine.throttle.gate.StartSpacingGuard;
 import io.taskgate.it.engine.GateEvents;
@@ -132,7 +133,7 @@ class GateIT {
     TaskReceipt tenth = dispatcher.dispatch(new Paced(key, key + "-tenth"));
 
     awaitParked(tenth.taskId());
-    ParkingLot.Parked parked = parkingLot.parked().get(tenth.taskId());
+    ParkedTask parked = parkingLot.parked().get(tenth.taskId());
     assertThat(parked.key()).isEqualTo(key);
     assertThat(parked.slot()).isAfter(Instant.now().minusMillis(1));
     // the idle key's reservations count from when its burst will really start: at least the

@@ -5,7 +5,7 @@ import io.taskgate.engine.admin.dto.ClusterView;
 import io.taskgate.engine.cluster.ClusterSettings;
 import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.cluster.grid.GridState;
-import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
@@ -24,7 +24,7 @@ public class ClusterViews {
   @Inject InstantSource clock;
   @Inject GridState grid;
   @Inject TaskQueries queries;
-  @Inject ParkingLot parkingLot;
+  @Inject RateLimitReads rateLimits;
 
   /**
    * Every instance as of this instance's last heartbeat, each alive or not at this moment, with the
@@ -39,7 +39,7 @@ public class ClusterViews {
             .map(
                 (InstanceRecord i) -> {
                   boolean self = i.id().equals(instances.self());
-                  ParkedSummary parked = self ? parkingLot.summary() : i.parked();
+                  ParkedSummary parked = self ? rateLimits.parkedSummary() : i.parked();
                   return new ClusterView.Member(
                       i.id(),
                       i.host(),

@@ -9,7 +9,7 @@ import io.taskgate.engine.event.TaskTransitions;
 import io.taskgate.engine.queue.QueueSettings;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.OffTimer;
-import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.store.TaskStore;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -43,7 +43,7 @@ public class EngineMonitor {
   @Inject ConsumerStart consumers;
   @Inject TaskQueues queues;
   @Inject QueueSettings queueSettings;
-  @Inject ParkingLot parkingLot;
+  @Inject RateLimitReads rateLimits;
   @Inject TaskTransitions transitions;
   @Inject TaskStore store;
   @Inject Ticker ticker;
@@ -71,13 +71,13 @@ public class EngineMonitor {
         engine.lastSweep().orElse(null),
         engine.sweepEvery(),
         List.copyOf(each),
-        parkingLot.parkedCount(),
+        rateLimits.parkedCount(),
         queues.held());
   }
 
   /** Tasks parked until their rate-limit slot (cheap: for a gauge). */
   public int parkedTasks() {
-    return parkingLot.parkedCount();
+    return rateLimits.parkedCount();
   }
 
   /** Rate-limited tasks held on their queues (cheap: for a gauge). */

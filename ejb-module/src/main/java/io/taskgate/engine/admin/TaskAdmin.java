@@ -16,8 +16,9 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.queue.TaskQueues;
-import io.taskgate.engine.throttle.family.JobThrottlers;
-import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.ParkedTask;
+import io.taskgate.engine.throttle.RateLimitReads;
+import io.taskgate.engine.throttle.ThrottlerWaits;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQueries;
@@ -44,10 +45,10 @@ public class TaskAdmin {
   @Inject DefaultTaskDispatcher dispatcher;
   @Inject TaskStore store;
   @Inject TaskQueries queries;
-  @Inject ParkingLot parkingLot;
+  @Inject RateLimitReads rateLimits;
   @Inject TaskQueues queues;
   @Inject DispatchLimits limits;
-  @Inject JobThrottlers throttlers;
+  @Inject ThrottlerWaits throttlers;
 
   /** The full class names of every task type a handler runs, sorted. */
   public List<String> taskTypes() {
@@ -94,7 +95,7 @@ public class TaskAdmin {
     if (task.status() != TaskStatus.QUEUED) {
       return TaskView.of(task, history);
     }
-    Instant until = parkingLot.parkedTask(task.id()).map(ParkingLot.Parked::slot).orElse(null);
+    Instant until = rateLimits.parkedTask(task.id()).map(ParkedTask::slot).orElse(null);
     String waitingFor = throttlers == null ? null : throttlers.waitingFor(task.id()).orElse(null);
     return TaskView.of(task, history, until, until == null && held.test(task.id()), waitingFor);
   }
@@ -256,9 +257,9 @@ public class TaskAdmin {
                 && rateKey.map(k -> k.equals(t.rateKey())).orElse(true);
     List<UUID> ids = new java.util.ArrayList<>();
     if (reason.map(Throttled.PARKED::equals).orElse(true)) {
-      parkingLot.parkedTasks().stream()
+      rateLimits.parkedTasks().stream()
           .filter(p -> wanted.test(p.task()))
-          .sorted(java.util.Comparator.comparing(ParkingLot.Parked::slot))
+          .sorted(java.util.Comparator.comparing(ParkedTask::slot))
           .forEach(p -> ids.add(p.task().id()));
     }
     Set<UUID> held = queues.heldIds();
@@ -318,7 +319,7 @@ public class TaskAdmin {
   public int cancelParked(String taskType, String key, String by) {
     String type = resolveTaskType(taskType);
     List<UUID> ids =
-        parkingLot.parkedTasks().stream()
+        rateLimits.parkedTasks().stream()
             .filter(p -> p.task().type().equals(type) && p.key().equals(key))
             .map(p -> p.task().id())
             .toList();

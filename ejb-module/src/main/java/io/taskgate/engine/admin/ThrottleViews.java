@@ -24,11 +24,10 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.queue.QueueSettings;
 import io.taskgate.engine.queue.TaskQueues;
-import io.taskgate.engine.throttle.gate.GateSettings;
-import io.taskgate.engine.throttle.gate.PacingLog;
-import io.taskgate.engine.throttle.gate.ParkingLot;
-import io.taskgate.engine.throttle.gate.PushBacks;
-import io.taskgate.engine.throttle.gate.RatePolicies;
+import io.taskgate.engine.throttle.PacingMark;
+import io.taskgate.engine.throttle.ParkedTask;
+import io.taskgate.engine.throttle.PushBack;
+import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
@@ -59,18 +58,14 @@ import java.util.function.Predicate;
  */
 @ApplicationScoped
 public class ThrottleViews {
-  @Inject RatePolicies policies;
+  @Inject RateLimitReads rateLimits;
 
   @Inject KeyedRateLimiter limiter;
-  @Inject ParkingLot parkingLot;
   @Inject TaskQueues queues;
   @Inject QueueSettings queueSettings;
-  @Inject GateSettings gateSettings;
   @Inject HandlerRegistry registry;
   @Inject TaskAdmin admin;
   @Inject TaskQueries queries;
-  @Inject PacingLog pacing;
-  @Inject PushBacks pushBacks;
   @Inject InstantSource clock;
   @Inject Instances instances;
 
@@ -132,9 +127,9 @@ public class ThrottleViews {
             stats.maxTrackedKeys(),
             stats.untrackedDecisions(),
             throttledKeys,
-            parkingLot.parkedCount(),
+            rateLimits.parkedCount(),
             peerParked,
-            gateSettings.maxParkedTasks(),
+            rateLimits.maxParkedTasks(),
             queues.held(),
             stats.pendingReservations(),
             keysListed);
@@ -174,7 +169,7 @@ public class ThrottleViews {
    */
   private Map<String, Map<String, ParkedKey>> parkedByKey(List<ParkedSummary> peers) {
     Map<String, Map<String, ParkedKey>> parked = new HashMap<>();
-    for (ParkingLot.Parked task : parkingLot.parkedTasks()) {
+    for (ParkedTask task : rateLimits.parkedTasks()) {
       parked(parked, task.scope().name(), task.key(), 1, task.slot());
     }
     for (ParkedSummary peer : peers) {
@@ -226,7 +221,7 @@ public class ThrottleViews {
   }
 
   private KeyState peeked(GateSpec gate, String key, long now) {
-    RateLimitScope scope = policies.scopeOf(gate, key);
+    RateLimitScope scope = rateLimits.scopeOf(gate, key);
     long slot = limiter.peek(scope, key, now).slotEpochNanos();
     boolean waits = slot > now;
     return new KeyState(scope.name(), key, scope.policy(), waits ? slot : now, waits ? 0 : 1);
@@ -241,7 +236,7 @@ public class ThrottleViews {
     Map<String, Integer> throttled = new HashMap<>(queues.heldByQueue());
     int held = throttled.values().stream().mapToInt(Integer::intValue).sum();
     int parkedTasks = 0;
-    for (ParkingLot.Parked task : parkingLot.parkedTasks()) {
+    for (ParkedTask task : rateLimits.parkedTasks()) {
       throttled.merge(task.task().queue(), 1, Integer::sum);
       parkedTasks++;
     }
@@ -295,13 +290,13 @@ public class ThrottleViews {
   public Optional<Pacing> pacing(String taskType, String key) {
     String type = admin.resolveTaskType(taskType);
     GateSpec gate = registry.find(type).flatMap(HandlerInfo::gate).orElse(null);
-    String tracked = RateLimitKeys.normalize(key, gateSettings.maxKeyLength());
+    String tracked = RateLimitKeys.normalize(key, rateLimits.maxKeyLength());
     if (gate == null || tracked == null) {
       return Optional.empty();
     }
     Instant at = clock.instant();
     long now = EpochNanos.of(at);
-    RateLimitPolicy policy = policies.scopeOf(gate, tracked).policy();
+    RateLimitPolicy policy = rateLimits.scopeOf(gate, tracked).policy();
     KeySnapshot found =
         limiter.keys(
             new KeyQuery(
@@ -325,21 +320,21 @@ public class ThrottleViews {
     }
 
     List<Instant> slots = new ArrayList<>();
-    for (ParkingLot.Parked task : parkingLot.parkedTasks()) {
+    for (ParkedTask task : rateLimits.parkedTasks()) {
       if (task.key().equals(tracked) && task.scope().name().equals(type)) {
         slots.add(task.slot());
       }
     }
     slots.sort(null);
     List<Pacing.Mark> marks =
-        pacing.marks(type, tracked).orElse(List.of()).stream()
+        rateLimits.pacingMarks(type, tracked).orElse(List.of()).stream()
             .map(
                 m ->
                     new Pacing.Mark(
                         m.kind().name(),
                         m.at(),
                         m.slot(),
-                        m.kind() == PacingLog.Kind.STARTED && m.slot() != null
+                        m.kind() == PacingMark.Kind.STARTED && m.slot() != null
                             ? Duration.between(m.slot(), m.at())
                             : null))
             .toList();
@@ -356,8 +351,8 @@ public class ThrottleViews {
   }
 
   private PushBackView pushBackOf(KeyState key, long nowEpochNanos) {
-    PushBacks.PushBack last =
-        pushBacks.last(key.scope(), key.key(), EpochNanos.toInstant(nowEpochNanos));
+    PushBack last =
+        rateLimits.lastPushBack(key.scope(), key.key(), EpochNanos.toInstant(nowEpochNanos));
     return last == null ? null : new PushBackView(last.at(), last.until(), last.reason());
   }
 }

@@ -11,11 +11,11 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.limiter.MethodLimits;
+import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
 import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.family.ThrottleStats;
-import io.taskgate.engine.throttle.gate.RatePolicies;
 import io.taskgate.store.ThrottlerRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -48,7 +48,7 @@ public class ThrottlerAdmin {
   @Inject DefaultThrottlingManager manager;
   @Inject HandlerRegistry registry;
   @Inject InstantSource clock;
-  @Inject RatePolicies policies;
+  @Inject RateLimitReads rateLimits;
   @Inject TaskAdmin tasks;
 
   /** Every throttler, every task type's use of them, the latest changes. */
@@ -69,7 +69,7 @@ public class ThrottlerAdmin {
       }
     }
     List<RateLimitOverrideView> rates =
-        policies.overrides().values().stream()
+        rateLimits.overrides().values().stream()
             .filter(o -> !o.taskType().startsWith(MethodLimits.CHANGE_PREFIX)) // at /api/limiters
             .map(
                 o ->

@@ -11,6 +11,7 @@ import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.ResourceWaiters;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleChain;
@@ -89,7 +90,7 @@ public class TaskClaimer {
       String batch) {
     StoredTask hint = running.takeJustStored(taskId);
     if (hint == null) {
-      ParkingLot.Parked waiting = parkingLot.get(taskId);
+      ParkedTask waiting = parkingLot.get(taskId);
       hint = waiting == null ? null : waiting.task();
     }
     if (hint == null) {
@@ -138,7 +139,7 @@ public class TaskClaimer {
               now));
       return null;
     }
-    ParkingLot.Parked waited = parkingLot.get(queued.id());
+    ParkedTask waited = parkingLot.get(queued.id());
     long releasesSeen = waiters.releases();
     ThrottleChain.Admission admission =
         chainOf(handlerInfo).acquire(new ThrottledAttempt(queued, handlerInfo, task, batch), now);
@@ -325,7 +326,7 @@ public class TaskClaimer {
         continue;
       }
       // claimed for its slot: the slot is this task's now, nothing redeems it again
-      ParkingLot.Parked waited = parkingLot.get(claimedTask.id());
+      ParkedTask waited = parkingLot.get(claimedTask.id());
       if (waited != null) {
         parkingLot.release(waited.scope(), waited.key(), claimedTask.id());
       }

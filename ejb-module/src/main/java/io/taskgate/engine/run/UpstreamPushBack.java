@@ -5,6 +5,7 @@ import io.taskgate.api.UpstreamRateLimitException;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.throttle.PushBack;
 import io.taskgate.engine.throttle.gate.PushBacks;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,7 +46,7 @@ class UpstreamPushBack {
                 claimed.id());
         due = end; // its gate parks it at the slot now reserved for it, `until`, first of its key
         pushBacks.record(
-            claim.scope(), claim.key(), new PushBacks.PushBack(end, until, upstream.getMessage()));
+            claim.scope(), claim.key(), new PushBack(end, until, upstream.getMessage()));
       } catch (RuntimeException e) {
         LOG.log(
             Level.WARNING,

@@ -23,6 +23,7 @@ import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.gate.GateSettings;
 import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.throttle.gate.PacingLog;
@@ -75,25 +76,21 @@ class ThrottleViewsTest {
   static final HandlerInfo PLAIN_HANDLER =
       new HandlerInfo(Plain.class, Object.class, "default", RetryPolicy.none(), Optional.empty());
 
-  final List<ParkingLot.Parked> parked = new ArrayList<>();
+  final List<ParkedTask> parked = new ArrayList<>();
   final InMemoryKeyedRateLimiter limiter = new InMemoryKeyedRateLimiter(1_000);
   final ThrottleViews views = new ThrottleViews();
 
-  {
-    views.pushBacks = new io.taskgate.engine.throttle.gate.PushBacks();
-  }
+  final PacingLog pacing = new PacingLog(10);
 
   final List<InstanceRecord> peers = new ArrayList<>();
 
   @BeforeEach
   void wire() {
     views.limiter = limiter;
-    views.policies =
-        io.taskgate.engine.throttle.gate.GateFixture.policies(InstantSource.fixed(NOW));
-    views.parkingLot =
+    ParkingLot parkingLot =
         new ParkingLot() {
           @Override
-          public Collection<Parked> parkedTasks() {
+          public Collection<ParkedTask> parkedTasks() {
             return parked;
           }
 
@@ -103,7 +100,13 @@ class ThrottleViewsTest {
           }
         };
     views.queues = new TaskQueues();
-    views.gateSettings = GateSettings.of(GateSettings.Values.defaults(1000));
+    views.rateLimits =
+        io.taskgate.engine.throttle.gate.GateFixture.reads(
+            parkingLot,
+            GateSettings.of(GateSettings.Values.defaults(1000)),
+            io.taskgate.engine.throttle.gate.GateFixture.policies(InstantSource.fixed(NOW)),
+            pacing,
+            new io.taskgate.engine.throttle.gate.PushBacks());
     views.registry =
         new HandlerRegistry() {
           @Override
@@ -123,7 +126,6 @@ class ThrottleViewsTest {
             return List.of(Mail.class.getName(), Plain.class.getName());
           }
         };
-    views.pacing = new PacingLog(10);
     views.clock = InstantSource.fixed(NOW);
     views.instances =
         new Instances() {
@@ -147,8 +149,8 @@ class ThrottleViewsTest {
       if (decision.outcome() == io.taskgate.core.ratelimit.RateLimitDecision.Outcome.DEFERRED) {
         Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
         StoredTask task = StoredTask.queued(id, MAIL.name(), "{}", "default", null, NOW, null, NOW);
-        parked.add(new ParkingLot.Parked(MAIL, key, slot, task));
-        views.pacing.reserved(MAIL.name(), key, NOW, slot);
+        parked.add(new ParkedTask(MAIL, key, slot, task));
+        pacing.reserved(MAIL.name(), key, NOW, slot);
       }
     }
   }
@@ -298,7 +300,7 @@ class ThrottleViewsTest {
   @Test
   void pacingShowsReservationsStartsWithTheirLatenessAndParkedSlots() {
     dispatch("hot", 7); // 2 parked: 200 and 400 ms
-    views.pacing.started(MAIL.name(), "hot", NOW.plusMillis(203), NOW.plusMillis(200));
+    pacing.started(MAIL.name(), "hot", NOW.plusMillis(203), NOW.plusMillis(200));
 
     Pacing pacing = views.pacing("Mail", "hot").orElseThrow();
 

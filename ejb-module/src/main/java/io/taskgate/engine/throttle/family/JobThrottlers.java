@@ -14,6 +14,7 @@ import io.taskgate.engine.throttle.CachedRead;
 import io.taskgate.engine.throttle.ResourceWaiters;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottlerState;
+import io.taskgate.engine.throttle.ThrottlerWaits;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
@@ -48,7 +49,7 @@ import org.eclipse.microprofile.config.Config;
  * ({@link #waiters}).
  */
 @ApplicationScoped
-public class JobThrottlers {
+public class JobThrottlers implements ThrottlerWaits {
   private static final Logger LOG = Logger.getLogger(JobThrottlers.class.getName());
 
   /** Config key: the default throttling action, WAIT or DROP. */
@@ -190,14 +191,14 @@ public class JobThrottlers {
     return tasks == null ? Set.of() : Set.copyOf(tasks);
   }
 
-  /** The tasks waiting for a job throttler on this instance, or to try a window again. */
+  @Override
   public Set<UUID> waitingIds() {
     Set<UUID> ids = new java.util.HashSet<>(waiters.waitingIds());
     retrying.values().forEach(tasks -> tasks.forEach(id -> ids.add(UUID.fromString(id))));
     return ids;
   }
 
-  /** The job throttler task {@code taskId} waits for on this instance, if it waits. */
+  @Override
   public java.util.Optional<String> waitingFor(UUID taskId) {
     java.util.Optional<String> resource = waiters.waitsFor(taskId);
     if (resource.isPresent() || retrying.isEmpty()) {

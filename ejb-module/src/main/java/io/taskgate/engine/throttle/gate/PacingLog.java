@@ -1,6 +1,7 @@
 package io.taskgate.engine.throttle.gate;
 
 import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.engine.throttle.PacingMark;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -75,46 +75,24 @@ public class PacingLog {
     return maxKeys;
   }
 
-  /** What a mark records. */
-  public enum Kind {
-    /** A task of the key started; {@code slot} is the slot it waited for, or null. */
-    STARTED,
-    /** A task of the key was deferred to {@code slot}. */
-    RESERVED
-  }
-
-  /**
-   * One mark.
-   *
-   * @param kind what happened
-   * @param at when
-   * @param slot the slot involved, or null (a start that did not wait)
-   */
-  public record Mark(Kind kind, Instant at, Instant slot) {
-    /** Checks the kind and time are present. */
-    public Mark {
-      Objects.requireNonNull(kind, "kind");
-      Objects.requireNonNull(at, "at");
-    }
-  }
-
   /**
    * A task of {@code scope}'s {@code key} started at {@code at}, having waited for {@code slot}.
    */
   public void started(String scope, String key, Instant at, Instant slot) {
     Ring ring = ring(scope, key, false, EpochNanos.of(at));
     if (ring != null) {
-      ring.add(new Mark(Kind.STARTED, at, slot));
+      ring.add(new PacingMark(PacingMark.Kind.STARTED, at, slot));
     }
   }
 
   /** A task of {@code scope}'s {@code key} was deferred at {@code at} to {@code slot}. */
   public void reserved(String scope, String key, Instant at, Instant slot) {
-    ring(scope, key, true, EpochNanos.of(at)).add(new Mark(Kind.RESERVED, at, slot));
+    ring(scope, key, true, EpochNanos.of(at))
+        .add(new PacingMark(PacingMark.Kind.RESERVED, at, slot));
   }
 
   /** The key's marks, oldest first; empty when it has no ring. */
-  public Optional<List<Mark>> marks(String scope, String key) {
+  public Optional<List<PacingMark>> marks(String scope, String key) {
     Map<String, Ring> ofScope = rings.get(scope);
     Ring ring = ofScope == null ? null : ofScope.get(key);
     return ring == null ? Optional.empty() : Optional.of(ring.copy());
@@ -172,7 +150,7 @@ public class PacingLog {
   }
 
   private static final class Ring {
-    final AtomicReferenceArray<Mark> marks = new AtomicReferenceArray<>(MARKS_PER_KEY);
+    final AtomicReferenceArray<PacingMark> marks = new AtomicReferenceArray<>(MARKS_PER_KEY);
     final AtomicLong written = new AtomicLong();
     volatile long lastActive;
 
@@ -180,21 +158,21 @@ public class PacingLog {
       this.lastActive = lastActive;
     }
 
-    void add(Mark mark) {
+    void add(PacingMark mark) {
       long n = written.getAndIncrement();
       marks.set((int) (n % MARKS_PER_KEY), mark);
     }
 
-    List<Mark> copy() {
+    List<PacingMark> copy() {
       long n = written.get();
-      List<Mark> copy = new ArrayList<>(MARKS_PER_KEY);
+      List<PacingMark> copy = new ArrayList<>(MARKS_PER_KEY);
       for (long i = Math.max(0, n - MARKS_PER_KEY); i < n; i++) {
-        Mark mark = marks.get((int) (i % MARKS_PER_KEY));
+        PacingMark mark = marks.get((int) (i % MARKS_PER_KEY));
         if (mark != null) {
           copy.add(mark);
         }
       }
-      copy.sort(Comparator.comparing(Mark::at));
+      copy.sort(Comparator.comparing(PacingMark::at));
       return copy;
     }
   }

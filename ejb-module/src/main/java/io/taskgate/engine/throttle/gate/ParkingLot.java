@@ -8,6 +8,7 @@ import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;
+import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,29 +42,18 @@ public class ParkingLot {
   @Inject TaskScheduler scheduler;
   @Inject Ticker ticker;
 
-  private final Map<UUID, Parked> parked = new ConcurrentHashMap<>();
+  private final Map<UUID, ParkedTask> parked = new ConcurrentHashMap<>();
 
   private final LogThrottle fullWarnings =
       new LogThrottle(Duration.ofMinutes(1), () -> ticker.nanos());
 
-  /**
-   * A parked task's reservation.
-   *
-   * @param scope the budgets of its type
-   * @param key its throttling key
-   * @param slot when it may run
-   * @param task the task as stored when it was parked (or given a new payload since), so that
-   *     redeeming it needs no read; a hint only, since the claim is a compare-and-set
-   */
-  public record Parked(RateLimitScope scope, String key, Instant slot, StoredTask task) {}
-
   /** Parks a task until its slot; returns whether it was not parked before. */
-  boolean park(UUID taskId, Parked reservation) {
+  boolean park(UUID taskId, ParkedTask reservation) {
     return parked.put(taskId, reservation) == null;
   }
 
   /** The parked task with this id, or null. */
-  public Parked get(UUID taskId) {
+  public ParkedTask get(UUID taskId) {
     return parked.get(taskId);
   }
 
@@ -115,7 +105,7 @@ public class ParkingLot {
    * its queue. Returns whether it was either.
    */
   public boolean unpark(UUID taskId) {
-    Parked was = parked.get(taskId);
+    ParkedTask was = parked.get(taskId);
     if (was != null) {
       left(taskId);
       release(was.scope(), was.key(), taskId);
@@ -142,19 +132,19 @@ public class ParkingLot {
    * Returns its slot, or null if it is not parked.
    */
   public Instant replaced(StoredTask task) {
-    Parked now =
+    ParkedTask now =
         parked.computeIfPresent(
-            task.id(), (id, was) -> new Parked(was.scope(), was.key(), was.slot(), task));
+            task.id(), (id, was) -> new ParkedTask(was.scope(), was.key(), was.slot(), task));
     return now == null ? null : now.slot();
   }
 
   /** The tasks parked until their slot, by id (a copy). */
-  public Map<UUID, Parked> parked() {
+  public Map<UUID, ParkedTask> parked() {
     return Map.copyOf(parked);
   }
 
   /** The tasks parked until their slot, as they are now (a live view, no copy). */
-  public Collection<Parked> parkedTasks() {
+  public Collection<ParkedTask> parkedTasks() {
     return Collections.unmodifiableCollection(parked.values());
   }
 
@@ -166,7 +156,7 @@ public class ParkingLot {
   /** What is parked, by key, for this instance's heartbeat (its peers' views): one walk. */
   public ParkedSummary summary() {
     Map<List<String>, ParkedSummary.Key> keys = new HashMap<>();
-    for (Parked task : parked.values()) {
+    for (ParkedTask task : parked.values()) {
       keys.merge(
           List.of(task.scope().name(), task.key()),
           new ParkedSummary.Key(task.scope().name(), task.key(), 1, task.slot()),
@@ -181,7 +171,7 @@ public class ParkingLot {
   }
 
   /** The parked task with this id, if it is parked. */
-  public Optional<Parked> parkedTask(UUID taskId) {
+  public Optional<ParkedTask> parkedTask(UUID taskId) {
     return Optional.ofNullable(parked.get(taskId));
   }
 }

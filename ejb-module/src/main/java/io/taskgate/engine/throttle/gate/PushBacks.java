@@ -1,5 +1,6 @@
 package io.taskgate.engine.throttle.gate;
 
+import io.taskgate.engine.throttle.PushBack;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,15 +18,6 @@ public class PushBacks {
 
   /** The most keys whose push-back is kept. */
   public static final int MAX_KEYS = 1_000;
-
-  /**
-   * A push-back.
-   *
-   * @param at when the upstream said "slow down"
-   * @param until before when nothing of the key starts
-   * @param reason what the upstream said (user data: escape it when rendering)
-   */
-  public record PushBack(Instant at, Instant until, String reason) {}
 
   private final Map<String, PushBack> last =
       new LinkedHashMap<>(64, 0.75f, false) {

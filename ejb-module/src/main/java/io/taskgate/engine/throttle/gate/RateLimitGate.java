@@ -13,6 +13,7 @@ import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerInvoker;
 import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.Permit;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleDecision;
@@ -93,7 +94,7 @@ public class RateLimitGate implements Throttle {
   @Override
   public void passedOver(ThrottledAttempt attempt, Instant now) {
     UUID id = attempt.task().id();
-    ParkingLot.Parked parked = parkingLot.get(id);
+    ParkedTask parked = parkingLot.get(id);
     if (parked == null
         || parked.slot().isAfter(now.plus(gateSettings.claimAhead()).plus(CLAIM_AHEAD_SLACK))) {
       return;
@@ -204,7 +205,7 @@ public class RateLimitGate implements Throttle {
               + " is past the series' runUntil "
               + runUntil);
     }
-    if (parkingLot.park(queued.id(), new ParkingLot.Parked(gate.scope(), key, slot, queued))) {
+    if (parkingLot.park(queued.id(), new ParkedTask(gate.scope(), key, slot, queued))) {
       // deferred now; a parked task seen again before its slot (claimed ahead, redelivered) is not
       // deferred again
       pacing.reserved(gate.scope().name(), key, now, slot);

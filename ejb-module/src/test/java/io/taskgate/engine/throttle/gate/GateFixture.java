@@ -116,6 +116,22 @@ public final class GateFixture {
   }
 
   /** The run-time rate-limit changes over an empty store: none until a test makes some. */
+  /** The gate's reads for the views, over the parts given. */
+  public static GateReads reads(
+      ParkingLot parkingLot,
+      GateSettings settings,
+      RatePolicies policies,
+      PacingLog pacing,
+      PushBacks pushBacks) {
+    GateReads reads = new GateReads();
+    reads.parkingLot = parkingLot;
+    reads.settings = settings;
+    reads.policies = policies;
+    reads.pacing = pacing;
+    reads.pushBacks = pushBacks;
+    return reads;
+  }
+
   public static RatePolicies policies(java.time.InstantSource clock) {
     return policies(clock, new io.taskgate.engine.throttle.family.MemoryThrottlerStore());
   }

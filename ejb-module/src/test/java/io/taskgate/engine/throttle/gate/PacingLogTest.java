@@ -3,8 +3,8 @@ package io.taskgate.engine.throttle.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskgate.engine.throttle.gate.PacingLog.Kind;
-import io.taskgate.engine.throttle.gate.PacingLog.Mark;
+import io.taskgate.engine.throttle.PacingMark;
+import io.taskgate.engine.throttle.PacingMark.Kind;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,14 +20,14 @@ class PacingLogTest {
       log.started("Mail", "k", T0.plusMillis(i + 1), i % 2 == 0 ? null : T0.plusMillis(i));
     }
 
-    List<Mark> marks = log.marks("Mail", "k").orElseThrow();
+    List<PacingMark> marks = log.marks("Mail", "k").orElseThrow();
 
     assertThat(marks).hasSize(PacingLog.MARKS_PER_KEY);
     assertThat(marks.get(0).at())
         .isEqualTo(T0.plusMillis(51)); // the 50 oldest and the reservation are gone
     assertThat(marks.get(marks.size() - 1).at()).isEqualTo(T0.plusMillis(250));
     assertThat(marks).allMatch(m -> m.kind() == Kind.STARTED);
-    assertThat(marks).isSortedAccordingTo(java.util.Comparator.comparing(Mark::at));
+    assertThat(marks).isSortedAccordingTo(java.util.Comparator.comparing(PacingMark::at));
   }
 
   @Test
@@ -41,7 +41,7 @@ class PacingLogTest {
 
     log.reserved("Mail", "c", T0.plusSeconds(1), T0.plusSeconds(2)); // always recorded
     assertThat(log.marks("Mail", "c").orElseThrow())
-        .containsExactly(new Mark(Kind.RESERVED, T0.plusSeconds(1), T0.plusSeconds(2)));
+        .containsExactly(new PacingMark(Kind.RESERVED, T0.plusSeconds(1), T0.plusSeconds(2)));
     log.started("Mail", "c", T0.plusSeconds(2), T0.plusSeconds(2)); // has a ring now
     assertThat(log.marks("Mail", "c").orElseThrow()).hasSize(2);
   }

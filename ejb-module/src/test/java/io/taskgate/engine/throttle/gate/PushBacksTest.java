@@ -2,7 +2,7 @@ package io.taskgate.engine.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.taskgate.engine.throttle.gate.PushBacks.PushBack;
+import io.taskgate.engine.throttle.PushBack;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
