@@ -12,9 +12,8 @@ import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.OffTimer;
 import io.taskgate.engine.schedule.StoreSweep;
 import io.taskgate.engine.schedule.TaskScheduler;
-import io.taskgate.engine.throttle.family.JobThrottlers;
-import io.taskgate.engine.throttle.gate.ParkingLot;
-import io.taskgate.engine.throttle.gate.RatePolicies;
+import io.taskgate.engine.throttle.RateLimitReads;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
@@ -68,10 +67,9 @@ public class TaskEngine {
   @Inject ConsumerStart consumerStart;
   @Inject Instances instances;
   @Inject ClusterSettings cluster;
-  @Inject ParkingLot parkingLot;
+  @Inject RateLimitReads rateLimits;
   @Inject GridState grid;
-  @Inject JobThrottlers throttlers;
-  @Inject RatePolicies ratePolicies;
+  @Inject Throttles throttles;
   @Inject HandlerRegistry registry;
   @Inject Payloads payloads;
   @Inject HistoryPublisher history;
@@ -158,7 +156,7 @@ public class TaskEngine {
    */
   private void retakeHolds() {
     try {
-      grid.throttlerState(threads).ifPresent(throttlers::useState);
+      grid.throttlerState(threads).ifPresent(throttles::useState);
     } catch (RuntimeException e) {
       LOG.log(
           Level.SEVERE,
@@ -167,8 +165,7 @@ public class TaskEngine {
           e);
     }
     try {
-      ratePolicies.overrides(); // read once here, not by the first gated task
-      int held = throttlers.rebuild(registry.all(), queries, payloads);
+      int held = throttles.start(registry.all(), queries, payloads);
       if (held > 0) {
         LOG.info("Taskgate: " + held + " mutex or semaphore holds taken again by their tasks");
       }
@@ -185,7 +182,7 @@ public class TaskEngine {
    * takes over the tasks of the peers that died since the last one.
    */
   void heartbeat() {
-    if (!instances.beat(parkingLot.summary(), grid.member().orElse(null))) {
+    if (!instances.beat(rateLimits.parkedSummary(), grid.member().orElse(null))) {
       return;
     }
     Instant now = clock.instant();

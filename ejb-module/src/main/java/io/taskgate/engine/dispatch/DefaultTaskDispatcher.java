@@ -6,9 +6,6 @@ import io.taskgate.api.Task;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
-import io.taskgate.core.ratelimit.EpochNanos;
-import io.taskgate.core.ratelimit.KeyedRateLimiter;
-import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.task.Occurrences;
 import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.handler.GateSpec;
@@ -19,9 +16,7 @@ import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.run.RunningTasks;
 import io.taskgate.engine.run.TaskClaimer;
 import io.taskgate.engine.schedule.TaskScheduler;
-import io.taskgate.engine.throttle.gate.ParkingLot;
-import io.taskgate.engine.throttle.gate.RateLimitKeySelector;
-import io.taskgate.engine.throttle.gate.RatePolicies;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
@@ -57,13 +52,10 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   @Inject TaskQueues queues;
   @Inject TaskScheduler scheduler;
   @Inject TaskClaimer claimer;
-  @Inject ParkingLot parkingLot;
+  @Inject Throttles throttles;
   @Inject RunningTasks running;
-  @Inject RateLimitKeySelector keys;
   @Inject InstantSource clock;
-  @Inject KeyedRateLimiter limiter;
   @Inject TaskValidation validation;
-  @Inject RatePolicies policies;
   @Inject DispatchLimits limits;
   @Inject Instances instances;
 
@@ -100,14 +92,14 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       String payload = payloads.write(task);
       limits.checkPayload(handler.typeName(), payload);
       String queue = queues.resolve(options.queue().orElse(handler.queue()));
-      String rateKey = rateKeyOf(handler, task);
+      String rateKey = throttles.keyOf(handler, task);
       StoredTask stored =
           StoredTask.queued(
                   UUID.randomUUID(), handler.typeName(), payload, queue, null, due, null, now)
               .withOwner(instances.self())
               .withRateKey(rateKey);
       queued.add(stored);
-      estimates.add(estimatedStart(handler, rateKey, due, now));
+      estimates.add(throttles.estimatedStart(handler, rateKey, due, now));
       inserts.add(new TaskWrite.Insert(stored));
     }
     store.writeAll(inserts);
@@ -175,7 +167,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       }
       if (store.update(task, cancelled, clock.instant()).isPresent()) {
         scheduler.cancelTimer(taskId);
-        parkingLot.unpark(taskId);
+        throttles.cancelled(taskId);
         return true;
       }
     }
@@ -191,7 +183,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     limits.checkPayload(handler.typeName(), payload);
     String queue = queues.resolve(options.queue().orElse(handler.queue()));
     Optional<String> taskKey = options.taskKey();
-    String rateKey = rateKeyOf(handler, task);
+    String rateKey = throttles.keyOf(handler, task);
     if (taskKey.isPresent()) {
       Optional<TaskReceipt> replaced =
           replaceLive(handler.typeName(), taskKey.get(), payload, rateKey, now);
@@ -205,46 +197,11 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
                 id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now)
             .withOwner(instances.self()) // held here: its timer or channel is this instance's
             .withRateKey(rateKey);
-    Instant estimate = estimatedStart(handler, rateKey, due, now); // before a worker can take it
+    // before a worker can take it: later than due only when its key has no budget
+    Instant estimate = throttles.estimatedStart(handler, rateKey, due, now);
     store.insert(queued);
     handOver(queued, due, now);
     return new TaskReceipt(id, due, false, estimate);
-  }
-
-  /** The task's rate-limit key, or null (its type is not rate-limited, or the key failed). */
-  private String rateKeyOf(HandlerInfo handler, Task task) {
-    if (handler.gate().isEmpty()) {
-      return null;
-    }
-    try {
-      return keys.keyOf(handler, task).orElse(null);
-    } catch (RuntimeException e) {
-      return null; // kept for the views only: the gate decides with the key it reads itself
-    }
-  }
-
-  /**
-   * When a task due at {@code due} should start: later than that only when its key has no budget
-   * (the limiter's peek at the next free slot; nothing is spent or reserved).
-   */
-  private Instant estimatedStart(HandlerInfo handler, String key, Instant due, Instant now) {
-    GateSpec gate = handler.gate().orElse(null);
-    if (gate == null) {
-      return due;
-    }
-    try {
-      if (key == null) {
-        return due;
-      }
-      RateLimitDecision peek = limiter.peek(policies.scopeOf(gate, key), key, EpochNanos.of(now));
-      if (peek.slotEpochNanos() == RateLimitDecision.NO_SLOT) {
-        return due;
-      }
-      Instant slot = EpochNanos.toInstant(peek.slotEpochNanos());
-      return slot.isAfter(due) ? slot : due;
-    } catch (RuntimeException e) {
-      return due; // an estimate only: the gate decides when the task runs
-    }
   }
 
   /**
@@ -297,7 +254,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       Optional<StoredTask> updated =
           store.update(live, live.withPayload(payload).withRateKey(rateKey), now);
       if (updated.isPresent()) {
-        Instant slot = parkingLot.replaced(updated.get());
+        Instant slot = throttles.replaced(updated.get());
         return Optional.of(
             new TaskReceipt(
                 live.id(), live.scheduledAt(), true, slot != null ? slot : live.scheduledAt()));

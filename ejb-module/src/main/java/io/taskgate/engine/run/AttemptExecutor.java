@@ -13,33 +13,29 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerInvoker;
 import io.taskgate.engine.handler.TaskHandlerInterceptor;
 import io.taskgate.engine.throttle.AttemptEnd;
-import io.taskgate.engine.throttle.gate.PacingLog;
-import io.taskgate.engine.throttle.gate.StartSpacingGuard;
+import io.taskgate.engine.throttle.StartCheck;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.SplittableRandom;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Runs one attempt of a claimed task: its start is checked against its key's spacing at the last
- * moment ({@link StartSpacingGuard}), its handler is called with {@code onStarted} before and
- * {@code onCompleted}, {@code onRetry} or {@code onError} after, and what follows is decided by
- * {@link AttemptOutcomes}: COMPLETED, the next occurrence of a recurring task, a retry after the
- * policy's backoff, or FAILED.
+ * Runs one attempt of a claimed task: its start is checked by its throttles at the last moment
+ * ({@link StartCheck}: the rate limit keeps its key's spacing), its handler is called with {@code
+ * onStarted} before and {@code onCompleted}, {@code onRetry} or {@code onError} after, and what
+ * follows is decided by {@link AttemptOutcomes}: COMPLETED, the next occurrence of a recurring
+ * task, a retry after the policy's backoff, or FAILED.
  */
 @ApplicationScoped
 public class AttemptExecutor {
   private static final Logger LOG = Logger.getLogger(AttemptExecutor.class.getName());
 
   @Inject InstantSource clock;
-  @Inject StartSpacingGuard spacing;
   @Inject HandlerInvoker invoker;
-  @Inject PacingLog pacing;
   @Inject TaskClaimer claimer;
   @Inject Ticker ticker;
   @Inject UpstreamPushBack pushBack;
@@ -47,8 +43,8 @@ public class AttemptExecutor {
   private final SplittableRandom random = new SplittableRandom();
 
   /**
-   * Runs the attempt of a claimed task now; null if, at the last moment, its key's spacing holds it
-   * back ({@link StartSpacingGuard}: it then waits on the timeline). {@code held}: it was held
+   * Runs the attempt of a claimed task now; null if, at the last moment, a throttle holds it back
+   * ({@link StartCheck#holdUntil}: it then waits on the timeline). {@code held}: it was held
    * before.
    */
   AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
@@ -109,11 +105,10 @@ public class AttemptExecutor {
   }
 
   /**
-   * The start of a claimed task, checked as late as can be: false if its key's spacing holds it
-   * back (it then waits on the timeline). For a gated task, its key's other starts are kept out
-   * until the handler is entered: the start window stays shut until {@link TaskHandlerInterceptor}
-   * runs its {@link HandlerEntry} hook, where the start is counted again, so that a worker stalled
-   * on the way there holds the key's other starts.
+   * The start of a claimed task, checked as late as can be: false if its throttles' {@link
+   * StartCheck} holds it back (it then waits on the timeline). The check stays open until the
+   * handler is entered, when {@link TaskHandlerInterceptor} runs its {@link HandlerEntry} hook: for
+   * a rate-limited task, a worker stalled on the way there holds the key's other starts.
    */
   private boolean started(
       StoredTask claimed,
@@ -122,53 +117,35 @@ public class AttemptExecutor {
       Handler<Task> handler,
       Task task,
       TaskContext context) {
-    ReentrantLock window =
-        claim.key() == null ? null : spacing.startWindow(claim.scope(), claim.key());
-    if (window != null) {
-      window.lock();
+    StartCheck check = claim.permits().startCheck(claimed.id());
+    if (check == StartCheck.NONE) {
+      invoker.callback(claimed, "onStarted", () -> handler.onStarted(task, context));
+      return true;
     }
+    check.open();
     boolean entering = false;
     try {
-      if (claim.key() != null) {
-        Instant now = clock.instant();
-        Instant holdUntil =
-            spacing.holdUntil(claim.scope(), claim.key(), claim.policy(), now, held, claimed.id());
-        if (holdUntil != null) {
-          LOG.fine(
-              () ->
-                  "Task "
-                      + claimed.id()
-                      + " of key "
-                      + claim.key()
-                      + " waits until "
-                      + holdUntil
-                      + " so that its start keeps the policy's spacing after a late start");
-          claimer.waitOnTimeline(claimed, claim, holdUntil, true);
-          return false;
-        }
-        pacing.started(claim.scope(), claim.key(), clock.instant(), claim.throttledUntil());
+      Instant holdUntil = check.holdUntil(clock.instant(), held);
+      if (holdUntil != null) {
+        claimer.waitOnTimeline(claimed, claim, holdUntil, true);
+        return false;
       }
       invoker.callback(claimed, "onStarted", () -> handler.onStarted(task, context));
-      if (claim.key() != null) {
-        // counted locally; with the budgets in the grid, the handler's entry counts a late start
-        spacing.startedNow(claim.scope(), claim.key(), claim.policy(), clock.instant());
-      }
-      entering = window != null;
+      check.starting(clock.instant());
+      entering = true;
     } finally {
-      if (window != null && !entering) {
-        window.unlock();
+      if (!entering) {
+        check.close();
       }
     }
-    if (entering) {
-      HandlerEntry.onEnter(
-          () -> {
-            try {
-              spacing.entered(claim.scope(), claim.key(), claim.policy(), clock.instant());
-            } finally {
-              window.unlock();
-            }
-          });
-    }
+    HandlerEntry.onEnter(
+        () -> {
+          try {
+            check.entered(clock.instant());
+          } finally {
+            check.close();
+          }
+        });
     return true;
   }
 

@@ -6,8 +6,8 @@ import io.taskgate.engine.handler.HandlerInvoker;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
-import io.taskgate.engine.throttle.gate.ParkingLot;
-import io.taskgate.engine.throttle.gate.RateLimitGate;
+import io.taskgate.engine.throttle.Permits;
+import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -42,8 +42,6 @@ public class AttemptRunner {
 
   @Inject TaskScheduler scheduler;
   @Inject InstantSource clock;
-  @Inject RateLimitGate gate;
-  @Inject ParkingLot parkingLot;
   @Inject RunningTasks running;
   @Inject TaskClaimer claimer;
   @Inject AttemptExecutor executor;
@@ -127,7 +125,7 @@ public class AttemptRunner {
         }
         held.add(ready.claim());
         running.executing(id);
-        parkingLot.left(id);
+        ready.claim().permits().leftWaiting(id);
         oldest = finishIfOld(outcomes, open, oldest, helping);
         ran(execute(ready.running(), ready.claim(), ready.held()), id, outcomes, open, waiting);
       }
@@ -155,9 +153,7 @@ public class AttemptRunner {
       List<StoredTask> claimed;
       try {
         claimed = recorder.claim(claims, outcomes, helping);
-        if (claims.stream().anyMatch(c -> c.key() != null && c.startAt() == null)) {
-          gate.claimedAfter(ticker.nanos() - gatedAt);
-        }
+        claimsCommitted(claims, ticker.nanos() - gatedAt);
         claimer.placeClaimed(claims, claimed, waiting);
         open.removeAll(waiting);
       } finally {
@@ -205,6 +201,25 @@ public class AttemptRunner {
     }
   }
 
+  /**
+   * Tells the throttles that let tasks of the batch run now, holding something, that their claims
+   * were committed {@code nanos} after they decided ({@link Throttle#claimsCommitted}), once each.
+   */
+  private static void claimsCommitted(List<Claim> claims, long nanos) {
+    Set<Throttle> letRun = null;
+    for (Claim claim : claims) {
+      if (claim.startAt() == null && claim.permits() != Permits.NONE) {
+        if (letRun == null) {
+          letRun = new HashSet<>(2);
+        }
+        claim.permits().throttlesHolding(letRun);
+      }
+    }
+    if (letRun != null) {
+      letRun.forEach(t -> t.claimsCommitted(nanos));
+    }
+  }
+
   /** Adds an attempt's outcome; a null outcome (held for spacing) waits on the timeline. */
   private static void ran(
       AttemptOutcome outcome,
@@ -237,7 +252,7 @@ public class AttemptRunner {
   private AttemptOutcome startClaimedAhead(RunningTasks.Ready ready) {
     UUID id = ready.running().id();
     running.executing(id);
-    parkingLot.left(id);
+    ready.claim().permits().leftWaiting(id);
     try {
       return execute(ready.running(), ready.claim(), ready.held());
     } catch (RuntimeException e) {

@@ -5,7 +5,7 @@ import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
-import io.taskgate.engine.throttle.gate.GateSettings;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.CommitWait;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
@@ -35,7 +35,7 @@ public class OutcomeRecorder {
   @Inject TaskStore store;
   @Inject TaskScheduler scheduler;
   @Inject TaskQueues queues;
-  @Inject GateSettings gateSettings;
+  @Inject Throttles throttles;
   @Inject RunningTasks running;
   @Inject InstantSource clock;
   @Inject TaskClaimer claimer;
@@ -173,8 +173,7 @@ public class OutcomeRecorder {
     scheduler.release(outcome.taskId());
     if (next != null && next.redemption()) {
       // back at the gate a little before the slot, to be claimed ahead of it
-      scheduler.redeemAt(
-          next.queue(), outcome.taskId(), next.due().minus(gateSettings.claimAhead()));
+      scheduler.redeemAt(next.queue(), outcome.taskId(), next.due().minus(throttles.claimAhead()));
     } else if (next != null) {
       scheduler.submit(next.queue(), outcome.taskId(), next.due());
     }

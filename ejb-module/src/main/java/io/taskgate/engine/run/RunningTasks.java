@@ -1,7 +1,7 @@
 package io.taskgate.engine.run;
 
 import io.taskgate.core.time.Ticker;
-import io.taskgate.engine.throttle.gate.GateSettings;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -31,7 +31,7 @@ public class RunningTasks {
   static final Duration REDELIVERY_DELAY_MAX = Duration.ofSeconds(5);
 
   /** How long a cancel waits at most for a claim being committed (the longest claim-ahead). */
-  static final Duration CLAIMING_WAIT = GateSettings.MAX_CLAIM_AHEAD;
+  static final Duration CLAIMING_WAIT = Throttles.MAX_CLAIM_AHEAD;
 
   /** A task claimed here: the worker thread and when ({@code System.nanoTime}) it was claimed. */
   record Executing(Thread worker, long sinceNanos) {}

@@ -1,11 +1,10 @@
 package io.taskgate.engine.run;
 
-import io.taskgate.api.ThrottlerKind;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.ResourceWaiters;
-import io.taskgate.engine.throttle.family.JobThrottlers;
+import io.taskgate.engine.throttle.Throttles;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -14,15 +13,12 @@ import java.util.List;
 /**
  * Which waiters of a freed semaphore a worker may run itself, in one batch sharing one permit
  * ({@link HandOff}): those of the same queue and task type whose throttling lets a batch share a
- * permit ({@link JobThrottlers#sharesPermits}).
+ * permit ({@link Throttles#sharesPermits}).
  */
 @ApplicationScoped
 class SharedPermits {
-  /** The prefix of every semaphore's resource name. */
-  static final String SEMAPHORES = JobThrottlers.resource(ThrottlerKind.SEMAPHORE, "");
-
   @Inject HandlerRegistry registry;
-  @Inject JobThrottlers throttlers;
+  @Inject Throttles throttles;
   @Inject TaskScheduler scheduler;
   @Inject RunningTasks running;
 
@@ -39,7 +35,7 @@ class SharedPermits {
   boolean shares(ResourceWaiters.Waiter waiter) {
     HandlerInfo handler =
         waiter.task() == null ? null : registry.find(waiter.task().type()).orElse(null);
-    return handler != null && throttlers.sharesPermits(handler);
+    return handler != null && throttles.sharesPermits(handler);
   }
 
   /** Holds a waiter for this worker (its timer dropped); false if the engine holds it already. */
@@ -53,10 +49,11 @@ class SharedPermits {
   }
 
   /**
-   * Whether {@code handOff} takes on waiters of {@code resource}: a semaphore's, while it has room.
+   * Whether {@code handOff} takes on waiters of {@code resource}: one whose release hands waiters
+   * over (a semaphore's, {@link Throttles#handsOverOnRelease}), while it has room.
    */
-  static boolean handsOver(HandOff handOff, String resource) {
-    return handOff != null && handOff.room() > 0 && resource.startsWith(SEMAPHORES);
+  boolean handsOver(HandOff handOff, String resource) {
+    return handOff != null && handOff.room() > 0 && throttles.handsOverOnRelease(resource);
   }
 
   /**

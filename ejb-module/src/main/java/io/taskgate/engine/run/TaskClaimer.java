@@ -11,15 +11,11 @@ import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
-import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.ResourceWaiters;
-import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
-import io.taskgate.engine.throttle.family.JobThrottlers;
-import io.taskgate.engine.throttle.gate.ParkingLot;
-import io.taskgate.engine.throttle.gate.RateLimitGate;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import jakarta.annotation.PostConstruct;
@@ -41,10 +37,10 @@ import java.util.logging.Logger;
 
 /**
  * Gets tasks ready to be claimed and places them once claimed: reads a task (or takes the
- * dispatcher's or the parking lot's copy), checks that it can run now, finds its handler and
- * payload, and passes it through the {@link RateLimitGate}; once the batch's claims are committed,
- * a task claimed ahead of its slot waits for it on the timeline. Also takes back a task claimed
- * ahead that is cancelled before it starts.
+ * dispatcher's copy, or the one a throttle keeps while it waits), checks that it can run now, finds
+ * its handler and payload, and passes it through its throttles ({@link Throttles#chainOf}); once
+ * the batch's claims are committed, a task claimed ahead of its slot waits for it on the timeline.
+ * Also takes back a task claimed ahead that is cancelled before it starts.
  */
 @ApplicationScoped
 public class TaskClaimer {
@@ -55,18 +51,10 @@ public class TaskClaimer {
   @Inject Payloads payloads;
   @Inject TaskScheduler scheduler;
   @Inject InstantSource clock;
-  @Inject RateLimitGate gate;
-  @Inject ParkingLot parkingLot;
+  @Inject Throttles throttles;
   @Inject RunningTasks running;
   @Inject HandlerInvoker invoker;
 
-  /**
-   * The chain of each task type, by handler class: a class hashes by identity, where the handler's
-   * record would hash its policies on every task.
-   */
-  private final Map<Class<?>, ThrottleChain> chains = new ConcurrentHashMap<>();
-
-  @Inject JobThrottlers throttlers;
   @Inject SharedPermits shared;
   @Inject Ticker ticker;
   private ResourceWaiters waiters;
@@ -74,8 +62,8 @@ public class TaskClaimer {
 
   @PostConstruct
   void listen() {
-    waiters = throttlers.waiters();
-    throttlers.onFreed(this::released);
+    waiters = throttles.waiters();
+    throttles.onFreed(this::released);
   }
 
   /**
@@ -90,8 +78,7 @@ public class TaskClaimer {
       String batch) {
     StoredTask hint = running.takeJustStored(taskId);
     if (hint == null) {
-      ParkedTask waiting = parkingLot.get(taskId);
-      hint = waiting == null ? null : waiting.task();
+      hint = throttles.waitingCopy(taskId);
     }
     if (hint == null) {
       hint = read.get(taskId);
@@ -139,45 +126,18 @@ public class TaskClaimer {
               now));
       return null;
     }
-    ParkedTask waited = parkingLot.get(queued.id());
     long releasesSeen = waiters.releases();
     ThrottleChain.Admission admission =
-        chainOf(handlerInfo).acquire(new ThrottledAttempt(queued, handlerInfo, task, batch), now);
+        throttles
+            .chainOf(handlerInfo)
+            .acquire(new ThrottledAttempt(queued, handlerInfo, task, batch), now);
     if (admission instanceof ThrottleChain.Admission.Refused refused) {
       released(refused.freed());
       outcomes.add(instead(queued, handlerInfo, task, refused.decision(), releasesSeen, now));
       return null;
     }
     ThrottleChain.Admission.Admitted admitted = (ThrottleChain.Admission.Admitted) admission;
-    Instant startAt = admitted.startAt();
-    if (startAt != null) {
-      waited = parkingLot.get(queued.id());
-    }
-    RateLimitGate.GatePermit gated =
-        admitted.permits().find(RateLimitGate.GatePermit.class).orElse(null);
-    return new Claim(
-        queued,
-        handlerInfo,
-        task,
-        waited == null ? null : waited.slot(),
-        gated == null ? null : gated.scope().name(),
-        gated == null ? null : gated.key(),
-        gated == null ? null : gated.policy(),
-        startAt,
-        admitted.permits());
-  }
-
-  /** The throttles of the handler's task type, in their order. */
-  ThrottleChain chainOf(HandlerInfo handlerInfo) {
-    return chains.computeIfAbsent(
-        handlerInfo.beanClass(),
-        c -> {
-          List<Throttle> throttles = new ArrayList<>(throttlers.throttlesOf(handlerInfo));
-          if (handlerInfo.gate().isPresent()) {
-            throttles.add(gate);
-          }
-          return ThrottleChain.of(throttles);
-        });
+    return new Claim(queued, handlerInfo, task, admitted.startAt(), admitted.permits());
   }
 
   /**
@@ -253,7 +213,7 @@ public class TaskClaimer {
   void released(Set<String> resources) {
     HandOff handOff = HandOff.current();
     for (String resource : resources) {
-      if (SharedPermits.handsOver(handOff, resource)) {
+      if (shared.handsOver(handOff, resource)) {
         shared.handOver(waiters, resource, handOff).forEach(this::wake);
       } else {
         // a mutex's next task starts at once on another worker, not after this worker's commit
@@ -286,14 +246,14 @@ public class TaskClaimer {
   }
 
   /**
-   * The batch's tasks that neither the dispatcher nor the parking lot holds a copy of (tasks that
-   * were scheduled for later, recovered or swept), read together: an id mapped to null does not
-   * exist. Empty when there are fewer than two to read.
+   * The batch's tasks that neither the dispatcher nor a throttle holds a copy of (tasks that were
+   * scheduled for later, recovered or swept), read together: an id mapped to null does not exist.
+   * Empty when there are fewer than two to read.
    */
   Map<UUID, StoredTask> readUnknown(List<UUID> taskIds) {
     List<UUID> unknown = new ArrayList<>();
     for (UUID id : taskIds) {
-      if (!running.isJustStored(id) && !parkingLot.contains(id)) {
+      if (!running.isJustStored(id) && throttles.waitingCopy(id) == null) {
         unknown.add(id);
       }
     }
@@ -326,16 +286,14 @@ public class TaskClaimer {
         continue;
       }
       // claimed for its slot: the slot is this task's now, nothing redeems it again
-      ParkedTask waited = parkingLot.get(claimedTask.id());
-      if (waited != null) {
-        parkingLot.release(waited.scope(), waited.key(), claimedTask.id());
-      }
+      Claim claim = claims.get(i);
+      claim.permits().claimedAhead(claimedTask.id());
       if (startAt.isAfter(claimedAt)) {
         waiting.add(claimedTask.id());
-        waitOnTimeline(claimedTask, claims.get(i), startAt, false);
+        waitOnTimeline(claimedTask, claim, startAt, false);
         claimed.set(i, null);
       } else {
-        parkingLot.left(claimedTask.id()); // the claim took longer than the lead: it starts now
+        claim.permits().leftWaiting(claimedTask.id()); // the claim took longer than the lead
       }
     }
   }
@@ -385,7 +343,7 @@ public class TaskClaimer {
       return false;
     }
     scheduler.cancelTimer(taskId);
-    parkingLot.left(taskId);
+    ready.claim().permits().leftWaiting(taskId);
     running.notExecuting(taskId);
     released(ready.claim().permits().release(AttemptEnd.CANCELLED));
     return cancelled.isPresent();

@@ -1,9 +1,11 @@
 package io.taskgate.engine.throttle;
 
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -62,6 +64,69 @@ public final class Permits {
   /** Whether {@link #release} has been called. */
   public boolean released() {
     return released.get();
+  }
+
+  /**
+   * The latest slot a throttle held the attempt until before it let it run ({@link
+   * Permit#heldUntil}), or null when none held it.
+   */
+  public Instant heldUntil() {
+    Instant latest = null;
+    for (Held h : held) {
+      Instant until = h.permit().heldUntil();
+      if (until != null && (latest == null || until.isAfter(latest))) {
+        latest = until;
+      }
+    }
+    return latest;
+  }
+
+  /**
+   * The check the attempt's start passes ({@link Throttle#startOf}): that of its budget spent by
+   * time, {@link StartCheck#NONE} when it has none.
+   */
+  public StartCheck startCheck(UUID taskId) {
+    for (Held h : held) {
+      if (h.throttle().order() >= Throttle.BUDGETS) {
+        return h.throttle().startOf(h.permit(), taskId);
+      }
+    }
+    return StartCheck.NONE;
+  }
+
+  /** Tells every throttle that the attempt, let run at a slot ahead, is claimed for it. */
+  public void claimedAhead(UUID taskId) {
+    held.forEach(h -> h.throttle().claimedAhead(h.permit(), taskId));
+  }
+
+  /** Tells every throttle that the attempt claimed ahead stops waiting for its slot. */
+  public void leftWaiting(UUID taskId) {
+    held.forEach(h -> h.throttle().leftWaiting(h.permit(), taskId));
+  }
+
+  /**
+   * Tells every throttle that the attempt's upstream asked to slow down until {@code until};
+   * returns when the task comes back to its throttles: the earliest a throttle asked for, {@code
+   * until} when none did ({@link Throttle#pushedBack}).
+   */
+  public Instant pushedBack(UUID taskId, Instant until, Instant now, String reason) {
+    Instant back = null;
+    for (Held h : held) {
+      Instant asked = h.throttle().pushedBack(h.permit(), taskId, until, now, reason);
+      if (asked != null && (back == null || asked.isBefore(back))) {
+        back = asked;
+      }
+    }
+    return back == null ? until : back;
+  }
+
+  /** The throttles that let the attempt run holding something ({@link Permit#NOTHING} aside). */
+  public void throttlesHolding(Set<Throttle> into) {
+    for (Held h : held) {
+      if (h.permit() != Permit.NOTHING) {
+        into.add(h.throttle());
+      }
+    }
   }
 
   /** The first permit of type {@code type}, if any. */

@@ -2,6 +2,7 @@ package io.taskgate.engine.throttle;
 
 import java.time.Instant;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Decides whether a claimed attempt may run now: the seam every throttle of the engine implements
@@ -76,4 +77,45 @@ public interface Throttle {
    * resources this freed (their waiters may try again), empty when none. Called once per permit.
    */
   Set<String> release(Permit permit, AttemptEnd end);
+
+  /**
+   * The check this throttle makes on the worker right before the attempt it let run with {@code
+   * permit} starts ({@link StartCheck}), {@link StartCheck#NONE} by default. Asked of the chain's
+   * budget spent by time only ({@link #BUDGETS}), so that one check decides a start.
+   */
+  default StartCheck startOf(Permit permit, UUID taskId) {
+    return StartCheck.NONE;
+  }
+
+  /**
+   * The attempt this throttle let run at a slot ahead ({@link ThrottleDecision.Run#startAt}) is
+   * claimed: the slot is the attempt's now, and it waits for it on the timeline, holding no worker.
+   * Never blocks; the default does nothing.
+   */
+  default void claimedAhead(Permit permit, UUID taskId) {}
+
+  /**
+   * An attempt claimed ahead of its slot stops waiting for it: it starts now, or it is cancelled
+   * before it starts. Never blocks; the default does nothing.
+   */
+  default void leftWaiting(Permit permit, UUID taskId) {}
+
+  /**
+   * The claims of attempts this throttle let run now were committed {@code nanos} after its
+   * decision (told once per worker's batch); a throttle that decides for the moment an attempt
+   * starts learns the lead from it. The default does nothing.
+   */
+  default void claimsCommitted(long nanos) {}
+
+  /**
+   * The upstream the attempt called, let run with {@code permit}, asked to slow down until {@code
+   * until} ({@code reason}); the attempt ended at {@code now} and will be tried again. Returns when
+   * the task should come back to its throttles, or null when this throttle leaves the wait to the
+   * task (which then comes back at {@code until}). The rate limit moves the key's schedule so that
+   * nothing of the key starts before {@code until}, and has the task back at once to park it.
+   */
+  default Instant pushedBack(
+      Permit permit, UUID taskId, Instant until, Instant now, String reason) {
+    return null;
+  }
 }

@@ -16,7 +16,7 @@ import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
-import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.engine.time.ManualTicker;
 import io.taskgate.engine.time.ManualTimeline;
 import io.taskgate.engine.time.SettableClock;
@@ -105,7 +105,6 @@ class AttemptRunnerPermitsTest {
                 });
     RunningTasks running = new RunningTasks();
     running.ticker = ticker;
-    ParkingLot parkingLot = new ParkingLot();
     TaskClaimer claimer =
         new TaskClaimer() {
           @Override
@@ -123,21 +122,13 @@ class AttemptRunnerPermitsTest {
                 (ThrottleChain.Admission.Admitted)
                     ThrottleChain.of(List.of(recording)).acquire(attempt, now);
             return new Claim(
-                queued,
-                handler,
-                new TaskClaimerCancelTest.Ping(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                admitted.permits());
+                queued, handler, new TaskClaimerCancelTest.Ping(), null, admitted.permits());
           }
         };
     claimer.store = store;
     claimer.clock = clock;
     claimer.running = running;
-    claimer.parkingLot = parkingLot;
+    claimer.throttles = Throttles.of(List.of());
     // timers that never fire here: a retry's follow-up waits on them
     claimer.scheduler =
         SchedulerWiring.scheduler(null, new ManualTimeline(T0).timers(), clock, ticker);
@@ -165,7 +156,6 @@ class AttemptRunnerPermitsTest {
     runner = new AttemptRunner();
     runner.scheduler = claimer.scheduler;
     runner.clock = clock;
-    runner.parkingLot = parkingLot;
     runner.running = running;
     runner.claimer = claimer;
     runner.executor = executor;

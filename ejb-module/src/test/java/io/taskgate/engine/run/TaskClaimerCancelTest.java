@@ -14,7 +14,7 @@ import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
-import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.engine.time.ManualTicker;
 import io.taskgate.engine.time.SettableClock;
 import io.taskgate.store.StoredTask;
@@ -92,7 +92,7 @@ class TaskClaimerCancelTest {
     claimer.store = store;
     claimer.clock = clock;
     claimer.running = running;
-    claimer.parkingLot = new ParkingLot();
+    claimer.throttles = Throttles.of(List.of());
     claimer.scheduler = SchedulerWiring.scheduler(null, null, clock, ticker);
   }
 
@@ -112,8 +112,7 @@ class TaskClaimerCancelTest {
     var admitted =
         (ThrottleChain.Admission.Admitted)
             ThrottleChain.of(List.of(recording)).acquire(attempt, T0);
-    return new Claim(
-        queued, PING, new Ping(), null, null, null, null, T0.plusMillis(80), admitted.permits());
+    return new Claim(queued, PING, new Ping(), T0.plusMillis(80), admitted.permits());
   }
 
   StoredTask commit(Claim claim) {

@@ -15,6 +15,7 @@ import io.taskgate.engine.throttle.ResourceWaiters;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.engine.throttle.ThrottlerWaits;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
@@ -35,7 +36,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
@@ -76,11 +76,10 @@ public class JobThrottlers implements ThrottlerWaits {
 
   private final AtomicBoolean subscribed = new AtomicBoolean();
 
-  private final ResourceWaiters waiters = new ResourceWaiters();
+  @Inject Throttles throttles;
   private volatile ThrottlerState state = new LocalThrottlerState();
   private volatile Map<String, ThrottlerRecord> definitions = Map.of();
   private final CachedRead cache = new CachedRead(DEFINITIONS_TTL, () -> reload(clock.instant()));
-  private volatile Consumer<Set<String>> onFreed = freed -> {};
   private final ThrottleStats stats = new ThrottleStats();
   private final ConcurrentHashMap<String, Set<String>> retrying = new ConcurrentHashMap<>();
 
@@ -193,14 +192,14 @@ public class JobThrottlers implements ThrottlerWaits {
 
   @Override
   public Set<UUID> waitingIds() {
-    Set<UUID> ids = new java.util.HashSet<>(waiters.waitingIds());
+    Set<UUID> ids = new java.util.HashSet<>(waiters().waitingIds());
     retrying.values().forEach(tasks -> tasks.forEach(id -> ids.add(UUID.fromString(id))));
     return ids;
   }
 
   @Override
   public java.util.Optional<String> waitingFor(UUID taskId) {
-    java.util.Optional<String> resource = waiters.waitsFor(taskId);
+    java.util.Optional<String> resource = waiters().waitsFor(taskId);
     if (resource.isPresent() || retrying.isEmpty()) {
       return resource;
     }
@@ -303,12 +302,7 @@ public class JobThrottlers implements ThrottlerWaits {
 
   /** The tasks waiting for a resource to be released. */
   public ResourceWaiters waiters() {
-    return waiters;
-  }
-
-  /** Who is told which resources were freed outside an attempt (a task ended while holding). */
-  public void onFreed(Consumer<Set<String>> onFreed) {
-    this.onFreed = onFreed;
+    return throttles.waiters();
   }
 
   /**
@@ -316,7 +310,7 @@ public class JobThrottlers implements ThrottlerWaits {
    * permit kept across retries, one re-entered after a crash) and waits for nothing.
    */
   public void ended(UUID taskId) {
-    waiters.forget(taskId);
+    waiters().forget(taskId);
     stats.forget(taskId.toString());
     if (!retrying.isEmpty()) {
       for (String resource : retrying.keySet()) {
@@ -324,9 +318,7 @@ public class JobThrottlers implements ThrottlerWaits {
       }
     }
     Set<String> freed = state.releaseAll(taskId.toString());
-    if (!freed.isEmpty()) {
-      onFreed.accept(freed);
-    }
+    throttles.freed(freed);
   }
 
   /** Semaphore {@code resource} grew by {@code permits}: see {@link SemaphoreGrowth}. */
@@ -336,7 +328,7 @@ public class JobThrottlers implements ThrottlerWaits {
 
   /** Wakes at most {@code permits} of the tasks waiting here for {@code resource}; how many. */
   int wakeHere(String resource, int permits) {
-    return SemaphoreGrowth.wakeHere(waiters, onFreed, resource, permits);
+    return SemaphoreGrowth.wakeHere(waiters(), throttles::freed, resource, permits);
   }
 
   /** Where the throttlers' state is. */
@@ -350,7 +342,7 @@ public class JobThrottlers implements ThrottlerWaits {
    */
   public void useState(ThrottlerState state) {
     this.state = state;
-    state.onFreedElsewhere(freed -> onFreed.accept(freed));
+    state.onFreedElsewhere(throttles::freed);
     state.onGrownElsewhere(this::wakeHere);
   }
 

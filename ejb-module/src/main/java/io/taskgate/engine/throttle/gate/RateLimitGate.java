@@ -15,6 +15,7 @@ import io.taskgate.engine.handler.HandlerInvoker;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.Permit;
+import io.taskgate.engine.throttle.StartCheck;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
@@ -57,9 +58,19 @@ public class RateLimitGate implements Throttle {
 
   private final StartLead startLead = new StartLead();
 
-  /** The permit of a task the gate let through: its key's scope, key and policy. */
-  public record GatePermit(RateLimitScope scope, String key, RateLimitPolicy policy)
-      implements Permit {}
+  @Inject KeyStarts starts;
+  @Inject KeyPushBacks pushBacks;
+
+  /**
+   * The permit of task {@code taskId} the gate let through: its key's scope and key, and the slot
+   * it was parked until (null if it was not).
+   */
+  record GatePermit(RateLimitScope scope, String key, UUID taskId, Instant heldUntil)
+      implements Permit {
+    RateLimitPolicy policy() {
+      return scope.policy();
+    }
+  }
 
   @Override
   public String name() {
@@ -125,7 +136,10 @@ public class RateLimitGate implements Throttle {
     if (scope != gate.scope()) {
       gate = new GateSpec(scope, gate.keySource(), gate.policySource()); // changed at run time
     }
-    GatePermit permit = new GatePermit(gate.scope(), key, gate.scope().policy());
+    ParkedTask parkedBefore = parkingLot.get(queued.id());
+    GatePermit permit =
+        new GatePermit(
+            gate.scope(), key, queued.id(), parkedBefore == null ? null : parkedBefore.slot());
     RateLimitDecision decision;
     try {
       if (parkingLot.full(gate.scope(), key, queued.id(), now)) {
@@ -139,7 +153,7 @@ public class RateLimitGate implements Throttle {
         forgetPassedSlot(gate, key, queued.id(), now);
       }
       Instant startsAt =
-          parkingLot.contains(queued.id())
+          parkedBefore != null
               ? now
               : now.plusNanos(startLead.nanos() + spacing.marginNanos(gate.policy()));
       decision = limiter.reserve(gate.scope(), key, queued.id(), startsAt);
@@ -216,7 +230,7 @@ public class RateLimitGate implements Throttle {
     Duration claimAhead = gateSettings.claimAhead();
     if (!claimAhead.isZero()
         && Duration.between(now, slot).compareTo(claimAhead.plus(CLAIM_AHEAD_SLACK)) <= 0) {
-      return new ThrottleDecision.Run(permit, slot);
+      return new ThrottleDecision.Run(new GatePermit(permit.scope(), key, queued.id(), slot), slot);
     }
     return new ThrottleDecision.ParkUntil(slot);
   }
@@ -244,8 +258,46 @@ public class RateLimitGate implements Throttle {
   }
 
   /** The claims of tasks this gate let through were committed {@code nanos} after its decision. */
-  public void claimedAfter(long nanos) {
+  @Override
+  public void claimsCommitted(long nanos) {
     startLead.claimedAfter(nanos);
+  }
+
+  /**
+   * The start of a task the gate let through with a key keeps the key's spacing ({@link
+   * KeyStarts}).
+   */
+  @Override
+  public StartCheck startOf(Permit permit, UUID taskId) {
+    return permit instanceof GatePermit gated ? starts.of(gated, taskId) : StartCheck.NONE;
+  }
+
+  /**
+   * A task claimed ahead of its slot: the slot is the task's now, and nothing redeems its
+   * reservation again; it stays parked (in the views, and for its copy) until it starts.
+   */
+  @Override
+  public void claimedAhead(Permit permit, UUID taskId) {
+    ParkedTask waited = parkingLot.get(taskId);
+    if (waited != null) {
+      parkingLot.release(waited.scope(), waited.key(), taskId);
+    }
+  }
+
+  /** A task claimed ahead of its slot starts, or is cancelled: it leaves the parking lot. */
+  @Override
+  public void leftWaiting(Permit permit, UUID taskId) {
+    parkingLot.left(taskId);
+  }
+
+  /**
+   * The upstream of a task with a key pushed back: its key's schedule moves ({@link KeyPushBacks}).
+   */
+  @Override
+  public Instant pushedBack(Permit permit, UUID taskId, Instant until, Instant now, String reason) {
+    return permit instanceof GatePermit gated
+        ? pushBacks.pushedBack(gated, until, now, reason)
+        : null;
   }
 
   private static Instant runUntil(StoredTask task) {

@@ -128,7 +128,7 @@ class DefaultThrottlingManagerTest {
   void aGrownSemaphoreWakesAtMostTheTasksWaitingForIt() {
     f.manager.addOrUpdateSemaphore("newsletter", 1);
     List<Set<String>> woken = new ArrayList<>();
-    f.family.onFreed(
+    f.family.throttles.onFreed(
         freed -> {
           woken.add(freed);
           f.family.waiters().released(freed.iterator().next());
@@ -153,7 +153,7 @@ class DefaultThrottlingManagerTest {
   void aGrownSemaphoreWakesTwoOfThreeWaitersForTwoNewPermitsAndNoneWhenItShrinks() {
     f.manager.addOrUpdateSemaphore("newsletter", 1);
     List<Set<String>> woken = new ArrayList<>();
-    f.family.onFreed(
+    f.family.throttles.onFreed(
         freed -> {
           woken.add(freed);
           f.family.waiters().released(freed.iterator().next());
@@ -178,7 +178,7 @@ class DefaultThrottlingManagerTest {
     List<Runnable> submitted = new ArrayList<>();
     f.family.executor = executor(submitted::add);
     List<Set<String>> woken = new ArrayList<>();
-    f.family.onFreed(woken::add);
+    f.family.throttles.onFreed(woken::add);
     String resource = JobThrottlers.resource(ThrottlerKind.SEMAPHORE, "newsletter");
     f.family
         .waiters()

@@ -51,6 +51,7 @@ public final class FamilyFixture {
     family.store = store;
     family.clock = clock;
     family.transitions = new TaskTransitions();
+    family.throttles = io.taskgate.engine.throttle.Throttles.of(java.util.List.of());
     family.configure(ThrottlingAction.WAIT, null, false, Duration.ofSeconds(30));
     manager.store = store;
     manager.throttlers = family;

@@ -35,12 +35,15 @@ class RateLimitGateTest {
 
   @Test
   void theFirstTaskOfAKeyRunsNowHoldingItsKey() {
-    ThrottleDecision decision = acquire(fixture.attempt("acme"));
+    ThrottledAttempt first = fixture.attempt("acme");
+    ThrottleDecision decision = acquire(first);
 
     assertThat(decision)
         .isEqualTo(
             ThrottleDecision.Run.now(
-                new RateLimitGate.GatePermit(fixture.scope, "acme", TEN_A_SECOND)));
+                new RateLimitGate.GatePermit(fixture.scope, "acme", first.task().id(), null)));
+    assertThat(((RateLimitGate.GatePermit) ((ThrottleDecision.Run) decision).permit()).policy())
+        .isEqualTo(TEN_A_SECOND);
   }
 
   @Test
@@ -199,13 +202,15 @@ class RateLimitGateTest {
         };
     GateFixture failing = new GateFixture(TEN_A_SECOND, 3, Duration.ofMillis(100), broken);
 
-    ThrottleDecision decision =
-        failing.gate.acquire(failing.attempt("acme"), failing.clock.instant());
+    ThrottledAttempt attempt = failing.attempt("acme");
+    ThrottleDecision decision = failing.gate.acquire(attempt, failing.clock.instant());
 
     assertThat(decision)
         .isEqualTo(
             ThrottleDecision.Run.now(
-                new RateLimitGate.GatePermit(failing.scope, "acme", TEN_A_SECOND)));
+                new RateLimitGate.GatePermit(failing.scope, "acme", attempt.task().id(), null)));
+    assertThat(((RateLimitGate.GatePermit) ((ThrottleDecision.Run) decision).permit()).policy())
+        .isEqualTo(TEN_A_SECOND);
   }
 
   @Test
