@@ -254,6 +254,44 @@ class ArchitectureTest {
         .isTrue();
   }
 
+  /**
+   * The engine's packages that run tasks (its root, {@code run}, {@code dispatch}, {@code
+   * schedule}, {@code queue}) reach throttling through {@code engine.throttle} alone, never a
+   * throttle's own subpackage.
+   */
+  static ArchRule theEngineReachesThrottlingThroughTheDoor(String engine) {
+    return noClasses()
+        .that()
+        .resideInAnyPackage(
+            engine,
+            engine + ".run..",
+            engine + ".dispatch..",
+            engine + ".schedule..",
+            engine + ".queue..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(engine + ".throttle.*..")
+        .because(
+            "the engine reaches every throttle through engine.throttle (Throttles, the Throttle"
+                + " SPI, Permits), so that a kind of throttle is added without touching it");
+  }
+
+  @Test
+  void theEngineReachesThrottlingThroughTheDoorOnly() {
+    theEngineReachesThrottlingThroughTheDoor("io.taskgate.engine").check(PRODUCTION);
+  }
+
+  @Test
+  void theEngineDoorRuleCatchesARunnerThatReachesAThrottlesParts() {
+    EvaluationResult result =
+        theEngineReachesThrottlingThroughTheDoor("io.taskgate.archfixture.door").evaluate(FIXTURE);
+
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(String.join("\n", result.getFailureReport().getDetails()))
+        .contains("ReachingRunner")
+        .doesNotContain("PoliteRunner");
+  }
+
   /** CDI refuses a normal-scoped bean with a public field (WELD-000075) at deployment. */
   static ArchRule noPublicFieldsInNormalScopedBeans() {
     return fields()

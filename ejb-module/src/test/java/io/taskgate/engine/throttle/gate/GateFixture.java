@@ -54,6 +54,8 @@ public final class GateFixture {
   final ParkingNotes notes = new ParkingNotes();
   final io.taskgate.engine.event.TaskHistory history =
       new io.taskgate.engine.event.TaskHistory(clock);
+  final PacingLog pacing = new PacingLog(10);
+  final PushBacks pushBacks = new PushBacks();
 
   /**
    * @param policy the task type's policy
@@ -97,12 +99,21 @@ public final class GateFixture {
     gate.parkingLot = parkingLot;
     gate.spacing = spacing;
     gate.events = events;
-    gate.pacing = new PacingLog(10);
+    gate.pacing = pacing;
     gate.gateSettings = settings;
     gate.keys = keys;
     gate.instances = new io.taskgate.engine.cluster.Instances();
     gate.history = history;
     gate.notes = notes;
+    KeyStarts starts = new KeyStarts();
+    starts.spacing = spacing;
+    starts.pacing = pacing;
+    starts.clock = clock;
+    gate.starts = starts;
+    KeyPushBacks keyPushBacks = new KeyPushBacks();
+    keyPushBacks.limiter = limiter;
+    keyPushBacks.pushBacks = pushBacks;
+    gate.pushBacks = keyPushBacks;
   }
 
   /**
