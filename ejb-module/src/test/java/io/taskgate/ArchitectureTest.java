@@ -292,6 +292,65 @@ class ArchitectureTest {
         .doesNotContain("PoliteRunner");
   }
 
+  /** Each kind of throttle (a subpackage of {@code engine.throttle}) keeps to itself. */
+  static ArchRule theThrottleKindsDoNotSeeOneAnother(String engine) {
+    return slices()
+        .matching(engine + ".throttle.(*)..")
+        .should()
+        .notDependOnEachOther()
+        .because("a kind of throttle is reached through the door, never through another kind");
+  }
+
+  @Test
+  void theThrottleKindsKeepToThemselves() {
+    theThrottleKindsDoNotSeeOneAnother("io.taskgate.engine").check(PRODUCTION);
+  }
+
+  @Test
+  void theKindsRuleCatchesAKindThatReadsAnothersParts() {
+    EvaluationResult result =
+        theThrottleKindsDoNotSeeOneAnother("io.taskgate.archfixture.door").evaluate(FIXTURE);
+
+    assertThat(String.join("\n", result.getFailureReport().getDetails())).contains("SpotPeeker");
+  }
+
+  /**
+   * The throttles sit below the engine's run and dispatch, and the method limiters beside them: the
+   * limiters never see the task throttles (both use the keyed budgets of {@code engine.budget}).
+   */
+  static List<ArchRule> theThrottlesLayers(String engine) {
+    return List.of(
+        noClasses()
+            .that()
+            .resideInAPackage(engine + ".throttle..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(engine + ".run..", engine + ".dispatch..")
+            .because("the engine calls the throttles, never the other way round"),
+        noClasses()
+            .that()
+            .resideInAPackage(engine + ".limiter..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage(engine + ".throttle..")
+            .because("method limits and task throttles share the keyed budgets, not each other"));
+  }
+
+  @Test
+  void theThrottlesSeeNeitherRunNorDispatchAndTheLimitersDoNotSeeTheThrottles() {
+    theThrottlesLayers("io.taskgate.engine").forEach(rule -> rule.check(PRODUCTION));
+  }
+
+  @Test
+  void theLayerRulesCatchAThrottleCallingTheRunnerAndALimiterUsingTheDoor() {
+    List<ArchRule> rules = theThrottlesLayers("io.taskgate.archfixture.door");
+
+    assertThat(String.join("\n", rules.get(0).evaluate(FIXTURE).getFailureReport().getDetails()))
+        .contains("RunnerCaller");
+    assertThat(String.join("\n", rules.get(1).evaluate(FIXTURE).getFailureReport().getDetails()))
+        .contains("DoorUser");
+  }
+
   /** CDI refuses a normal-scoped bean with a public field (WELD-000075) at deployment. */
   static ArchRule noPublicFieldsInNormalScopedBeans() {
     return fields()

@@ -13,7 +13,7 @@ import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.cluster.grid.GridKeyedRateLimiter;
 import io.taskgate.engine.cluster.grid.GridMaps;
-import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -19,7 +19,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.limiter.LimitSpec;
 import io.taskgate.engine.limiter.NamedLimiter;
-import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;

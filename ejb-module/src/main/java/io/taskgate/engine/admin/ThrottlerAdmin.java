@@ -2,6 +2,7 @@ package io.taskgate.engine.admin;
 
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.admin.dto.RateLimitOverrideView;
 import io.taskgate.engine.admin.dto.ThrottlerChangeView;
 import io.taskgate.engine.admin.dto.ThrottlerView;
@@ -12,7 +13,6 @@ import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.limiter.MethodLimits;
 import io.taskgate.engine.throttle.RateLimitReads;
-import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
 import io.taskgate.engine.throttle.family.JobThrottlers;
 import io.taskgate.engine.throttle.family.ThrottleStats;

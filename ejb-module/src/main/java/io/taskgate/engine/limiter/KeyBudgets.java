@@ -11,7 +11,7 @@ import io.taskgate.core.ratelimit.KeySnapshot;
 import io.taskgate.core.ratelimit.KeyState;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
-import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.Optional;

@@ -1,6 +1,7 @@
 package io.taskgate.engine.throttle;
 
 import io.taskgate.api.Task;
+import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.store.StoredTask;

@@ -1,6 +1,7 @@
 package io.taskgate.engine.throttle;
 
 import io.taskgate.api.Task;
+import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.store.StoredTask;
@@ -134,7 +135,10 @@ public class Throttles {
     return start;
   }
 
-  /** How long before its slot a parked task comes back to be claimed: the longest lead. */
+  /**
+   * How long before its slot a parked task comes back to be claimed: the longest lead a kind asks
+   * for, at most {@link #MAX_CLAIM_AHEAD}.
+   */
   public Duration claimAhead() {
     Duration lead = Duration.ZERO;
     for (ThrottleProvider provider : providers) {
@@ -143,7 +147,7 @@ public class Throttles {
         lead = asked;
       }
     }
-    return lead;
+    return lead.compareTo(MAX_CLAIM_AHEAD) > 0 ? MAX_CLAIM_AHEAD : lead;
   }
 
   /** The copy of a task a kind keeps while the task waits for it, or null. */

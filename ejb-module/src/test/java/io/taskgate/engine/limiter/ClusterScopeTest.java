@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.taskgate.api.RateLimitExceededException;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
-import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package io.taskgate.engine.cluster.grid;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.taskgate.api.RateLimitPolicy;
-import io.taskgate.engine.throttle.ThrottlerState;
+import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.store.InstanceRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;

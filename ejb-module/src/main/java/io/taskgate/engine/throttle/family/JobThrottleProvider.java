@@ -1,11 +1,11 @@
 package io.taskgate.engine.throttle.family;
 
 import io.taskgate.api.ThrottlerKind;
+import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleProvider;
-import io.taskgate.engine.throttle.ThrottlerState;
 import io.taskgate.store.TaskQueries;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

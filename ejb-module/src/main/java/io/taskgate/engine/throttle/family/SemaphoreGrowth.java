@@ -1,7 +1,7 @@
 package io.taskgate.engine.throttle.family;
 
+import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.throttle.ResourceWaiters;
-import io.taskgate.engine.throttle.ThrottlerState;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;

@@ -1,6 +1,8 @@
 package io.taskgate.engine.throttle.gate;
 
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.budget.GateSettings;
+import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.throttle.PacingMark;
 import io.taskgate.engine.throttle.ParkedTask;

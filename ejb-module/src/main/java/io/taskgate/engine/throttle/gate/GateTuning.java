@@ -1,5 +1,6 @@
 package io.taskgate.engine.throttle.gate;
 
+import io.taskgate.engine.budget.GateSettings;
 import java.time.Duration;
 
 /**

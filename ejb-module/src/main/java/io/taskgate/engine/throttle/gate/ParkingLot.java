@@ -5,6 +5,7 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;

@@ -8,6 +8,7 @@ import io.taskgate.core.ratelimit.DeferralAggregator;
 import io.taskgate.core.ratelimit.DeferralReport;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.schedule.OffTimer;
 import jakarta.annotation.PostConstruct;

@@ -7,6 +7,8 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.engine.budget.GateSettings;
+import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.handler.GateSpec;

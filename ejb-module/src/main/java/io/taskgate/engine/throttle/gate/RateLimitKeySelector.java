@@ -5,6 +5,7 @@ import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Task;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;

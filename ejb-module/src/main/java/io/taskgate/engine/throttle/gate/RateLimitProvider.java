@@ -4,6 +4,8 @@ import io.taskgate.api.Task;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.engine.budget.GateSettings;
+import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;

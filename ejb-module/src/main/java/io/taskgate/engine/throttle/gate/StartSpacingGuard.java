@@ -3,6 +3,7 @@ package io.taskgate.engine.throttle.gate;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.StartSpacing;
+import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.cluster.grid.GridState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

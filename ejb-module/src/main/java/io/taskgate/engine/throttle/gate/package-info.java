@@ -1,15 +1,17 @@
 /**
- * The keyed rate-limit gate, the first {@link io.taskgate.engine.throttle.Throttle}: {@link
- * io.taskgate.engine.throttle.gate.RateLimitGate} asks the keyed limiter, which {@link
- * io.taskgate.engine.throttle.gate.RateLimiterBean} hosts ({@link
- * io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter}: thread-safe shards around the core's
- * single-threaded GCRA), parks tasks in the {@link io.taskgate.engine.throttle.gate.ParkingLot},
- * decides for the moment a task starts ({@link io.taskgate.engine.throttle.gate.StartLead}) and
- * keeps starts apart after a late one ({@link io.taskgate.engine.throttle.gate.StartSpacingGuard});
- * its settings ({@link io.taskgate.engine.throttle.gate.GateSettings}), tuned constants ({@link
+ * The keyed rate-limit gate, a kind of {@link io.taskgate.engine.throttle.Throttle} registered with
+ * the door by {@link io.taskgate.engine.throttle.gate.RateLimitProvider}: {@link
+ * io.taskgate.engine.throttle.gate.RateLimitGate} asks the application's keyed limiter ({@code
+ * engine.budget}), parks tasks in the {@link io.taskgate.engine.throttle.gate.ParkingLot}, decides
+ * for the moment a task starts ({@link io.taskgate.engine.throttle.gate.StartLead}), checks each
+ * start at the last moment ({@link io.taskgate.engine.throttle.gate.KeyStarts}: the start window
+ * and {@link io.taskgate.engine.throttle.gate.StartSpacingGuard}, which keeps starts apart after a
+ * late one), moves a key's schedule on an upstream's push-back ({@link
+ * io.taskgate.engine.throttle.gate.KeyPushBacks}); its tuned constants ({@link
  * io.taskgate.engine.throttle.gate.GateTuning}), key selection, events, pacing log and the notes of
  * parked tasks in their audit ({@link io.taskgate.engine.throttle.gate.ParkingNotes}). Depends on
- * the throttle SPI, the core, the store, the engine's time, handler, schedule and event packages,
- * the Jakarta EE API and the JDK.
+ * the throttle door, the keyed budgets, the core, the store, the engine's time, handler, schedule,
+ * queue, cluster and event packages, the Jakarta EE API and the JDK; never on another kind of
+ * throttle.
  */
 package io.taskgate.engine.throttle.gate;

@@ -9,7 +9,7 @@ import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitDecision.Outcome;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.LogCapture;
-import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,12 +2,12 @@ package io.taskgate.engine.throttle.family;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.throttle.ThrottlerState;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.cluster.grid.GridKeyedRateLimiter;
 import io.taskgate.engine.cluster.grid.GridMaps;
 import io.taskgate.engine.cluster.grid.GridMembers;
 import io.taskgate.engine.cluster.grid.GridThrottlerState;
-import io.taskgate.engine.throttle.ThrottlerState;
-import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

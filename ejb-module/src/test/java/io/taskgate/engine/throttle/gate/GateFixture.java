@@ -8,6 +8,9 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.engine.RecordingEvent;
+import io.taskgate.engine.budget.GateSettings;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
@@ -55,6 +58,8 @@ public final class GateFixture {
   final io.taskgate.engine.event.TaskHistory history =
       new io.taskgate.engine.event.TaskHistory(clock);
   final PacingLog pacing = new PacingLog(10);
+  final io.taskgate.store.ThrottlerStore policyStore =
+      new io.taskgate.engine.throttle.family.MemoryThrottlerStore();
   final PushBacks pushBacks = new PushBacks();
 
   /**
@@ -95,7 +100,7 @@ public final class GateFixture {
     keys.settings = settings;
     keys.warnings = new LogThrottle(RateLimitKeySelector.WARNING_INTERVAL, ticker::nanos);
     gate.limiter = limiter;
-    gate.policies = policies(clock);
+    gate.policies = policies(clock, policyStore);
     gate.parkingLot = parkingLot;
     gate.spacing = spacing;
     gate.events = events;
@@ -150,10 +155,7 @@ public final class GateFixture {
   /** The run-time rate-limit changes in {@code store}. */
   public static RatePolicies policies(
       java.time.InstantSource clock, io.taskgate.store.ThrottlerStore store) {
-    RatePolicies policies = new RatePolicies();
-    policies.store = store;
-    policies.clock = clock;
-    return policies;
+    return RatePolicies.of(store, clock);
   }
 
   /** A first attempt of a new task of {@code tenant}, due now. */

@@ -8,6 +8,7 @@ import io.taskgate.api.RateLimitRejected;
 import io.taskgate.api.RateLimitRejectedException.Reason;
 import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.RecordingEvent;
+import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.event.LogThrottle;
 import java.time.Duration;
 import java.time.Instant;

@@ -10,6 +10,7 @@ import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.engine.LogCapture;
+import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.TaskgateExtension;

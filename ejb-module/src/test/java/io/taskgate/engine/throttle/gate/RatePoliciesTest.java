@@ -19,7 +19,7 @@ class RatePoliciesTest {
   }
 
   private void change(String key, int permits, int burst) {
-    f.gate.policies.store.putRateOverride(
+    f.policyStore.putRateOverride(
         new RateOverride(f.scope.name(), key, permits, Duration.ofSeconds(1).toNanos(), burst),
         "alice",
         f.clock.instant());
@@ -51,11 +51,11 @@ class RatePoliciesTest {
         .as("spaced at the new rate: 100 ms, not 1 s")
         .isBefore(f.clock.instant().plusMillis(500));
 
-    f.gate.policies.store.removeRateOverride(f.scope.name(), null, "alice", f.clock.instant());
+    f.policyStore.removeRateOverride(f.scope.name(), null, "alice", f.clock.instant());
     f.gate.policies.reload(f.clock.instant());
     assertThat(decide("b")).isInstanceOf(ThrottleDecision.Run.class);
     assertThat(decide("b")).isInstanceOf(ThrottleDecision.ParkUntil.class);
-    assertThat(f.gate.policies.store.changes(10))
+    assertThat(f.policyStore.changes(10))
         .extracting(c -> c.kind().label() + " " + c.id() + ": " + c.before() + " -> " + c.after())
         .containsExactly(
             "rate-limit Mail: permits=10 period=PT1S burst=3 -> null",
@@ -66,7 +66,7 @@ class RatePoliciesTest {
   void aChangeMadeByAnotherInstanceArrivesWithinTwoSeconds() {
     f.gate.policies.reload(f.clock.instant());
     // stored by another instance: this one has not reloaded
-    f.gate.policies.store.putRateOverride(
+    f.policyStore.putRateOverride(
         new RateOverride(f.scope.name(), null, 10, Duration.ofSeconds(1).toNanos(), 5),
         "bob",
         f.clock.instant());
@@ -85,7 +85,7 @@ class RatePoliciesTest {
 
   @Test
   void aStoredChangeOutsideTheRangesIsIgnoredAndTheAnnotationApplies() {
-    f.gate.policies.store.putRateOverride(
+    f.policyStore.putRateOverride(
         new RateOverride(f.scope.name(), "vip", Integer.MAX_VALUE, 1, 1), "old", f.clock.instant());
     f.gate.policies.reload(f.clock.instant());
 

@@ -3,6 +3,7 @@ package io.taskgate.engine.throttle.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.cluster.grid.GridSettings;
 import io.taskgate.engine.cluster.grid.GridState;
 import java.time.Duration;

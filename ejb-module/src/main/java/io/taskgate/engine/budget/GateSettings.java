@@ -1,8 +1,7 @@
-package io.taskgate.engine.throttle.gate;
+package io.taskgate.engine.budget;
 
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.engine.queue.QueueSettings;
-import io.taskgate.engine.throttle.Throttles;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -50,7 +49,7 @@ public class GateSettings {
   public static final String CLAIM_AHEAD = "taskgate.rate-limit.claim-ahead";
 
   static final Duration DEFAULT_CLAIM_AHEAD = Duration.ofMillis(100);
-  public static final Duration MAX_CLAIM_AHEAD = Throttles.MAX_CLAIM_AHEAD;
+  public static final Duration MAX_CLAIM_AHEAD = Duration.ofSeconds(5);
 
   static final int MAX_PARKED_TASKS_CAP = 5000;
   static final int DEFAULT_MAX_TRACKED_KEYS = 100_000;

@@ -1,9 +1,9 @@
-package io.taskgate.engine.throttle.gate;
+package io.taskgate.engine.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.taskgate.engine.throttle.gate.GateSettings.Values;
+import io.taskgate.engine.budget.GateSettings.Values;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

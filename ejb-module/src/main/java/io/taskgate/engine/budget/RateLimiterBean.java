@@ -1,4 +1,4 @@
-package io.taskgate.engine.throttle.gate;
+package io.taskgate.engine.budget;
 
 import com.hazelcast.core.HazelcastInstance;
 import io.taskgate.core.ratelimit.EpochNanos;

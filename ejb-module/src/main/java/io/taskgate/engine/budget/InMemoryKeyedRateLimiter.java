@@ -1,4 +1,4 @@
-package io.taskgate.engine.throttle.gate;
+package io.taskgate.engine.budget;
 
 import io.taskgate.core.ratelimit.GcraShard;
 import io.taskgate.core.ratelimit.KeyQuery;

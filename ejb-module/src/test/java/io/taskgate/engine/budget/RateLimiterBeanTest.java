@@ -1,4 +1,4 @@
-package io.taskgate.engine.throttle.gate;
+package io.taskgate.engine.budget;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

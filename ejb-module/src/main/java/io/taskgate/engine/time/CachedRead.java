@@ -1,4 +1,4 @@
-package io.taskgate.engine.throttle;
+package io.taskgate.engine.time;
 
 import java.time.Duration;
 import java.time.Instant;

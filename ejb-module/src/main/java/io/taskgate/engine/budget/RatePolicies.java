@@ -1,10 +1,10 @@
-package io.taskgate.engine.throttle.gate;
+package io.taskgate.engine.budget;
 
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.SettingRanges;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.handler.GateSpec;
-import io.taskgate.engine.throttle.CachedRead;
+import io.taskgate.engine.time.CachedRead;
 import io.taskgate.store.ThrottlerStore;
 import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.annotation.Resource;
@@ -36,6 +36,18 @@ public class RatePolicies {
 
   @Inject ThrottlerStore store;
   @Inject InstantSource clock;
+
+  /** For CDI. */
+  public RatePolicies() {}
+
+  /** The run-time changes stored in {@code store}, for tests and code outside the container. */
+  public static RatePolicies of(ThrottlerStore store, InstantSource clock) {
+    RatePolicies policies = new RatePolicies();
+    policies.store = store;
+    policies.clock = clock;
+    return policies;
+  }
+
   @Resource ManagedExecutorService executor;
 
   private volatile Map<String, RateOverride> overrides = Map.of();

@@ -1,8 +1,6 @@
-package io.taskgate.engine.throttle;
+package io.taskgate.core.throttle;
 
 import io.taskgate.api.WindowOptions;
-import io.taskgate.core.throttle.Holders;
-import io.taskgate.core.throttle.WindowCounts;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
