@@ -9,9 +9,10 @@ import java.util.UUID;
 /**
  * One key's GCRA state as a shared store keeps it (a data-grid entry): its theoretical arrival time
  * and its pending reservations, as bytes, so that the store holds no class of the application and
- * an update is one read-modify-write of one value. The algorithm is {@link GcraShard}'s, for one
- * key: the same decisions, the same invariants (idempotent reservations, non-decreasing slots,
- * rejections spend nothing). <b>Not thread-safe</b>: the store runs one update of a key at a time.
+ * an update is one read-modify-write of one value. The cell encodes the state; the arithmetic is
+ * {@link Gcra}'s, the decisions and invariants {@link GcraShard}'s for one key (idempotent
+ * reservations, non-decreasing slots, rejections spend nothing). <b>Not thread-safe</b>: the store
+ * runs one update of a key at a time.
  *
  * <p>Beside the slots it hands out, the cell keeps a second chain over the starts really made, on
  * whichever instance ({@link #tryStart}): a task that starts late (a paused instance, a slow claim,
@@ -24,7 +25,7 @@ import java.util.UUID;
  */
 public final class GcraCell {
   /** The TAT of a key never seen (or forgotten). */
-  static final long NEW_KEY = Long.MIN_VALUE;
+  static final long NEW_KEY = Gcra.NEW_KEY;
 
   private long tat = NEW_KEY;
   private long startTat = NEW_KEY; // the chain of the starts really made, from every instance
@@ -115,22 +116,16 @@ public final class GcraCell {
         return RateLimitDecision.runNow();
       }
     }
-    long current = current(rules, now);
-    long slot = current - rules.tolerance();
-    RateLimitDecision decision;
-    if (slot <= now) {
-      decision = RateLimitDecision.runNow();
-    } else if (rules.discard()) {
-      return RateLimitDecision.discarded(slot, now);
-    } else if (slot - now > rules.horizon()) {
-      return RateLimitDecision.beyondHorizon(slot, now);
-    } else {
-      decision = RateLimitDecision.deferred(slot, now);
-      if (reservationId != null) {
-        add(reservationId, slot);
-      }
+    long from = from(rules, now);
+    long slot = Gcra.slot(from, 1, rules.interval(), rules.tolerance());
+    RateLimitDecision decision = Gcra.reservation(slot, now, rules.horizon(), rules.discard());
+    if (decision.rejected()) {
+      return decision;
     }
-    tat = current + rules.interval();
+    if (decision.outcome() == RateLimitDecision.Outcome.DEFERRED && reservationId != null) {
+      add(reservationId, slot);
+    }
+    tat = Gcra.spend(from, 1, rules.interval());
     changed = true;
     return decision;
   }
@@ -170,13 +165,13 @@ public final class GcraCell {
       return Math.max(1, Math.min(pendingUntil - now, pendingRetryNanos));
     }
     if (startTat != NEW_KEY) {
-      long earliest = startTat - rules.tolerance() - jitterNanos;
-      if (now < earliest) {
-        return earliest - now;
+      long earliest = Gcra.slot(startTat, 1, rules.interval(), rules.tolerance()) - jitterNanos;
+      if (!Gcra.conforms(earliest, now)) {
+        return Gcra.retryAfter(earliest, now);
       }
     }
-    long from = startTat != NEW_KEY ? startTat : rules.startEmpty() ? now + rules.tolerance() : now;
-    startTat = Math.max(from, now) + rules.interval();
+    long from = Gcra.from(startTat, now, rules.tolerance(), rules.startEmpty());
+    startTat = Gcra.spend(from, 1, rules.interval());
     pendingToken = token;
     pendingUntil = now + leaseNanos;
     changed = true;
@@ -195,9 +190,9 @@ public final class GcraCell {
       pendingUntil = 0;
       changed = true;
     }
-    long from = at + rules.interval();
-    if (startTat != NEW_KEY && from > startTat) {
-      startTat = from;
+    long begunTat = Gcra.spend(at, 1, rules.interval());
+    if (startTat != NEW_KEY && begunTat > startTat) {
+      startTat = begunTat;
       changed = true;
     }
   }
@@ -214,17 +209,8 @@ public final class GcraCell {
 
   /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
   public RateLimitDecision peek(Rules rules, long now) {
-    long slot = current(rules, now) - rules.tolerance();
-    if (slot <= now) {
-      return RateLimitDecision.runNow();
-    }
-    if (rules.discard()) {
-      return RateLimitDecision.discarded(slot, now);
-    }
-    if (slot - now > rules.horizon()) {
-      return RateLimitDecision.beyondHorizon(slot, now);
-    }
-    return RateLimitDecision.deferred(slot, now);
+    long slot = Gcra.slot(from(rules, now), 1, rules.interval(), rules.tolerance());
+    return Gcra.reservation(slot, now, rules.horizon(), rules.discard());
   }
 
   /** See {@link KeyedRateLimiter#release(RateLimitScope, String, Object)}. */
@@ -259,7 +245,7 @@ public final class GcraCell {
         earliest = Math.min(earliest, slot);
       }
     }
-    long delta = earliest == Long.MAX_VALUE ? 0 : Math.max(0, target - earliest);
+    long delta = Gcra.pushBackDelta(earliest, target);
     if (delta > 0) {
       for (int i = 0; i < size; i++) {
         if (reservations[i * 3 + 2] > now) {
@@ -267,7 +253,7 @@ public final class GcraCell {
         }
       }
     }
-    tat = Math.max(Math.max(tat, now) + delta, target + rules.tolerance());
+    tat = Gcra.pushBack(tat, now, delta, target, rules.tolerance());
     if (first != null) {
       add(first, until);
     }
@@ -299,11 +285,8 @@ public final class GcraCell {
     return until;
   }
 
-  private long current(Rules rules, long now) {
-    if (tat == NEW_KEY) {
-      return rules.startEmpty() ? now + rules.tolerance() : now;
-    }
-    return Math.max(tat, now);
+  private long from(Rules rules, long now) {
+    return Gcra.from(tat, now, rules.tolerance(), rules.startEmpty());
   }
 
   private void dropStale(long now) {

@@ -12,20 +12,13 @@ import java.util.function.Consumer;
  *
  * <h2>The algorithm</h2>
  *
- * Each (scope, key) has a theoretical arrival time {@code TAT}: when its budget would be exactly
- * used up if executions had run at the steady pace. With emission interval {@code T = period /
- * permits} and burst tolerance {@code τ = (burst − 1) · T}, a task arriving at {@code now}
+ * Each (scope, key) has a theoretical arrival time {@code TAT}, moved by {@link Gcra}'s transition
+ * one execution at a time; a task arriving at {@code now} gets {@link Gcra#reservation}'s answer:
+ * run now, deferred to its slot (both spend, {@code TAT = max(TAT, now) + T}), or rejected beyond
+ * the horizon or on a discarding overflow (nothing spent). A new key counts from {@code now}, or
+ * from {@code now + τ} when its policy starts empty.
  *
- * <pre>
- *   tat  = max(TAT, now)            (a new key: tat = now, or now + τ when the policy starts empty)
- *   slot = tat − τ                  (the earliest instant the key conforms)
- *   slot ≤ now            → run now,            TAT = tat + T
- *   slot − now > horizon  → reject, nothing spent
- *   discard on overflow   → reject, nothing spent
- *   otherwise             → deferred to slot,   TAT = tat + T
- * </pre>
- *
- * A key idle for {@code burst · T} has {@code TAT ≤ now}: its budget is full, and forgetting it
+ * <p>A key idle for {@code burst · T} has {@code TAT ≤ now}: its budget is full, and forgetting it
  * changes nothing (a forgotten key of a start-empty policy comes back empty: stricter, never
  * looser). Slots of one key never decrease because TAT never does.
  *
@@ -64,9 +57,9 @@ public final class GcraShard {
     if (reservationId == null || table.reservations == null || table.reservations.isEmpty()) {
       int index = table.find(key, key.hashCode());
       if (index >= 0) {
-        long tat = Math.max(table.tats[index], now);
-        if (tat - table.tolerance <= now) {
-          table.tats[index] = tat + table.interval;
+        long from = Gcra.from(table.tats[index], now);
+        if (Gcra.conforms(Gcra.slot(from, 1, table.interval, table.tolerance), now)) {
+          table.tats[index] = Gcra.spend(from, 1, table.interval);
           return RateLimitDecision.runNow();
         }
       }
@@ -92,25 +85,13 @@ public final class GcraShard {
 
     int hash = key.hashCode();
     int index = table.find(key, hash);
-    long tat;
-    if (index >= 0) {
-      tat = Math.max(table.tats[index], now);
-    } else {
-      tat = table.startEmpty ? now + table.tolerance : now;
+    long from = from(table, index, now);
+    long slot = Gcra.slot(from, 1, table.interval, table.tolerance);
+    RateLimitDecision decision = Gcra.reservation(slot, now, table.horizon, table.discard);
+    if (decision.rejected()) {
+      return decision;
     }
-    long slot = tat - table.tolerance;
-    Outcome outcome;
-    if (slot <= now) {
-      outcome = Outcome.RUN_NOW;
-    } else if (table.discard) {
-      return RateLimitDecision.discarded(slot, now);
-    } else if (slot - now > table.horizon) {
-      return RateLimitDecision.beyondHorizon(slot, now);
-    } else {
-      outcome = Outcome.DEFERRED;
-    }
-
-    long newTat = tat + table.interval;
+    long newTat = Gcra.spend(from, 1, table.interval);
     if (index >= 0) {
       table.tats[index] = newTat;
     } else if (claimKey(now)) {
@@ -119,16 +100,14 @@ public final class GcraShard {
       trackedKeys.countUntracked();
       return RateLimitDecision.untracked();
     }
-    if (outcome == Outcome.DEFERRED && reservationId != null) {
+    if (decision.outcome() == Outcome.DEFERRED && reservationId != null) {
       if (table.reservations == null) {
         table.reservations = new HashMap<>();
       }
       table.reservations.put(reservationId, new Reservation(key, slot));
       pendingReservations++;
     }
-    return outcome == Outcome.RUN_NOW
-        ? RateLimitDecision.runNow()
-        : RateLimitDecision.deferred(slot, now);
+    return decision;
   }
 
   /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
@@ -138,31 +117,25 @@ public final class GcraShard {
     if (index < 0 && trackedKeys.tracked() >= trackedKeys.max()) {
       return RateLimitDecision.untracked();
     }
-    long tat =
-        index >= 0
-            ? Math.max(table.tats[index], now)
-            : table.startEmpty ? now + table.tolerance : now;
-    long slot = tat - table.tolerance;
-    if (slot <= now) {
-      return RateLimitDecision.runNow();
-    }
-    if (table.discard) {
-      return RateLimitDecision.discarded(slot, now);
-    }
-    if (slot - now > table.horizon) {
-      return RateLimitDecision.beyondHorizon(slot, now);
-    }
-    return RateLimitDecision.deferred(slot, now);
+    long slot = Gcra.slot(from(table, index, now), 1, table.interval, table.tolerance);
+    return Gcra.reservation(slot, now, table.horizon, table.discard);
+  }
+
+  /** The TAT a request at {@code now} counts from, for the key at {@code index} (negative: new). */
+  private static long from(GcraTable table, int index, long now) {
+    return index >= 0
+        ? Gcra.from(table.tats[index], now)
+        : Gcra.from(Gcra.NEW_KEY, now, table.tolerance, table.startEmpty);
   }
 
   /**
    * The theoretical arrival time of {@code key} under {@code scope} (its budget is whole once now
-   * reaches it), or {@link Long#MIN_VALUE} when the key is not tracked (a whole budget).
+   * reaches it), or {@link Gcra#NEW_KEY} when the key is not tracked (a whole budget).
    */
   public long theoreticalArrival(RateLimitScope scope, String key) {
     GcraTable table = table(scope);
     int index = table.find(key, key.hashCode());
-    return index >= 0 ? table.tats[index] : Long.MIN_VALUE;
+    return index >= 0 ? table.tats[index] : Gcra.NEW_KEY;
   }
 
   /** See {@link KeyedRateLimiter#release(RateLimitScope, String, Object)}. */
@@ -194,7 +167,7 @@ public final class GcraShard {
         }
       }
     }
-    long delta = earliest == Long.MAX_VALUE ? 0 : Math.max(0, target - earliest);
+    long delta = Gcra.pushBackDelta(earliest, target);
     if (delta > 0) {
       for (Map.Entry<Object, Reservation> e : table.reservations.entrySet()) {
         Reservation r = e.getValue();
@@ -205,8 +178,9 @@ public final class GcraShard {
     }
     int hash = key.hashCode();
     int index = table.find(key, hash);
-    long tat = index >= 0 ? Math.max(table.tats[index], now) : now;
-    long shifted = Math.max(tat + delta, target + table.tolerance);
+    long shifted =
+        Gcra.pushBack(
+            index >= 0 ? table.tats[index] : Gcra.NEW_KEY, now, delta, target, table.tolerance);
     if (index >= 0) {
       table.tats[index] = shifted;
     } else if (claimKey(now)) {

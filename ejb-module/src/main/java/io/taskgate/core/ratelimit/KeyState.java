@@ -33,17 +33,14 @@ public record KeyState(
 
   /**
    * The state of a key whose theoretical arrival time is {@code tatEpochNanos}, at {@code now}: see
-   * the GCRA in {@link GcraShard}.
+   * {@link Gcra}.
    */
   public static KeyState of(
       String scope, String key, RateLimitPolicy policy, long tatEpochNanos, long now) {
-    long tat = Math.max(tatEpochNanos, now);
-    long slot = tat - policy.burstToleranceNanos();
-    int available = 0;
-    if (slot <= now) {
-      long saved = (now - slot) / policy.emissionIntervalNanos() + 1;
-      available = (int) Math.min(policy.burst(), saved);
-    }
+    long interval = policy.emissionIntervalNanos();
+    long tolerance = policy.burstToleranceNanos();
+    long slot = Gcra.slot(Gcra.from(tatEpochNanos, now), 1, interval, tolerance);
+    int available = Gcra.available(tatEpochNanos, now, interval, tolerance, policy.burst());
     return new KeyState(scope, key, policy, slot, available);
   }
 

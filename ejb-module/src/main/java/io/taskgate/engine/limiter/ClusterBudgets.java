@@ -2,6 +2,7 @@ package io.taskgate.engine.limiter;
 
 import io.taskgate.core.limiter.RateLimitLease;
 import io.taskgate.core.limiter.RateLimiter;
+import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
@@ -36,7 +37,12 @@ final class ClusterBudgets implements SharedBudgets {
     return new RateLimitScope(MethodLimits.CHANGE_PREFIX + spec.name(), KeyBudgets.policy(spec));
   }
 
-  /** One key's budget. */
+  /**
+   * One key's budget. Its decisions are on the wall clock this class is given, not on the {@code
+   * nowNanos} of its calls: those are this instance's monotonic readings, which other instances do
+   * not share, while the budget is one per key for the whole cluster (and lives in the keyed
+   * limiter beside the task gate's keys, whose times are nanoseconds since the epoch).
+   */
   private final class Budget implements RateLimiter {
     private final RateLimitScope scope;
     private final String key;
@@ -53,17 +59,18 @@ final class ClusterBudgets implements SharedBudgets {
       if (permits == 0) {
         return probe(1, nowNanos);
       }
-      return lease(keyed.reserve(scope, key, null, clock.instant()), permits);
+      return lease(keyed.reserve(scope, key, null, wallNanos()), permits);
     }
 
     @Override
     public RateLimitLease probe(int permits, long nowNanos) {
-      RateLimitLease lease = lease(keyed.peek(scope, key, epochNanos()), permits);
+      RateLimitLease lease = lease(keyed.peek(scope, key, wallNanos()), permits);
       return lease == NamedLimiter.UNTRACKED ? RateLimitLease.acquired(permits) : lease;
     }
 
-    private long epochNanos() {
-      return io.taskgate.core.ratelimit.EpochNanos.of(clock.instant());
+    /** The cluster's now: the injected wall clock, in nanoseconds since the epoch. */
+    private long wallNanos() {
+      return EpochNanos.of(clock.instant());
     }
 
     private RateLimitLease lease(RateLimitDecision decision, int permits) {

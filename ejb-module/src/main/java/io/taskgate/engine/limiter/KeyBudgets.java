@@ -6,6 +6,7 @@ import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.limiter.PartitionedLimiter;
 import io.taskgate.core.limiter.RateLimitLease;
 import io.taskgate.core.limiter.RateLimiter;
+import io.taskgate.core.ratelimit.Gcra;
 import io.taskgate.core.ratelimit.KeyQuery;
 import io.taskgate.core.ratelimit.KeySnapshot;
 import io.taskgate.core.ratelimit.KeyState;
@@ -61,7 +62,7 @@ interface KeyBudgets {
       return new Cluster(spec, shared);
     }
     if (spec.algorithm() == LimiterAlgorithm.GCRA) {
-      return new Gcra(spec);
+      return new GcraTables(spec);
     }
     return new Partitioned(spec);
   }
@@ -140,17 +141,19 @@ interface KeyBudgets {
    * limiter's own: a known key costs a hash probe and a few array reads under one stripe's monitor,
    * no object per key beyond its name.
    */
-  final class Gcra implements KeyBudgets {
+  final class GcraTables implements KeyBudgets {
     private final InMemoryKeyedRateLimiter keyed;
     private final RateLimitScope scope;
     private final long interval;
+    private final long tolerance;
     private final int burst;
 
-    Gcra(LimitSpec spec) {
+    GcraTables(LimitSpec spec) {
       RateLimitPolicy policy = policy(spec);
       this.keyed = new InMemoryKeyedRateLimiter(spec.maxKeys());
       this.scope = new RateLimitScope(spec.name(), policy);
       this.interval = policy.emissionIntervalNanos();
+      this.tolerance = policy.burstToleranceNanos();
       this.burst = policy.burst();
     }
 
@@ -161,12 +164,12 @@ interface KeyBudgets {
 
     @Override
     public RateLimitLease probe(String key, int permits, long nowNanos) {
-      long tat = keyed.theoreticalArrival(scope, key);
-      long allowAt = Math.max(tat, nowNanos) + (long) permits * interval - (long) burst * interval;
-      if (allowAt <= nowNanos) {
+      long from = Gcra.from(keyed.theoreticalArrival(scope, key), nowNanos);
+      long allowAt = Gcra.slot(from, permits, interval, tolerance);
+      if (Gcra.conforms(allowAt, nowNanos)) {
         return RateLimitLease.acquired(permits);
       }
-      return RateLimitLease.rejected(permits, allowAt - nowNanos, refusal(key));
+      return RateLimitLease.rejected(permits, Gcra.retryAfter(allowAt, nowNanos), refusal(key));
     }
 
     @Override
@@ -176,8 +179,8 @@ interface KeyBudgets {
 
     @Override
     public int availablePermits(String key, long nowNanos) {
-      long backlog = Math.max(keyed.theoreticalArrival(scope, key), nowNanos) - nowNanos;
-      return (int) Math.max(0, Math.min(burst, ((long) burst * interval - backlog) / interval));
+      return Gcra.available(
+          keyed.theoreticalArrival(scope, key), nowNanos, interval, tolerance, burst);
     }
 
     @Override
@@ -290,11 +293,11 @@ interface KeyBudgets {
 
   /** One key's GCRA budget as a limiter (what a waiting call asks again). */
   final class KeyBudget implements RateLimiter {
-    private final Gcra budgets;
+    private final GcraTables budgets;
     private final String key;
     private final int burst;
 
-    KeyBudget(Gcra budgets, String key, int burst) {
+    KeyBudget(GcraTables budgets, String key, int burst) {
       this.budgets = budgets;
       this.key = key;
       this.burst = burst;
