@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.api.QueueOrder;
 import io.taskgate.core.limiter.RateLimiter;
-import io.taskgate.engine.throttle.gate.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.time.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
