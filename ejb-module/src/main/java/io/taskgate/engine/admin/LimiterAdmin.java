@@ -2,9 +2,9 @@ package io.taskgate.engine.admin;
 
 import io.taskgate.api.LimiterStats;
 import io.taskgate.engine.admin.dto.LimiterView;
+import io.taskgate.engine.limiter.LimiterChanges;
 import io.taskgate.engine.limiter.MethodLimits;
 import io.taskgate.engine.limiter.NamedLimiter;
-import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import java.util.Optional;
 public class LimiterAdmin {
 
   @Inject MethodLimits limits;
-  @Inject DefaultThrottlingManager manager;
+  @Inject LimiterChanges changes;
 
   /** Every limiter, by name. */
   public List<LimiterStats> list() {
@@ -65,7 +65,7 @@ public class LimiterAdmin {
    * @throws IllegalArgumentException if there is no such limiter or a value is invalid
    */
   public LimiterStats set(String name, int permits, Duration period, int burst, String by) {
-    manager.setLimiter(name, permits, period, burst, by);
+    changes.set(name, permits, period, burst, by);
     return find(name).orElseThrow();
   }
 
@@ -73,6 +73,6 @@ public class LimiterAdmin {
    * Gives limiter {@code name} its declared limit back, audited as {@code by}; false if unchanged.
    */
   public boolean reset(String name, String by) {
-    return manager.resetLimiter(name, by);
+    return changes.reset(name, by);
   }
 }

@@ -12,10 +12,10 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.limiter.MethodLimits;
+import io.taskgate.engine.throttle.JobThrottlerReads;
 import io.taskgate.engine.throttle.RateLimitReads;
-import io.taskgate.engine.throttle.family.DefaultThrottlingManager;
-import io.taskgate.engine.throttle.family.JobThrottlers;
-import io.taskgate.engine.throttle.family.ThrottleStats;
+import io.taskgate.engine.throttle.ThrottlerChanges;
+import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.ThrottlerRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -44,8 +44,9 @@ public class ThrottlerAdmin {
   /** The changes listed with the throttlers. */
   static final int CHANGES = 20;
 
-  @Inject JobThrottlers throttlers;
-  @Inject DefaultThrottlingManager manager;
+  @Inject JobThrottlerReads throttlers;
+  @Inject ThrottlerChanges manager;
+  @Inject Throttles throttles;
   @Inject HandlerRegistry registry;
   @Inject InstantSource clock;
   @Inject RateLimitReads rateLimits;
@@ -56,8 +57,8 @@ public class ThrottlerAdmin {
     Instant now = clock.instant();
     Map<String, List<String>> usedBy = usedBy();
     Map<String, ThrottlerView> rows = new TreeMap<>();
-    for (ThrottlerRecord record : throttlers.definitionList()) {
-      String resource = JobThrottlers.resource(record.kind(), record.id());
+    for (ThrottlerRecord record : throttlers.definitions()) {
+      String resource = JobThrottlerReads.resource(record.kind(), record.id());
       rows.put(resource, view(record.kind(), record.id(), record, usedBy, now));
     }
     for (String resource : throttlers.state().holders().keySet()) {
@@ -105,9 +106,10 @@ public class ThrottlerAdmin {
 
   /** One throttler; empty if it is neither defined, held, nor named by a handler. */
   public Optional<ThrottlerView> find(ThrottlerKind kind, String id) {
-    String resource = JobThrottlers.resource(kind, id);
+    String resource = JobThrottlerReads.resource(kind, id);
     return list().throttlers().stream()
-        .filter(t -> JobThrottlers.resource(ThrottlerKind.parse(t.kind()), t.id()).equals(resource))
+        .filter(
+            t -> JobThrottlerReads.resource(ThrottlerKind.parse(t.kind()), t.id()).equals(resource))
         .findFirst();
   }
 
@@ -149,13 +151,13 @@ public class ThrottlerAdmin {
 
   /** What throttle {@code name} did since this instance started: acquired, waited, dropped. */
   public long[] counts(String name) {
-    ThrottleStats.Counters c = throttlers.stats().counters().get(name);
-    return c == null ? new long[3] : new long[] {c.acquired(), c.waited(), c.dropped()};
+    JobThrottlerReads.Counts c = throttlers.counts(name);
+    return new long[] {c.acquired(), c.waited(), c.dropped()};
   }
 
   /** Tells {@code listener} how long each task waited for a throttle before it let it run. */
   public void onWaited(java.util.function.BiConsumer<String, java.time.Duration> listener) {
-    throttlers.stats().onWaited(listener);
+    throttlers.onWaited(listener);
   }
 
   private ThrottlerView viewOf(String resource, Map<String, List<String>> usedBy, Instant now) {
@@ -170,7 +172,7 @@ public class ThrottlerAdmin {
       ThrottlerRecord record,
       Map<String, List<String>> usedBy,
       Instant now) {
-    String resource = JobThrottlers.resource(kind, id);
+    String resource = JobThrottlerReads.resource(kind, id);
     ThrottlerState state = throttlers.state();
     boolean defined = record != null || kind == ThrottlerKind.MUTEX;
     List<ThrottlerView.Holder> holders = new ArrayList<>();
@@ -182,7 +184,7 @@ public class ThrottlerAdmin {
           }
         });
     List<String> waiting = new ArrayList<>();
-    for (UUID task : throttlers.waiters().waiting(resource)) {
+    for (UUID task : throttles.waiters().waiting(resource)) {
       waiting.add(task.toString());
     }
     waiting.addAll(throttlers.retrying(resource).stream().sorted().toList());
@@ -249,7 +251,7 @@ public class ThrottlerAdmin {
         String key =
             spec.resource().isDynamic()
                 ? spec.name()
-                : JobThrottlers.resource(spec.kind(), spec.resource().fill(null));
+                : JobThrottlerReads.resource(spec.kind(), spec.resource().fill(null));
         used.computeIfAbsent(key, k -> new ArrayList<>()).add(handler.typeName());
       }
     }
@@ -258,14 +260,13 @@ public class ThrottlerAdmin {
 
   private List<ThrottlingView> throttling() {
     List<ThrottlingView> views = new ArrayList<>();
-    Map<String, ThrottleStats.Counters> counters = throttlers.stats().counters();
     for (HandlerInfo handler : registry.all()) {
       if (handler.throttling().isEmpty()) {
         continue;
       }
-      JobThrottlers.Resolved resolved = throttlers.resolve(handler.throttling().get());
+      JobThrottlerReads.Resolved resolved = throttlers.resolve(handler.throttling().get());
       for (ThrottlerSpec spec : handler.throttling().get().throttlers()) {
-        ThrottleStats.Counters c = counters.get(spec.name());
+        JobThrottlerReads.Counts c = throttlers.counts(spec.name());
         views.add(
             new ThrottlingView(
                 handler.typeName(),
@@ -274,9 +275,9 @@ public class ThrottlerAdmin {
                 resolved.action().name(),
                 resolved.maxWait(),
                 resolved.strict(),
-                c == null ? 0 : c.acquired(),
-                c == null ? 0 : c.waited(),
-                c == null ? 0 : c.dropped()));
+                c.acquired(),
+                c.waited(),
+                c.dropped()));
       }
     }
     views.sort(

@@ -13,7 +13,8 @@ import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.limiter.LimitSpec;
-import io.taskgate.engine.limiter.MethodLimits;
+import io.taskgate.engine.limiter.LimiterChanges;
+import io.taskgate.engine.throttle.ThrottlerChanges;
 import io.taskgate.store.ThrottlerChange;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
@@ -34,7 +35,7 @@ import java.util.logging.Logger;
  * the REST API passes the user.
  */
 @ApplicationScoped
-public class DefaultThrottlingManager implements ThrottlingManager {
+public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerChanges {
   private static final Logger LOG = Logger.getLogger(DefaultThrottlingManager.class.getName());
 
   /** Who the audit names for changes made by application code. */
@@ -45,7 +46,7 @@ public class DefaultThrottlingManager implements ThrottlingManager {
   @Inject InstantSource clock;
   @Inject RatePolicies rates;
   @Inject HandlerRegistry registry;
-  @Inject MethodLimits limits;
+  @Inject LimiterChanges limiterChanges;
 
   @Override
   public void addOrUpdateSemaphore(String id, int maxCount) {
@@ -257,28 +258,7 @@ public class DefaultThrottlingManager implements ThrottlingManager {
    * limiter now has.
    */
   public LimitSpec setLimiter(String name, int permits, Duration period, int burst, String by) {
-    LimitSpec declared = declaredLimiter(name);
-    if (period == null) {
-      throw new IllegalArgumentException("period must be given, such as PT1S");
-    }
-    LimitSpec changed = declared.withLimit(permits, period, burst);
-    RateOverride override =
-        new RateOverride(MethodLimits.CHANGE_PREFIX + name, null, permits, period.toNanos(), burst);
-    Optional<RateOverride> before = store.putRateOverride(override, by, clock.instant());
-    rates.reload(clock.instant());
-    limits.applyChanges();
-    if (before.isEmpty() || !before.get().equals(override)) {
-      LOG.info(
-          () ->
-              "Taskgate: limiter "
-                  + name
-                  + " set by "
-                  + by
-                  + " to "
-                  + override.describe()
-                  + before.map(b -> " (was " + b.describe() + ")").orElse(""));
-    }
-    return changed;
+    return limiterChanges.set(name, permits, period, burst, by);
   }
 
   @Override
@@ -288,26 +268,7 @@ public class DefaultThrottlingManager implements ThrottlingManager {
 
   /** {@link #resetLimiter(String)}, audited as {@code by}. */
   public boolean resetLimiter(String name, String by) {
-    declaredLimiter(name);
-    boolean removed =
-        store
-            .removeRateOverride(MethodLimits.CHANGE_PREFIX + name, null, by, clock.instant())
-            .isPresent();
-    rates.reload(clock.instant());
-    limits.applyChanges();
-    return removed;
-  }
-
-  private LimitSpec declaredLimiter(String name) {
-    return limits
-        .declared(name)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "no limiter is named "
-                        + name
-                        + ": name one with @RateLimited or @Limiter (the limiters are listed at"
-                        + " /api/limiters)"));
+    return limiterChanges.reset(name, by);
   }
 
   /** The latest {@code max} changes of definitions, newest first. */

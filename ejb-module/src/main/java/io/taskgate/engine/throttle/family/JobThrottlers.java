@@ -11,6 +11,8 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.handler.ThrottlingSpec;
+import io.taskgate.engine.throttle.JobThrottlerReads;
+import io.taskgate.engine.throttle.JobThrottlerReads.Resolved;
 import io.taskgate.engine.throttle.ResourceWaiters;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottlerWaits;
@@ -126,17 +128,8 @@ public class JobThrottlers implements ThrottlerWaits {
 
   /** The name the waiters and views use for throttler {@code id} of {@code kind}. */
   public static String resource(ThrottlerKind kind, String id) {
-    return kind.label() + ":" + id;
+    return JobThrottlerReads.resource(kind, id);
   }
-
-  /**
-   * A task type's throttling with the global defaults applied.
-   *
-   * @param action WAIT or DROP
-   * @param maxWait the max wait; null for none
-   * @param strict whether permits are kept until the task's final state
-   */
-  public record Resolved(ThrottlingAction action, Duration maxWait, boolean strict) {}
 
   /** {@code spec} with the global defaults applied. */
   public Resolved resolve(ThrottlingSpec spec) {

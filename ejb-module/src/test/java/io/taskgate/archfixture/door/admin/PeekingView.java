@@ -1,6 +1,6 @@
 package io.taskgate.archfixture.door.admin;
 
-import io.taskgate.archfixture.door.gate.Internals;
+import io.taskgate.archfixture.door.throttle.gate.Internals;
 
 /** A view that reads a throttle's internals instead of its read model: the door rule catches it. */
 public class PeekingView {

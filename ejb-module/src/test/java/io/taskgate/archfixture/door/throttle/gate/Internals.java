@@ -1,4 +1,4 @@
-package io.taskgate.archfixture.door.gate;
+package io.taskgate.archfixture.door.throttle.gate;
 
 /** A throttle's internal part, for the door rule's fixture. */
 public class Internals {
