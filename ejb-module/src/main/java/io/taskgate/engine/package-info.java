@@ -5,10 +5,11 @@
  * io.taskgate.engine.WebModuleStarted}). The work is in the subpackages: {@code time} (the clocks),
  * {@code handler} (discovery, registry, interceptor, invoker), {@code dispatch}, {@code queue},
  * {@code schedule} (the timeline, recovery and the sweep's reads), {@code run} (one attempt: claim,
- * run, record), {@code throttle} (the seam) and {@code throttle.gate} (the keyed rate-limit gate
- * and its limiter's host), {@code cluster} (the instances sharing the database), {@code event},
- * {@code admin} (the facades, all the web module may reach) and {@code limiter} (the blocking
- * wrapper of the plain limiters). May depend on the core, the API, the store and the Jakarta EE and
- * MicroProfile APIs.
+ * run, record), {@code throttle} (the door to every throttle) with its kinds {@code
+ * throttle.ratelimit} (the keyed rate-limit gate) and {@code throttle.jobs} (mutexes, semaphores,
+ * windows), {@code budget} (the keyed limiter's host and the run-time policies), {@code cluster}
+ * (the instances sharing the database), {@code event}, {@code admin} (the facades, all the web
+ * module may reach) and {@code limiter} (limits on any call). May depend on the core, the API, the
+ * store and the Jakarta EE and MicroProfile APIs.
  */
 package io.taskgate.engine;

@@ -13,8 +13,8 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.run.ClaimsAhead;
 import io.taskgate.engine.run.RunningTasks;
-import io.taskgate.engine.run.TaskClaimer;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.StoredTask;
@@ -51,7 +51,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   @Inject Payloads payloads;
   @Inject TaskQueues queues;
   @Inject TaskScheduler scheduler;
-  @Inject TaskClaimer claimer;
+  @Inject ClaimsAhead claimsAhead;
   @Inject Throttles throttles;
   @Inject RunningTasks running;
   @Inject InstantSource clock;
@@ -156,7 +156,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       StoredTask task = store.find(taskId).orElse(null);
       if (task != null && task.status() == TaskStatus.IN_PROGRESS) {
         // claimed shortly before its rate-limit slot, perhaps, and not started yet
-        return claimer.cancelClaimed(taskId);
+        return claimsAhead.cancelClaimed(taskId);
       }
       if (task == null || task.status() != TaskStatus.QUEUED) {
         return false;

@@ -36,7 +36,8 @@ public class AttemptExecutor {
 
   @Inject InstantSource clock;
   @Inject HandlerInvoker invoker;
-  @Inject TaskClaimer claimer;
+  @Inject Wakeups wakeups;
+  @Inject ClaimsAhead ahead;
   @Inject Ticker ticker;
   @Inject UpstreamPushBack pushBack;
 
@@ -90,7 +91,7 @@ public class AttemptExecutor {
       HandOff.ran(handled);
       Instant end = clock.instant();
       if (failure == null) {
-        claimer.released(claim.permits().release(AttemptEnd.COMPLETED));
+        wakeups.released(claim.permits().release(AttemptEnd.COMPLETED));
         return Outcomes.afterRun(
             claimed,
             AttemptOutcomes.completed(
@@ -127,7 +128,7 @@ public class AttemptExecutor {
     try {
       Instant holdUntil = check.holdUntil(clock.instant(), held);
       if (holdUntil != null) {
-        claimer.waitOnTimeline(claimed, claim, holdUntil, true);
+        ahead.waitOnTimeline(claimed, claim, holdUntil, true);
         return false;
       }
       invoker.callback(claimed, "onStarted", () -> handler.onStarted(task, context));
@@ -158,7 +159,7 @@ public class AttemptExecutor {
       Throwable failure,
       Instant end) {
     if (failure instanceof UpstreamRateLimitException upstream) {
-      claimer.released(claim.permits().release(AttemptEnd.RETRIED));
+      wakeups.released(claim.permits().release(AttemptEnd.RETRIED));
       return pushBack.pushedBack(claimed, claim, upstream, end);
     }
     HandlerInfo handlerInfo = claim.handler();
@@ -177,7 +178,7 @@ public class AttemptExecutor {
         next instanceof AttemptOutcomes.Retry
             ? AttemptEnd.RETRIED
             : failure instanceof TaskTimeoutException ? AttemptEnd.TIMED_OUT : AttemptEnd.FAILED;
-    claimer.released(claim.permits().release(ended));
+    wakeups.released(claim.permits().release(ended));
     if (next instanceof AttemptOutcomes.Retry retry) {
       invoker.callback(
           claimed,
@@ -212,7 +213,7 @@ public class AttemptExecutor {
             end,
             claimed.runs() + 1);
     boolean retried = next instanceof AttemptOutcomes.Retry;
-    claimer.released(claim.permits().release(retried ? AttemptEnd.RETRIED : AttemptEnd.FAILED));
+    wakeups.released(claim.permits().release(retried ? AttemptEnd.RETRIED : AttemptEnd.FAILED));
     LOG.log(
         Level.SEVERE,
         "Task "

@@ -44,6 +44,8 @@ public class AttemptRunner {
   @Inject InstantSource clock;
   @Inject RunningTasks running;
   @Inject TaskClaimer claimer;
+  @Inject ClaimsAhead ahead;
+  @Inject Wakeups wakeups;
   @Inject AttemptExecutor executor;
   @Inject OutcomeRecorder recorder;
   @Inject HandlerInvoker invoker;
@@ -154,7 +156,7 @@ public class AttemptRunner {
       try {
         claimed = recorder.claim(claims, outcomes, helping);
         claimsCommitted(claims, ticker.nanos() - gatedAt);
-        claimer.placeClaimed(claims, claimed, waiting);
+        ahead.placeClaimed(claims, claimed, waiting);
         open.removeAll(waiting);
       } finally {
         running.settled(claims, settled);
@@ -196,7 +198,7 @@ public class AttemptRunner {
   private void giveBack(List<Claim> held, Set<UUID> waiting) {
     for (Claim claim : held) {
       if (!waiting.contains(claim.queued().id())) {
-        claimer.released(claim.permits().release(AttemptEnd.ABORTED));
+        wakeups.released(claim.permits().release(AttemptEnd.ABORTED));
       }
     }
   }
@@ -256,7 +258,7 @@ public class AttemptRunner {
     try {
       return execute(ready.running(), ready.claim(), ready.held());
     } catch (RuntimeException e) {
-      claimer.released(ready.claim().permits().release(AttemptEnd.ABORTED));
+      wakeups.released(ready.claim().permits().release(AttemptEnd.ABORTED));
       throw e;
     }
   }

@@ -38,7 +38,7 @@ public class OutcomeRecorder {
   @Inject Throttles throttles;
   @Inject RunningTasks running;
   @Inject InstantSource clock;
-  @Inject TaskClaimer claimer;
+  @Inject Wakeups wakeups;
   @Inject Instances instances;
 
   /**
@@ -72,7 +72,7 @@ public class OutcomeRecorder {
       if (claimedTask == null) {
         // Changed since we read it: re-dispatched with a new payload, cancelled, or taken.
         UUID id = claims.get(i).queued().id();
-        claimer.released(claims.get(i).permits().release(AttemptEnd.NOT_STARTED));
+        wakeups.released(claims.get(i).permits().release(AttemptEnd.NOT_STARTED));
         outcomes.add(
             AttemptOutcome.nothing(
                 id,
@@ -160,7 +160,7 @@ public class OutcomeRecorder {
   /** Hands the task back to the scheduler: to its queue, its timeline, or held on its queue. */
   private void followUp(AttemptOutcome outcome) {
     FollowUp next = outcome.next();
-    String woken = claimer.takeWokenInFlight(outcome.taskId());
+    String woken = wakeups.takeWokenInFlight(outcome.taskId());
     if (woken != null) {
       // its resource was freed while its wait was being recorded: back to its queue now
       scheduler.cancelTimer(outcome.taskId());

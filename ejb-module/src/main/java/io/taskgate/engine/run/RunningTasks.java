@@ -90,6 +90,19 @@ public class RunningTasks {
   }
 
   /**
+   * How long a task delivered again while it runs here on another worker (a recovery race) waits
+   * before it is looked at again ({@link #redeliveryDelay}); null if it does not run here, or runs
+   * on this very thread.
+   */
+  Duration redeliveredWhileRunning(UUID taskId) {
+    Executing already = executingNow(taskId);
+    if (already == null || already.worker() == Thread.currentThread()) {
+      return null;
+    }
+    return redeliveryDelay(ticker.nanos() - already.sinceNanos());
+  }
+
+  /**
    * How long a second delivery of a task that has been running for {@code runningNanos} is
    * re-parked: as long as it has run so far, within {@link #REDELIVERY_DELAY_MIN} and {@link
    * #REDELIVERY_DELAY_MAX}, so that a long attempt is checked on a few times rather than every

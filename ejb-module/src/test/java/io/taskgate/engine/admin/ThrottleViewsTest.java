@@ -26,8 +26,8 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.throttle.ParkedTask;
-import io.taskgate.engine.throttle.gate.PacingLog;
-import io.taskgate.engine.throttle.gate.ParkingLot;
+import io.taskgate.engine.throttle.ratelimit.PacingLog;
+import io.taskgate.engine.throttle.ratelimit.ParkingLot;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.StoredTask;
@@ -101,12 +101,12 @@ class ThrottleViewsTest {
         };
     views.queues = new TaskQueues();
     views.rateLimits =
-        io.taskgate.engine.throttle.gate.GateFixture.reads(
+        io.taskgate.engine.throttle.ratelimit.GateFixture.reads(
             parkingLot,
             GateSettings.of(GateSettings.Values.defaults(1000)),
-            io.taskgate.engine.throttle.gate.GateFixture.policies(InstantSource.fixed(NOW)),
+            io.taskgate.engine.throttle.ratelimit.GateFixture.policies(InstantSource.fixed(NOW)),
             pacing,
-            new io.taskgate.engine.throttle.gate.PushBacks());
+            new io.taskgate.engine.throttle.ratelimit.PushBacks());
     views.registry =
         new HandlerRegistry() {
           @Override

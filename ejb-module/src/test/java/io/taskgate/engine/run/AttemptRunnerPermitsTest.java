@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
  * the way to the handler). On a real store (H2 in memory), clocks set by hand.
  */
 class AttemptRunnerPermitsTest {
-  static final Instant T0 = TaskClaimerCancelTest.T0;
+  static final Instant T0 = ClaimsAheadCancelTest.T0;
 
   final List<String> releases = Collections.synchronizedList(new ArrayList<>());
   final SettableClock clock = new SettableClock(T0);
@@ -57,7 +57,7 @@ class AttemptRunnerPermitsTest {
   JpaTaskStore realStore;
   AttemptRunner runner;
   RuntimeException onTheWay; // thrown by the executor instead of running, if set
-  HandlerInfo handler = TaskClaimerCancelTest.PING; // the claimed task's handler
+  HandlerInfo handler = ClaimsAheadCancelTest.PING; // the claimed task's handler
 
   /** A throttle that lets everything run and records what its permits end in. */
   final Throttle recording =
@@ -117,27 +117,27 @@ class AttemptRunnerPermitsTest {
             StoredTask queued = store.find(taskId).orElseThrow();
             ThrottledAttempt attempt =
                 new ThrottledAttempt(
-                    queued, TaskClaimerCancelTest.PING, new TaskClaimerCancelTest.Ping());
+                    queued, ClaimsAheadCancelTest.PING, new ClaimsAheadCancelTest.Ping());
             var admitted =
                 (ThrottleChain.Admission.Admitted)
                     ThrottleChain.of(List.of(recording)).acquire(attempt, now);
             return new Claim(
-                queued, handler, new TaskClaimerCancelTest.Ping(), null, admitted.permits());
+                queued, handler, new ClaimsAheadCancelTest.Ping(), null, admitted.permits());
           }
         };
     claimer.store = store;
-    claimer.clock = clock;
     claimer.running = running;
     claimer.throttles = Throttles.of(List.of());
     // timers that never fire here: a retry's follow-up waits on them
-    claimer.scheduler =
-        SchedulerWiring.scheduler(null, new ManualTimeline(T0).timers(), clock, ticker);
+    var scheduler = SchedulerWiring.scheduler(null, new ManualTimeline(T0).timers(), clock, ticker);
+    Wakeups wakeups = RunWiring.wakeups(claimer.throttles, running, scheduler, clock);
+    claimer.wakeups = wakeups;
     OutcomeRecorder recorder = new OutcomeRecorder();
     recorder.store = store;
-    recorder.scheduler = claimer.scheduler;
+    recorder.scheduler = scheduler;
     recorder.running = running;
     recorder.clock = clock;
-    recorder.claimer = claimer;
+    recorder.wakeups = wakeups;
     recorder.instances = ClusterWiring.instances("node-a", null, clock);
     AttemptExecutor executor =
         new AttemptExecutor() {
@@ -147,17 +147,20 @@ class AttemptRunnerPermitsTest {
               throw onTheWay;
             }
             // as a handler that returned: its permits go back as COMPLETED
-            this.claimer.released(claim.permits().release(AttemptEnd.COMPLETED));
+            this.wakeups.released(claim.permits().release(AttemptEnd.COMPLETED));
             return AttemptOutcome.nothing(claimed.id(), clock.instant(), null);
           }
         };
-    executor.claimer = claimer;
+    executor.wakeups = wakeups;
+    executor.ahead = RunWiring.claimsAhead(store, running, scheduler, clock, wakeups);
     executor.clock = clock;
     runner = new AttemptRunner();
-    runner.scheduler = claimer.scheduler;
+    runner.scheduler = scheduler;
     runner.clock = clock;
     runner.running = running;
     runner.claimer = claimer;
+    runner.ahead = executor.ahead;
+    runner.wakeups = wakeups;
     runner.executor = executor;
     runner.recorder = recorder;
     runner.ticker = ticker;
@@ -219,7 +222,7 @@ class AttemptRunnerPermitsTest {
     UUID id = stored();
     handler =
         new HandlerInfo(
-            TaskClaimerCancelTest.Ping.class,
+            ClaimsAheadCancelTest.Ping.class,
             Object.class,
             "default",
             RetryPolicy.of(3, Backoff.FIXED, "PT10S", "PT10S", 0),

@@ -1,0 +1,66 @@
+package io.taskgate.engine.throttle.jobs;
+
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.ThrottlerState;
+import io.taskgate.engine.handler.ThrottlingSpec;
+import io.taskgate.engine.throttle.JobThrottlerReads;
+import io.taskgate.store.ThrottlerRecord;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/** The job throttlers as the views read them ({@link JobThrottlerReads}). */
+@ApplicationScoped
+public class JobThrottlerViews implements JobThrottlerReads {
+  @Inject JobThrottlers throttlers;
+
+  /** For CDI. */
+  public JobThrottlerViews() {}
+
+  /** The views of {@code throttlers}, for tests and code outside the container. */
+  public static JobThrottlerViews of(JobThrottlers throttlers) {
+    JobThrottlerViews views = new JobThrottlerViews();
+    views.throttlers = throttlers;
+    return views;
+  }
+
+  @Override
+  public List<ThrottlerRecord> definitions() {
+    return throttlers.definitionList();
+  }
+
+  @Override
+  public ThrottlerState state() {
+    return throttlers.state();
+  }
+
+  @Override
+  public Set<String> retrying(String resource) {
+    return throttlers.retrying(resource);
+  }
+
+  @Override
+  public WindowOptions window(ThrottlerKind kind, String id) {
+    return throttlers.window(kind, id);
+  }
+
+  @Override
+  public Counts counts(String name) {
+    ThrottleStats.Counters c = throttlers.stats().counters().get(name);
+    return c == null ? Counts.NONE : new Counts(c.acquired(), c.waited(), c.dropped());
+  }
+
+  @Override
+  public void onWaited(BiConsumer<String, Duration> listener) {
+    throttlers.stats().onWaited(listener);
+  }
+
+  @Override
+  public Resolved resolve(ThrottlingSpec spec) {
+    return throttlers.resolve(spec);
+  }
+}

@@ -1,0 +1,105 @@
+package io.taskgate.engine.throttle.ratelimit;
+
+import io.taskgate.api.Task;
+import io.taskgate.core.ratelimit.EpochNanos;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitDecision;
+import io.taskgate.engine.budget.GateSettings;
+import io.taskgate.engine.budget.RatePolicies;
+import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.handler.Payloads;
+import io.taskgate.engine.throttle.ParkedTask;
+import io.taskgate.engine.throttle.Throttle;
+import io.taskgate.engine.throttle.ThrottleProvider;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskQueries;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The keyed rate limit as a kind of throttle: puts the {@link RateLimitGate} on every rate-limited
+ * task type, and answers for the tasks parked until their slot ({@link ParkingLot}).
+ */
+@ApplicationScoped
+public class RateLimitProvider implements ThrottleProvider {
+  @Inject RateLimitGate gate;
+  @Inject ParkingLot parkingLot;
+  @Inject GateSettings settings;
+  @Inject RateLimitKeySelector keys;
+  @Inject RatePolicies policies;
+  @Inject KeyedRateLimiter limiter;
+
+  @Override
+  public List<? extends Throttle> throttlesOf(HandlerInfo handler) {
+    return handler.gate().isPresent() ? List.of(gate) : List.of();
+  }
+
+  /** Reads the policy overrides once, before any task runs, not on the first gated task. */
+  @Override
+  public int start(Collection<HandlerInfo> handlers, TaskQueries queries, Payloads payloads) {
+    policies.overrides();
+    return 0;
+  }
+
+  /** The task's rate-limit key, or null (its type is not rate-limited, or the key failed). */
+  @Override
+  public String keyOf(HandlerInfo handler, Task task) {
+    if (handler.gate().isEmpty()) {
+      return null;
+    }
+    try {
+      return keys.keyOf(handler, task).orElse(null);
+    } catch (RuntimeException e) {
+      return null; // kept for the views only: the gate decides with the key it reads itself
+    }
+  }
+
+  /**
+   * Later than {@code due} only when the key has no budget: the limiter's peek at the next free
+   * slot; nothing is spent or reserved.
+   */
+  @Override
+  public Instant estimatedStart(HandlerInfo handler, String key, Instant due, Instant now) {
+    GateSpec spec = handler.gate().orElse(null);
+    if (spec == null || key == null) {
+      return due;
+    }
+    try {
+      RateLimitDecision peek = limiter.peek(policies.scopeOf(spec, key), key, EpochNanos.of(now));
+      if (peek.slotEpochNanos() == RateLimitDecision.NO_SLOT) {
+        return due;
+      }
+      Instant slot = EpochNanos.toInstant(peek.slotEpochNanos());
+      return slot.isAfter(due) ? slot : due;
+    } catch (RuntimeException e) {
+      return due; // an estimate only: the gate decides when the task runs
+    }
+  }
+
+  @Override
+  public Duration claimAhead() {
+    return settings.claimAhead();
+  }
+
+  @Override
+  public StoredTask waitingCopy(UUID taskId) {
+    ParkedTask parked = parkingLot.get(taskId);
+    return parked == null ? null : parked.task();
+  }
+
+  @Override
+  public boolean cancelled(UUID taskId) {
+    return parkingLot.unpark(taskId);
+  }
+
+  @Override
+  public Instant replaced(StoredTask task) {
+    return parkingLot.replaced(task);
+  }
+}

@@ -1,0 +1,180 @@
+package io.taskgate.engine.throttle.ratelimit;
+
+import io.taskgate.api.Handler;
+import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.api.RateLimitedTask;
+import io.taskgate.api.TaskContext;
+import io.taskgate.core.ratelimit.KeyedRateLimiter;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.core.task.RetryPolicy;
+import io.taskgate.engine.RecordingEvent;
+import io.taskgate.engine.budget.GateSettings;
+import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
+import io.taskgate.engine.budget.RatePolicies;
+import io.taskgate.engine.event.LogThrottle;
+import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.engine.handler.HandlerInfo;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.throttle.ThrottledAttempt;
+import io.taskgate.engine.time.ManualTicker;
+import io.taskgate.engine.time.SettableClock;
+import io.taskgate.store.StoredTask;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * A {@link RateLimitGate} wired by hand with its real parts (an in-memory limiter, the parking lot,
+ * the spacing guard, events, pacing log, key selector) and clocks a test moves: no container.
+ */
+public final class GateFixture {
+  static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+
+  /** A task keyed by its tenant. */
+  record Mail(String tenant) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return tenant;
+    }
+  }
+
+  static final class MailHandler implements Handler<Mail> {
+    @Override
+    public void handle(Mail task, TaskContext context) {}
+  }
+
+  final SettableClock clock = new SettableClock(T0);
+  final ManualTicker ticker = new ManualTicker();
+  final RateLimitScope scope;
+  final HandlerInfo handler;
+  final GateSettings settings;
+  final ParkingLot parkingLot = new ParkingLot();
+  final RateLimitEvents events = new RateLimitEvents();
+  final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
+  final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
+  final RateLimitGate gate = new RateLimitGate();
+  final ParkingNotes notes = new ParkingNotes();
+  final io.taskgate.engine.event.TaskHistory history =
+      new io.taskgate.engine.event.TaskHistory(clock);
+  final PacingLog pacing = new PacingLog(10);
+  final io.taskgate.store.ThrottlerStore policyStore =
+      new io.taskgate.engine.throttle.jobs.MemoryThrottlerStore();
+  final PushBacks pushBacks = new PushBacks();
+
+  /**
+   * @param policy the task type's policy
+   * @param maxParked the parking lot's cap
+   * @param claimAhead how long before its slot a parked task is claimed
+   */
+  GateFixture(RateLimitPolicy policy, int maxParked, Duration claimAhead) {
+    this(policy, maxParked, claimAhead, new InMemoryKeyedRateLimiter(1_000));
+  }
+
+  GateFixture(
+      RateLimitPolicy policy, int maxParked, Duration claimAhead, KeyedRateLimiter limiter) {
+    scope = new RateLimitScope(Mail.class.getName(), policy);
+    handler =
+        new HandlerInfo(
+            Mail.class,
+            MailHandler.class,
+            "default",
+            RetryPolicy.none(),
+            Optional.empty(),
+            Optional.of(
+                new GateSpec(scope, GateSpec.KeySource.TASK, GateSpec.PolicySource.ANNOTATION)));
+    settings = GateSettings.of(new GateSettings.Values(maxParked, 1_000, 256, true, claimAhead));
+    parkingLot.limiter = limiter;
+    parkingLot.gateSettings = settings;
+    parkingLot.queues = new TaskQueues();
+    parkingLot.ticker = ticker;
+    StartSpacingGuard spacing = new StartSpacingGuard();
+    spacing.gateSettings = settings;
+    events.settings = settings;
+    events.clock = clock;
+    events.deferredEvents = deferred;
+    events.failOpenEvents = new RecordingEvent<>();
+    events.rejectedEvents = rejected;
+    events.warnings = new LogThrottle(RateLimitEvents.WARNING_INTERVAL, ticker::nanos);
+    RateLimitKeySelector keys = new RateLimitKeySelector();
+    keys.settings = settings;
+    keys.warnings = new LogThrottle(RateLimitKeySelector.WARNING_INTERVAL, ticker::nanos);
+    gate.limiter = limiter;
+    gate.policies = policies(clock, policyStore);
+    gate.parkingLot = parkingLot;
+    gate.spacing = spacing;
+    gate.events = events;
+    gate.pacing = pacing;
+    gate.gateSettings = settings;
+    gate.keys = keys;
+    gate.instances = new io.taskgate.engine.cluster.Instances();
+    gate.history = history;
+    gate.notes = notes;
+    KeyStarts starts = new KeyStarts();
+    starts.spacing = spacing;
+    starts.pacing = pacing;
+    starts.clock = clock;
+    gate.starts = starts;
+    KeyPushBacks keyPushBacks = new KeyPushBacks();
+    keyPushBacks.limiter = limiter;
+    keyPushBacks.pushBacks = pushBacks;
+    gate.pushBacks = keyPushBacks;
+  }
+
+  /**
+   * A gate over {@code limiter}, wired as above (a task parked until its slot, not claimed ahead),
+   * for tests that chain it with other throttles: it takes its policy from each attempt's handler.
+   */
+  public static RateLimitGate gateOver(KeyedRateLimiter limiter) {
+    return new GateFixture(
+            RateLimitPolicy.of(1, Duration.ofSeconds(1)), 10_000, Duration.ZERO, limiter)
+        .gate;
+  }
+
+  /** The run-time rate-limit changes over an empty store: none until a test makes some. */
+  /** The gate's reads for the views, over the parts given. */
+  public static GateReads reads(
+      ParkingLot parkingLot,
+      GateSettings settings,
+      RatePolicies policies,
+      PacingLog pacing,
+      PushBacks pushBacks) {
+    GateReads reads = new GateReads();
+    reads.parkingLot = parkingLot;
+    reads.settings = settings;
+    reads.policies = policies;
+    reads.pacing = pacing;
+    reads.pushBacks = pushBacks;
+    return reads;
+  }
+
+  public static RatePolicies policies(java.time.InstantSource clock) {
+    return policies(clock, new io.taskgate.engine.throttle.jobs.MemoryThrottlerStore());
+  }
+
+  /** The run-time rate-limit changes in {@code store}. */
+  public static RatePolicies policies(
+      java.time.InstantSource clock, io.taskgate.store.ThrottlerStore store) {
+    return RatePolicies.of(store, clock);
+  }
+
+  /** A first attempt of a new task of {@code tenant}, due now. */
+  ThrottledAttempt attempt(String tenant) {
+    return attempt(UUID.randomUUID(), tenant, null);
+  }
+
+  /** An attempt of task {@code id} of {@code tenant}, recurring by {@code recurrence} (or null). */
+  ThrottledAttempt attempt(UUID id, String tenant, String recurrence) {
+    StoredTask task =
+        StoredTask.queued(
+            id,
+            scope.name(),
+            "{\"tenant\":\"" + tenant + "\"}",
+            "default",
+            null,
+            clock.instant(),
+            recurrence,
+            clock.instant());
+    return new ThrottledAttempt(task, handler, new Mail(tenant));
+  }
+}
