@@ -6,8 +6,8 @@ import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.ThrottlingManager;
+import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.jobs.JobThrottlers;
-import io.taskgate.engine.throttle.ratelimit.ParkingLot;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.Probe;
 import io.taskgate.it.engine.TestConfigSource;
@@ -71,7 +71,7 @@ class ApiIT {
   @ArquillianResource URL baseUrl;
 
   @Inject TaskDispatcher dispatcher;
-  @Inject ParkingLot parkingLot;
+  @Inject RateLimitReads parkingLot;
   @Inject TaskStore store;
   @Inject io.taskgate.store.TaskQueries queries;
   @Inject Probe probe;
@@ -434,7 +434,7 @@ class ApiIT {
 
   @Test
   void overviewCountsThrottledTasksOnlyWhileSomeAre() throws Exception {
-    for (UUID parked : parkingLot.parked().keySet()) {
+    for (UUID parked : parkingLot.parkedTasks().stream().map(t -> t.task().id()).toList()) {
       dispatcher.cancel(parked); // other tests' leftovers
     }
     JsonObject calm = getJson("overview", VIEWER);

@@ -17,7 +17,7 @@ import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.ParkedTask;
-import io.taskgate.engine.throttle.ratelimit.ParkingLot;
+import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.ratelimit.StartSpacingGuard;
 import io.taskgate.it.engine.GateEvents;
 import io.taskgate.it.engine.GatedTasks;
@@ -77,7 +77,7 @@ class GateIT {
   @Inject TaskStore store;
   @Inject TaskQueries queries;
   @Inject AttemptRunner runner;
-  @Inject ParkingLot parkingLot;
+  @Inject RateLimitReads parkingLot;
   @Inject StartSpacingGuard spacing;
   @Inject TaskScheduler scheduler;
   @Inject KeyedRateLimiter limiter;
@@ -133,7 +133,7 @@ class GateIT {
     TaskReceipt tenth = dispatcher.dispatch(new Paced(key, key + "-tenth"));
 
     awaitParked(tenth.taskId());
-    ParkedTask parked = parkingLot.parked().get(tenth.taskId());
+    ParkedTask parked = parkingLot.parkedTask(tenth.taskId()).orElse(null);
     assertThat(parked.key()).isEqualTo(key);
     assertThat(parked.slot()).isAfter(Instant.now().minusMillis(1));
     // the idle key's reservations count from when its burst will really start: at least the
@@ -145,7 +145,7 @@ class GateIT {
     assertThat(statusChanges(tenth.taskId())).containsExactly(TaskStatus.QUEUED);
 
     await(tenth.taskId(), TaskStatus.COMPLETED);
-    assertThat(parkingLot.parked()).doesNotContainKey(tenth.taskId());
+    assertThat(parkingLot.parkedTask(tenth.taskId())).isEmpty();
     // the handler learns the slot it waited for, and it did not start before it
     Instant[] throttled = GatedTasks.THROTTLED.get(key + "-tenth");
     assertThat(throttled[0]).isEqualTo(parked.slot());
@@ -216,7 +216,8 @@ class GateIT {
     assertThat(waited).isLessThan(Duration.ofSeconds(3).toNanos());
     assertThat(store.find(second.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
     assertThat(store.find(third.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
-    assertThat(parkingLot.parked()).containsKeys(second.taskId(), third.taskId());
+    assertThat(parkingLot.parkedTask(second.taskId())).isPresent();
+    assertThat(parkingLot.parkedTask(third.taskId())).isPresent();
     dispatcher.cancel(second.taskId());
     dispatcher.cancel(third.taskId());
   }
@@ -284,7 +285,7 @@ class GateIT {
     assertThat(dispatcher.cancel(parked.taskId())).isTrue();
 
     assertThat(store.find(parked.taskId()).orElseThrow().status()).isEqualTo(TaskStatus.CANCELLED);
-    assertThat(parkingLot.parked()).doesNotContainKey(parked.taskId());
+    assertThat(parkingLot.parkedTask(parked.taskId())).isEmpty();
     assertThat(scheduler.holds(parked.taskId())).isFalse();
     assertThat(limiter.stats().pendingReservations()).isEqualTo(pendingBefore - 1);
     assertThat(probe.events(key + "-2")).isEmpty();
@@ -294,7 +295,7 @@ class GateIT {
   void aParkedTaskIsClaimedShortlyBeforeItsSlotAndStartsAtItNotBefore() throws Exception {
     String key = key();
     TaskReceipt second = parkedBehindAFirst(key);
-    Instant slot = parkingLot.parked().get(second.taskId()).slot();
+    Instant slot = parkingLot.parkedTask(second.taskId()).orElse(null).slot();
 
     await(second.taskId(), TaskStatus.COMPLETED);
 
@@ -311,14 +312,14 @@ class GateIT {
     assertThat(throttled[1]).isAfterOrEqualTo(slot);
     assertThat(statusChanges(second.taskId()))
         .containsExactly(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED);
-    assertThat(parkingLot.parked()).doesNotContainKey(second.taskId());
+    assertThat(parkingLot.parkedTask(second.taskId())).isEmpty();
   }
 
   @Test
   void aTaskClaimedAheadOfItsSlotCanStillBeCancelledAndNeverRuns() throws Exception {
     String key = key();
     TaskReceipt second = parkedBehindAFirst(key);
-    Instant slot = parkingLot.parked().get(second.taskId()).slot();
+    Instant slot = parkingLot.parkedTask(second.taskId()).orElse(null).slot();
     Await.until(
         () -> store.find(second.taskId()).orElseThrow().status(),
         TaskStatus.IN_PROGRESS::equals,
@@ -332,7 +333,7 @@ class GateIT {
     StoredTask cancelled = store.find(second.taskId()).orElseThrow();
     assertThat(cancelled.status()).isEqualTo(TaskStatus.CANCELLED);
     assertThat(cancelled.attempt()).isZero(); // it never started
-    assertThat(parkingLot.parked()).doesNotContainKey(second.taskId());
+    assertThat(parkingLot.parkedTask(second.taskId())).isEmpty();
     assertThat(scheduler.hasTimer(second.taskId())).isFalse();
     // real time passing is what is tested: past its slot, the cancelled task still has not run
     Thread.sleep(Math.max(0, Duration.between(Instant.now(), slot).toMillis()) + 300);
@@ -398,7 +399,8 @@ class GateIT {
         .isBeforeOrEqualTo(second.scheduledAt().plusSeconds(1).plusMillis(50));
     awaitParked(second.taskId());
     // the peek spent nothing: the task's own reservation is the slot the receipt announced
-    assertThat(parkingLot.parked().get(second.taskId()).slot()).isEqualTo(second.estimatedStart());
+    assertThat(parkingLot.parkedTask(second.taskId()).orElse(null).slot())
+        .isEqualTo(second.estimatedStart());
     await(second.taskId(), TaskStatus.COMPLETED);
   }
 
@@ -411,7 +413,7 @@ class GateIT {
     DispatchOptions keyed = DispatchOptions.now().withTaskKey("report-" + key);
     TaskReceipt parked = dispatcher.dispatch(new Slotted(key, key + "-old"), keyed);
     awaitParked(parked.taskId());
-    Instant slot = parkingLot.parked().get(parked.taskId()).slot();
+    Instant slot = parkingLot.parkedTask(parked.taskId()).orElse(null).slot();
 
     TaskReceipt replaced = dispatcher.dispatch(new Slotted(key, key + "-new"), keyed);
 
@@ -529,7 +531,7 @@ class GateIT {
     assertThat(probe.events(key)).containsExactly("handle");
     assertThat(done.runs()).isEqualTo(1);
     assertThat(done.lastError()).contains("past the series' runUntil");
-    assertThat(parkingLot.parked()).doesNotContainKey(series.taskId());
+    assertThat(parkingLot.parkedTask(series.taskId())).isEmpty();
   }
 
   @Test
@@ -540,20 +542,20 @@ class GateIT {
     try {
       TaskReceipt first = dispatcher.dispatch(new Hot(key, key + "-0"));
       await(first.taskId(), TaskStatus.COMPLETED);
-      int room = TestConfigSource.MAX_PARKED - parkingLot.parked().size();
+      int room = TestConfigSource.MAX_PARKED - parkingLot.parkedCount();
       for (int i = 1; i <= room; i++) {
         ids.add(dispatcher.dispatch(new Hot(key, key + "-" + i)).taskId());
       }
-      awaitCondition(() -> parkingLot.parked().size() >= TestConfigSource.MAX_PARKED, "lot full");
+      awaitCondition(() -> parkingLot.parkedCount() >= TestConfigSource.MAX_PARKED, "lot full");
 
       // the lot is full: the next rate-limited tasks wait on their queue instead of parking
       for (int i = 0; i < 5; i++) {
         ids.add(dispatcher.dispatch(new Hot(key, key + "-held-" + i)).taskId());
       }
       awaitCondition(() -> queues.held() >= 5, "five tasks held");
-      assertThat(parkingLot.parked()).hasSizeLessThanOrEqualTo(TestConfigSource.MAX_PARKED + 1);
+      assertThat(parkingLot.parkedCount()).isLessThanOrEqualTo(TestConfigSource.MAX_PARKED + 1);
       for (UUID id : ids.subList(ids.size() - 5, ids.size())) {
-        assertThat(parkingLot.parked()).doesNotContainKey(id);
+        assertThat(parkingLot.parkedTask(id)).isEmpty();
         assertThat(store.find(id).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
       }
       // the task views say so: held, not parked; a parked one has its slot
@@ -564,7 +566,8 @@ class GateIT {
       assertThat(held.throttledUntil()).isNull();
       TaskView parkedView = admin.find(ids.get(0)).orElseThrow();
       assertThat(parkedView.held()).isFalse();
-      assertThat(parkedView.throttledUntil()).isEqualTo(parkingLot.parked().get(ids.get(0)).slot());
+      assertThat(parkedView.throttledUntil())
+          .isEqualTo(parkingLot.parkedTask(ids.get(0)).orElseThrow().slot());
       assertThat(
               admin
                   .list(
@@ -707,7 +710,7 @@ class GateIT {
 
   private void awaitParked(UUID taskId) throws InterruptedException {
     Await.until(
-        () -> parkingLot.parked().containsKey(taskId) && scheduler.hasTimer(taskId),
+        () -> parkingLot.parkedTask(taskId).isPresent() && scheduler.hasTimer(taskId),
         TIMEOUT,
         () -> "task " + taskId + " was not parked");
   }

@@ -3,7 +3,7 @@ package io.taskgate.load.app;
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.engine.run.RunningTasks;
-import io.taskgate.engine.throttle.ratelimit.ParkingLot;
+import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.ratelimit.StartSpacingGuard;
 import io.taskgate.it.Conformance;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,7 +41,7 @@ import java.util.concurrent.locks.LockSupport;
 @ApplicationScoped
 public class PacingRun {
   @Inject TaskDispatcher dispatcher;
-  @Inject ParkingLot parkingLot;
+  @Inject RateLimitReads rateLimits;
   @Inject StartSpacingGuard spacing;
   @Inject RunningTasks running;
 
@@ -128,7 +128,7 @@ public class PacingRun {
     long sampleFrom = epochNanos(release) - 50_000_000L;
     int gated = 0;
     while (System.nanoTime() < deadline) {
-      int parkedNow = parkingLot.parkedTasks().size();
+      int parkedNow = rateLimits.parkedCount();
       int startedNow = hotStarted.get();
       gated = parkedNow + startedNow;
       if (gated >= parked) {
@@ -146,10 +146,10 @@ public class PacingRun {
       }
     }
     writeGatingCsv(hot.key(), progress, samples, gated);
-    int parkedBefore = parkingLot.parkedTasks().size();
+    int parkedBefore = rateLimits.parkedCount();
     long allParked = epochNanos(Instant.now());
     Latency withHot = others(run, "with-hot", others, gapMicros);
-    int parkedAfter = parkingLot.parkedTasks().size();
+    int parkedAfter = rateLimits.parkedCount();
 
     long slotsNanos =
         TimeUnit.SECONDS.toNanos(1) / PacedHandler.PERMITS * (long) parked
