@@ -63,8 +63,8 @@ public class ClaimsAhead {
 
   /**
    * A claimed task waits on the timeline until {@code at} (its reserved slot, or, {@code held} for
-   * spacing, when it may start), then for a worker of its queue's due lane ({@link #runAll} starts
-   * it without another claim).
+   * spacing, when it may start), then for a worker of its queue's due lane ({@link
+   * AttemptRunner#runAll} starts it without another claim).
    */
   void waitOnTimeline(StoredTask claimed, Claim claim, Instant at, boolean held) {
     UUID id = claimed.id();

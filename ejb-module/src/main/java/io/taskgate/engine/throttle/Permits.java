@@ -3,7 +3,6 @@ package io.taskgate.engine.throttle;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -127,15 +126,5 @@ public final class Permits {
         into.add(h.throttle());
       }
     }
-  }
-
-  /** The first permit of type {@code type}, if any. */
-  public <P extends Permit> Optional<P> find(Class<P> type) {
-    for (Held h : held) {
-      if (type.isInstance(h.permit())) {
-        return Optional.of(type.cast(h.permit()));
-      }
-    }
-    return Optional.empty();
   }
 }
