@@ -144,8 +144,9 @@ public final class EngineLoad {
       String throttlers =
           "| db | config | tasks × work | wake-up p50 / p99 / max ms | mutex tasks/s |"
               + " semaphore(4) on 8 workers / plain on 4, tasks/s | ratio | most at once |"
-              + " one throttle / none, tasks/s | ratio | cost per task µs |\n"
-              + "|---|---|---|---|---|---|---|---|---|---|---|\n"
+              + " one throttle / none, tasks/s | ratio | cost per task µs |"
+              + " concurrency(2) per key: wake-up p50 / p99 ms | most of a key at once |\n"
+              + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
               + String.join("\n", load.throttlerRows)
               + "\n";
       System.out.println("\nTaskgate job throttlers\n\n" + throttlers);
@@ -355,7 +356,7 @@ public final class EngineLoad {
     return String.format(
         Locale.ROOT,
         "| %s | %s | %d × %d µs | %.2f / **%.2f** / %.2f | %.0f | %.0f / %.0f | **%.2f** | %d | %.0f"
-            + " / %.0f | **%.2f** | %.1f |",
+            + " / %.0f | **%.2f** | %.1f | %.2f / **%.2f** | %d |",
         db,
         name,
         r.getInt("tasks"),
@@ -371,7 +372,10 @@ public final class EngineLoad {
         r.getJsonNumber("oneThrottleTasksPerSecond").doubleValue(),
         r.getJsonNumber("noThrottleTasksPerSecond").doubleValue(),
         r.getJsonNumber("throttleRatio").doubleValue(),
-        r.getJsonNumber("costPerTaskMicros").doubleValue());
+        r.getJsonNumber("costPerTaskMicros").doubleValue(),
+        r.getJsonNumber("concurrencyWakeP50Micros").longValue() / 1000.0,
+        r.getJsonNumber("concurrencyWakeP99Micros").longValue() / 1000.0,
+        r.getInt("concurrencyMostPerKey"));
   }
 
   /** The pacing run ({@code parked,others,gapMicros[,releaseMillis]}), as a table row. */

@@ -373,6 +373,49 @@ class ClusterIT {
   }
 
   /**
+   * A concurrency limit of 2 per tenant over both instances: 3 tenants, 10 exports of each
+   * dispatched to each instance. On the merged ledger no tenant ever has more than 2 running,
+   * counting both instances' runs, at any start; every tenant reaches 2; the tenants run side by
+   * side; and both instances run exports. Both instances list the limit in {@code /api/throttlers}.
+   */
+  @Test
+  @Order(3)
+  void aConcurrencyLimitHoldsForEachTenantAcrossTheInstances() throws Exception {
+    List<String> ids = new ArrayList<>(throttled("a", "export", 30, 3, "export-a", 200));
+    ids.addAll(throttled("b", "export", 30, 3, "export-b", 200));
+
+    awaitCompleted(ids, Duration.ofMinutes(3));
+
+    List<Held> exports = new ArrayList<>();
+    Map<String, Integer> runsOf = new HashMap<>();
+    for (Held run : held()) {
+      if (ids.contains(run.taskId())) {
+        exports.add(run);
+        runsOf.merge(run.taskId(), 1, Integer::sum);
+      }
+    }
+    assertThat(runsOf).as("each export ran once").hasSize(ids.size());
+    assertThat(runsOf.values()).allMatch(n -> n == 1);
+    for (int tenant = 0; tenant < 3; tenant++) {
+      String resource = "tenant-" + tenant;
+      List<Held> ofTenant = exports.stream().filter(r -> r.resource().equals(resource)).toList();
+      assertThat(ofTenant).hasSize(20);
+      assertThat(mostAtOnce(ofTenant))
+          .as("%s's exports running at once, both instances: %s", resource, ofTenant)
+          .isEqualTo(2);
+    }
+    assertThat(mostAtOnce(exports)).as("exports of every tenant running at once").isGreaterThan(2);
+    assertThat(exports.stream().map(Held::instance).distinct()).containsExactlyInAnyOrder("a", "b");
+    for (String id : List.of("a", "b")) {
+      String body = Http.send("GET", api(id, "throttlers"), null, "admin", "taskgate").body();
+      assertThat(body)
+          .as("%s lists the limit", id)
+          .contains("\"kind\":\"concurrency\"")
+          .contains("Throttled$Export:{tenant}");
+    }
+  }
+
+  /**
    * An upstream push-back on one instance holds the key back on both: the key's first call to
    * start, on whichever instance, is pushed back 3 s; nothing of the key starts on either instance
    * before then, the pushed-back call goes first after it (its attempt not counted), and the

@@ -9,17 +9,18 @@ import io.taskgate.api.TaskThrottledException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingManager;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.LocalThrottlerState;
 import io.taskgate.engine.admin.StatsViews;
 import io.taskgate.engine.admin.dto.StatsView;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.jobs.JobThrottlers;
-import io.taskgate.engine.throttle.jobs.LocalThrottlerState;
 import io.taskgate.it.engine.GatedTasks;
 import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.it.engine.ThrottledTasks;
 import io.taskgate.it.engine.ThrottledTasks.DropboxCall;
 import io.taskgate.it.engine.ThrottledTasks.DroppedSend;
+import io.taskgate.it.engine.ThrottledTasks.Export;
 import io.taskgate.it.engine.ThrottledTasks.GithubCall;
 import io.taskgate.it.engine.ThrottledTasks.Newsletter;
 import io.taskgate.it.engine.ThrottledTasks.OrderStep;
@@ -154,6 +155,66 @@ class ThrottlerIT {
         .containsPattern(
             "taskgate_throttler_wait_seconds_count\\{[^}]*throttle=\"semaphore:it-newsletter\""
                 + "[^}]*\\} [1-9]");
+  }
+
+  /**
+   * A concurrency limit of 2 per tenant: at every start no tenant has more than 2 running (each
+   * handler counts itself in), the two tenants run side by side, a task of another type runs on the
+   * workers the waiting exports do not hold, and the REST API lists the limit.
+   */
+  @Test
+  void aConcurrencyLimitKeepsEachTenantToTwoRunningWhileTheOtherTenantsRun() throws Exception {
+    String a = unique("tenant-a");
+    String b = unique("tenant-b");
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      receipts.add(dispatcher.dispatch(new Export(a, a + "-" + i, 150)));
+      receipts.add(dispatcher.dispatch(new Export(b, b + "-" + i, 150)));
+    }
+    // six workers: four exports run, two workers stay free while the others wait
+    String other = unique("other");
+    TaskReceipt free = dispatcher.dispatch(new OrderStep(other, other + "-0", 0));
+
+    await(free.taskId(), TaskStatus.COMPLETED);
+    long exportsDone = countDone(receipts);
+    awaitAll(receipts, TaskStatus.COMPLETED);
+
+    assertThat(exportsDone).as("the other task ran while exports still waited").isLessThan(24);
+    assertThat(ThrottledTasks.runs(a)).hasSize(12);
+    assertThat(ThrottledTasks.runs(b)).hasSize(12);
+    assertThat(ThrottledTasks.most(a)).as("most of %s running at once", a).isEqualTo(2);
+    assertThat(ThrottledTasks.most(b)).as("most of %s running at once", b).isEqualTo(2);
+    boolean sideBySide =
+        ThrottledTasks.runs(a).stream()
+            .anyMatch(
+                ra ->
+                    ThrottledTasks.runs(b).stream()
+                        .anyMatch(
+                            rb -> ra.start().isBefore(rb.end()) && rb.start().isBefore(ra.end())));
+    assertThat(sideBySide).as("%s ran beside %s", a, b).isTrue();
+    String id = Export.class.getName() + ":{tenant}";
+    JsonObject row =
+        Http.json(Http.send("GET", api("throttlers"), null, ADMIN, PASSWORD))
+            .getJsonArray("throttlers")
+            .getValuesAs(JsonObject.class)
+            .stream()
+            .filter(t -> t.getString("kind").equals("concurrency") && t.getString("id").equals(id))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no concurrency row " + id));
+    assertThat(row.getInt("limit")).isEqualTo(2);
+    assertThat(row.getJsonArray("usedBy").getString(0)).isEqualTo(Export.class.getName());
+    assertThat(row.getBoolean("removable")).isFalse();
+    assertThat(
+            Http.send(
+                    "GET",
+                    api(
+                        "throttlers/concurrency/"
+                            + java.net.URLEncoder.encode(id, "UTF-8").replace("+", "%20")),
+                    null,
+                    ADMIN,
+                    PASSWORD)
+                .statusCode())
+        .isEqualTo(200);
   }
 
   private long newslettersMadeToWait() {

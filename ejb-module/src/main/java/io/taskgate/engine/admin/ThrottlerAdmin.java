@@ -14,6 +14,7 @@ import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.limiter.MethodLimits;
 import io.taskgate.engine.throttle.JobThrottlerReads;
 import io.taskgate.engine.throttle.RateLimitReads;
+import io.taskgate.engine.throttle.ThrottleRow;
 import io.taskgate.engine.throttle.ThrottlerChanges;
 import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.ThrottlerRecord;
@@ -62,7 +63,9 @@ public class ThrottlerAdmin {
       rows.put(resource, view(record.kind(), record.id(), record, usedBy, now));
     }
     for (String resource : throttlers.state().holders().keySet()) {
-      rows.computeIfAbsent(resource, r -> viewOf(r, usedBy, now));
+      if (JobThrottlerReads.isJobResource(resource)) { // the grid's state holds every kind's
+        rows.computeIfAbsent(resource, r -> viewOf(r, usedBy, now));
+      }
     }
     for (String resource : usedBy.keySet()) {
       if (!resource.startsWith(ThrottlerKind.MUTEX.label() + ":")) {
@@ -86,7 +89,9 @@ public class ThrottlerAdmin {
                         RateLimitOverrideView::key,
                         Comparator.nullsFirst(Comparator.naturalOrder())))
             .toList();
-    return new ThrottlersView(List.copyOf(rows.values()), throttling(), rates, changes(CHANGES));
+    List<ThrottlerView> all = new ArrayList<>(rows.values());
+    throttles.rows().forEach(row -> all.add(view(row)));
+    return new ThrottlersView(List.copyOf(all), throttling(), rates, changes(CHANGES));
   }
 
   /**
@@ -104,13 +109,54 @@ public class ThrottlerAdmin {
     return manager.resetRateLimit(tasks.resolveTaskType(type), key, by);
   }
 
-  /** One throttler; empty if it is neither defined, held, nor named by a handler. */
-  public Optional<ThrottlerView> find(ThrottlerKind kind, String id) {
-    String resource = JobThrottlerReads.resource(kind, id);
+  /**
+   * One throttler of the kind spelled {@code kind} ({@code mutex}, {@code concurrency}, …); empty
+   * if it is neither defined, held, nor named by a handler.
+   */
+  public Optional<ThrottlerView> find(String kind, String id) {
     return list().throttlers().stream()
-        .filter(
-            t -> JobThrottlerReads.resource(ThrottlerKind.parse(t.kind()), t.id()).equals(resource))
+        .filter(t -> t.kind().equalsIgnoreCase(kind) && t.id().equals(id))
         .findFirst();
+  }
+
+  /** Whether {@code kind} is a kind of throttle the door lists rows of ({@code concurrency}). */
+  public boolean isListedKind(String kind) {
+    return throttles.rows().stream().anyMatch(r -> r.kind().equalsIgnoreCase(kind));
+  }
+
+  /** {@code row} of a kind of throttle the door lists ({@link Throttles#rows}). */
+  private ThrottlerView view(ThrottleRow row) {
+    List<ThrottlerView.Holder> holders = new ArrayList<>();
+    List<String> waiting = new ArrayList<>();
+    int running = 0;
+    for (ThrottleRow.Held held : row.held()) {
+      running += held.tasks().size();
+      if (holders.size() < LISTED) {
+        holders.add(
+            new ThrottlerView.Holder(held.label(), held.tasks().stream().sorted().toList()));
+      }
+      throttles.waiters().waiting(held.resource()).forEach(t -> waiting.add(t.toString()));
+    }
+    return new ThrottlerView(
+        row.kind(),
+        row.id(),
+        true,
+        row.limit(),
+        null,
+        null,
+        null,
+        null,
+        null,
+        running,
+        holders,
+        waiting.size(),
+        waiting.subList(0, Math.min(LISTED, waiting.size())),
+        null,
+        List.of(),
+        null,
+        List.of(),
+        row.usedBy(),
+        false);
   }
 
   /** Defines or changes semaphore {@code id}, audited as {@code by}. */
@@ -237,7 +283,8 @@ public class ThrottlerAdmin {
         bucketCounts,
         nextOpening,
         subWindows,
-        usedBy.getOrDefault(resource, List.of()));
+        usedBy.getOrDefault(resource, List.of()),
+        record != null);
   }
 
   /** Throttler resource (or mutex name) to the task types naming it. */

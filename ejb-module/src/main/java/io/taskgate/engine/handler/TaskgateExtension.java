@@ -119,7 +119,7 @@ public class TaskgateExtension implements Extension {
   }
 
   /** The message of a deployment problem with {@code handler}. */
-  static String problem(Class<?> handler, String message) {
+  public static String problem(Class<?> handler, String message) {
     return "Taskgate handler " + handler.getName() + ": " + message;
   }
 

@@ -22,6 +22,23 @@ public interface JobThrottlerReads {
     return kind.label() + ":" + id;
   }
 
+  /**
+   * Whether {@code resource} is a job throttler's (a state shared on the data grid also holds other
+   * kinds' resources).
+   */
+  static boolean isJobResource(String resource) {
+    int cut = resource.indexOf(':');
+    if (cut > 0) {
+      String kind = resource.substring(0, cut);
+      for (ThrottlerKind k : ThrottlerKind.values()) {
+        if (k.label().equals(kind)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   /** The semaphores and windows defined, by kind then id. */
   List<ThrottlerRecord> definitions();
 

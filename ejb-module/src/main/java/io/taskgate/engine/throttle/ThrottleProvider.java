@@ -104,4 +104,9 @@ public interface ThrottleProvider {
   default boolean handsOverOnRelease(String resource) {
     return false;
   }
+
+  /** This kind's throttles as the views list them; empty when it lists none. */
+  default List<ThrottleRow> rows() {
+    return List.of();
+  }
 }

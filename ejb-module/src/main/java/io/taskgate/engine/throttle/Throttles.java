@@ -107,9 +107,22 @@ public class Throttles {
     return held;
   }
 
-  /** Every kind keeps its shared state in {@code state} ({@link ThrottleProvider#useState}). */
+  /**
+   * Every kind keeps its shared state in {@code state} ({@link ThrottleProvider#useState}); what it
+   * frees on other instances wakes the tasks waiting here.
+   */
   public void useState(ThrottlerState state) {
+    state.onFreedElsewhere(this::freed);
     providers.forEach(p -> p.useState(state));
+  }
+
+  /** Every kind's throttles as the views list them ({@link ThrottleProvider#rows}). */
+  public List<ThrottleRow> rows() {
+    List<ThrottleRow> rows = new ArrayList<>();
+    for (ThrottleProvider provider : providers) {
+      rows.addAll(provider.rows());
+    }
+    return rows;
   }
 
   /** The key {@code task} is throttled by, for the views; null when it has none. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 
 /**
  * The job throttlers under load, one measurement after the other, each {@code tasks} tasks of
@@ -21,6 +22,9 @@ import java.util.function.IntFunction;
  * <ul>
  *   <li><b>wake-up</b>: behind one mutex on 8 workers; per task after the first to start, the time
  *       from the previous task's end (its handler returning; the release follows) to its start;
+ *   <li><b>concurrency(2) per key</b>: two keys, at most two running per key, on 8 workers; per
+ *       task after its key's first two to start, the time from the latest end of its key's tasks
+ *       before it started to its start; and the most of one key that ran at once;
  *   <li><b>semaphore(4)</b> on 8 workers vs <b>plain</b> on 4 workers: tasks/s, first dispatch to
  *       last end;
  *   <li><b>one throttle</b> (a semaphore of 1,000 that never binds) vs <b>none</b>, both on 4
@@ -29,6 +33,9 @@ import java.util.function.IntFunction;
  */
 @ApplicationScoped
 public class ThrottleRun {
+  /** The keys of the concurrency measurement. */
+  private static final int KEYS = 2;
+
   @Inject TaskDispatcher dispatcher;
   @Inject ThrottlingManager throttling;
 
@@ -60,6 +67,18 @@ public class ThrottleRun {
     result.put("wakeP50Micros", percentile(gaps, 50) / 1_000);
     result.put("wakeP99Micros", percentile(gaps, 99) / 1_000);
     result.put("wakeMaxMicros", gaps.length == 0 ? 0 : gaps[gaps.length - 1] / 1_000);
+    long[] perKey =
+        measure(tasks, seq -> new ThrottledLoadTasks.TwoPerKey(runId, seq, seq % KEYS, workMicros));
+    long[] keyGaps = keyGaps();
+    result.put("concurrencyTasksPerSecond", perSecond(tasks, perKey));
+    result.put("concurrencyWakeP50Micros", percentile(keyGaps, 50) / 1_000);
+    result.put("concurrencyWakeP99Micros", percentile(keyGaps, 99) / 1_000);
+    int mostOfAKey = 0;
+    for (int key = 0; key < KEYS; key++) {
+      int k = key;
+      mostOfAKey = Math.max(mostOfAKey, mostAtOnce(seq -> seq % KEYS == k));
+    }
+    result.put("concurrencyMostPerKey", mostOfAKey);
     double plain4 =
         perSecond(
             tasks, measure(tasks, seq -> new ThrottledLoadTasks.Plain(runId, seq, workMicros)));
@@ -67,7 +86,7 @@ public class ThrottleRun {
         perSecond(
             tasks,
             measure(tasks, seq -> new ThrottledLoadTasks.FourAtATime(runId, seq, workMicros)));
-    result.put("semaphoreMostAtOnce", mostAtOnce());
+    result.put("semaphoreMostAtOnce", mostAtOnce(seq -> true));
     double wide =
         perSecond(
             tasks, measure(tasks, seq -> new ThrottledLoadTasks.Wide(runId, seq, workMicros)));
@@ -106,13 +125,18 @@ public class ThrottleRun {
     return new long[] {first, last};
   }
 
-  /** The most tasks of the last measurement that ran at once. */
-  private int mostAtOnce() {
-    long[][] edges = new long[starts.length * 2][];
+  /**
+   * The most tasks of the last measurement ({@code seq}s that {@code of} accepts) that ran at once.
+   */
+  private int mostAtOnce(IntPredicate of) {
+    List<long[]> list = new ArrayList<>();
     for (int i = 0; i < starts.length; i++) {
-      edges[2 * i] = new long[] {starts[i], 1};
-      edges[2 * i + 1] = new long[] {ends[i], -1};
+      if (of.test(i)) {
+        list.add(new long[] {starts[i], 1});
+        list.add(new long[] {ends[i], -1});
+      }
     }
+    long[][] edges = list.toArray(new long[0][]);
     Arrays.sort(
         edges, (x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
     int now = 0;
@@ -138,6 +162,33 @@ public class ThrottleRun {
     }
     Arrays.sort(gaps);
     return gaps;
+  }
+
+  /**
+   * Per task of the last measurement after its key's first {@code 2} to start: its start − the
+   * latest end, before it, of a task of its key (the release that let it in).
+   */
+  private long[] keyGaps() {
+    List<Long> gaps = new ArrayList<>();
+    for (int key = 0; key < KEYS; key++) {
+      List<Integer> ofKey = new ArrayList<>();
+      for (int seq = key; seq < starts.length; seq += KEYS) {
+        ofKey.add(seq);
+      }
+      ofKey.sort((a, b) -> Long.compare(starts[a], starts[b]));
+      for (int i = 2; i < ofKey.size(); i++) {
+        long start = starts[ofKey.get(i)];
+        long latestEnd = Long.MIN_VALUE;
+        for (int j = 0; j < i; j++) {
+          long end = ends[ofKey.get(j)];
+          if (end <= start && end > latestEnd) {
+            latestEnd = end;
+          }
+        }
+        gaps.add(latestEnd == Long.MIN_VALUE ? 0 : start - latestEnd);
+      }
+    }
+    return gaps.stream().mapToLong(Long::longValue).sorted().toArray();
   }
 
   private static double perSecond(int tasks, long[] span) {

@@ -1,5 +1,6 @@
 package io.taskgate.load.app;
 
+import io.taskgate.api.Concurrency;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Mutex;
 import io.taskgate.api.Semaphore;
@@ -22,6 +23,9 @@ public final class ThrottledLoadTasks {
 
   /** Behind a semaphore of 4, on 8 workers. */
   public record FourAtATime(int run, int seq, int workMicros) implements Task {}
+
+  /** Two keys, at most two running per key, on 8 workers. */
+  public record TwoPerKey(int run, int seq, int key, int workMicros) implements Task {}
 
   /** No throttle, on 4 workers. */
   public record Plain(int run, int seq, int workMicros) implements Task {}
@@ -83,6 +87,25 @@ public final class ThrottledLoadTasks {
 
     @Override
     int workMicros(FourAtATime t) {
+      return t.workMicros();
+    }
+  }
+
+  @TaskHandler(queue = "load-eight")
+  @Concurrency(limit = 2, key = "key-{key}")
+  public static class TwoPerKeyHandler extends Timed<TwoPerKey> {
+    @Override
+    int run(TwoPerKey t) {
+      return t.run();
+    }
+
+    @Override
+    int seq(TwoPerKey t) {
+      return t.seq();
+    }
+
+    @Override
+    int workMicros(TwoPerKey t) {
       return t.workMicros();
     }
   }

@@ -1,5 +1,6 @@
 package io.taskgate.it.cluster;
 
+import io.taskgate.api.Concurrency;
 import io.taskgate.api.FixedWindow;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Mutex;
@@ -57,6 +58,16 @@ public final class Throttled {
   }
 
   /**
+   * An export of tenant {@code tenant}'s data: at most two of a tenant at once, across the cluster.
+   */
+  public record Export(String id, long tenant, int workMillis) implements Held {
+    @Override
+    public String resource() {
+      return "tenant-" + tenant;
+    }
+  }
+
+  /**
    * Writes each run to the ledger as {@code held <task id> <resource> <start µs> <end µs>
    * <instance>}.
    */
@@ -91,9 +102,13 @@ public final class Throttled {
   @FixedWindow("cluster-api")
   public static class ApiCallHandler extends Logged<ApiCall> {}
 
+  @TaskHandler
+  @Concurrency(limit = 2, key = "{tenant}")
+  public static class ExportHandler extends Logged<Export> {}
+
   /**
-   * {@code POST /api/cluster-test/throttled?kind=order|news|api&n=&orders=&prefix=&work=}: one
-   * {@code dispatchAll} of n tasks ({@code orders} orders for steps).
+   * {@code POST /api/cluster-test/throttled?kind=order|news|api|export&n=&orders=&prefix=&work=}:
+   * one {@code dispatchAll} of n tasks ({@code orders} orders for steps, tenants for exports).
    */
   @Path("cluster-test/throttled")
   public static class ThrottledResource {
@@ -114,6 +129,7 @@ public final class Throttled {
             switch (kind) {
               case "order" -> new OrderStep(id, i % orders, work);
               case "news" -> new NewsSend(id, work);
+              case "export" -> new Export(id, i % orders, work);
               default -> new ApiCall(id, work);
             });
       }

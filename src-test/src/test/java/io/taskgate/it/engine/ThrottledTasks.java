@@ -1,5 +1,6 @@
 package io.taskgate.it.engine;
 
+import io.taskgate.api.Concurrency;
 import io.taskgate.api.DynamicWindow;
 import io.taskgate.api.FixedWindow;
 import io.taskgate.api.Handler;
@@ -220,6 +221,28 @@ public final class ThrottledTasks {
     @Override
     public void onError(T task, TaskContext context, Throwable error) {
       ERRORS.put(id(task), error);
+    }
+  }
+
+  /** An export of a tenant's data: at most two of a tenant at once. */
+  public record Export(String tenant, String id, long millis) implements Task {}
+
+  @TaskHandler(queue = "throttled")
+  @Concurrency(limit = 2, key = "{tenant}")
+  public static class ExportHandler extends Timed<Export> {
+    @Override
+    String id(Export task) {
+      return task.id();
+    }
+
+    @Override
+    String group(Export task) {
+      return task.tenant();
+    }
+
+    @Override
+    long millis(Export task) {
+      return task.millis();
     }
   }
 

@@ -36,6 +36,7 @@ import java.io.StringReader;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -96,8 +97,13 @@ public class ThrottlersResource {
       description = "No such throttler",
       content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
   public ThrottlerView find(@PathParam("kind") String kind, @PathParam("id") String id) {
-    ThrottlerKind k = kind(kind);
-    return admin.find(k, id).orElseThrow(() -> unknown(k, id));
+    return admin
+        .find(kind, id)
+        .orElseThrow(
+            () ->
+                unknown(
+                    admin.isListedKind(kind) ? kind.toLowerCase(Locale.ROOT) : kind(kind).label(),
+                    id));
   }
 
   /**
@@ -201,12 +207,16 @@ public class ThrottlersResource {
   }
 
   private static ApiProblem unknown(ThrottlerKind kind, String id) {
+    return unknown(kind.label(), id);
+  }
+
+  private static ApiProblem unknown(String kind, String id) {
     return new ApiProblem(
         404,
         UNKNOWN_THROTTLER,
         "Unknown throttler",
-        "No " + kind.label() + " '" + id + "' is defined, held or named by a handler",
-        Map.of("kind", kind.label(), "id", id));
+        "No " + kind + " '" + id + "' is defined, held or named by a handler",
+        Map.of("kind", kind, "id", id));
   }
 
   static JsonObject object(String text) {

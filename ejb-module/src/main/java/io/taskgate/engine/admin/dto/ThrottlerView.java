@@ -5,11 +5,12 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One job throttler as the views show it: a defined semaphore or window, a mutex while it is held,
- * or a semaphore or window that handlers name but nobody defined.
+ * One throttler as the views show it: a defined semaphore or window, a mutex while it is held, a
+ * semaphore or window that handlers name but nobody defined, or a task type's concurrency limit
+ * with the keys held now.
  *
- * @param kind {@code mutex}, {@code semaphore}, {@code fixed-window}, {@code sliding-window} or
- *     {@code dynamic-window}
+ * @param kind {@code mutex}, {@code semaphore}, {@code fixed-window}, {@code sliding-window},
+ *     {@code dynamic-window} or {@code concurrency}
  * @param id its id
  * @param defined whether it is defined (a mutex always is); false: tasks naming it fail
  * @param limit a semaphore's max count, a window's limit (1 for a mutex); null if undefined
@@ -27,6 +28,7 @@ import java.util.List;
  * @param nextOpening when a full window lets the next start in; null if it has room
  * @param subWindows a dynamic window's sub-windows with their starts and current limits
  * @param usedBy the task types naming it
+ * @param removable whether an admin may remove its definition (a defined semaphore or window)
  */
 public record ThrottlerView(
     String kind,
@@ -46,7 +48,8 @@ public record ThrottlerView(
     List<BucketCount> bucketCounts,
     Instant nextOpening,
     List<SubWindow> subWindows,
-    List<String> usedBy) {
+    List<String> usedBy,
+    boolean removable) {
 
   /** An owner and the tasks holding under it. */
   public record Holder(String owner, List<String> tasks) {}

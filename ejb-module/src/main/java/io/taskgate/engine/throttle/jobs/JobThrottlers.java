@@ -4,6 +4,7 @@ import io.taskgate.api.Strictness;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.LocalThrottlerState;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.event.TaskTransitions;

@@ -8,6 +8,7 @@ import io.taskgate.api.SlidingWindow;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.LocalThrottlerState;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleContract;

@@ -16,6 +16,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
+import io.taskgate.core.throttle.LocalThrottlerState;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.handler.HandlerInfo;

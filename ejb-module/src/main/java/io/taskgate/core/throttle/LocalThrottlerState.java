@@ -1,10 +1,6 @@
-package io.taskgate.engine.throttle.jobs;
+package io.taskgate.core.throttle;
 
 import io.taskgate.api.WindowOptions;
-import io.taskgate.core.throttle.DynamicWindowState;
-import io.taskgate.core.throttle.Holders;
-import io.taskgate.core.throttle.ThrottlerState;
-import io.taskgate.core.throttle.WindowCounts;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
