@@ -314,7 +314,7 @@ class ClusterIT {
     for (String id : List.of("a", "b")) { // each instance's cached definitions
       Await.until(
           () -> Http.send("GET", api(id, "throttlers"), null, "admin", "taskgate").body(),
-          body -> body.contains("cluster-news") && body.contains("cluster-api"),
+          body -> defined(body, "cluster-news") && defined(body, "cluster-api"),
           Duration.ofSeconds(10),
           Duration.ofMillis(100),
           body -> id + " knows the definitions: " + body);
@@ -379,7 +379,7 @@ class ClusterIT {
    * side; and both instances run exports. Both instances list the limit in {@code /api/throttlers}.
    */
   @Test
-  @Order(3)
+  @Order(4)
   void aConcurrencyLimitHoldsForEachTenantAcrossTheInstances() throws Exception {
     List<String> ids = new ArrayList<>(throttled("a", "export", 30, 3, "export-a", 200));
     ids.addAll(throttled("b", "export", 30, 3, "export-b", 200));
@@ -475,6 +475,12 @@ class ClusterIT {
       }
     }
     return runs;
+  }
+
+  /** Whether the throttlers' view {@code body} has throttler {@code id} defined. */
+  private static boolean defined(String body, String id) {
+    return Http.json(body).getJsonArray("throttlers").getValuesAs(JsonObject.class).stream()
+        .anyMatch(t -> t.getString("id").equals(id) && t.getBoolean("defined"));
   }
 
   private static int mostAtOnce(List<Held> runs) {
