@@ -15,7 +15,8 @@
  * io.taskgate.engine.throttle.Permits}), and a task waiting for a resource holds no worker ({@link
  * io.taskgate.engine.throttle.ResourceWaiters}). The views read the throttles' state through read
  * models here: {@link io.taskgate.engine.throttle.RateLimitReads} (parked tasks, policies, pacing,
- * push-backs) and {@link io.taskgate.engine.throttle.ThrottlerWaits}.
+ * push-backs), {@link io.taskgate.engine.throttle.ThrottlerWaits}, and any kind's rows ({@link
+ * io.taskgate.engine.throttle.ThrottleRow}, {@link io.taskgate.engine.throttle.Throttles#rows}).
  *
  * <h2>How to add a throttle</h2>
  *
@@ -24,8 +25,9 @@
  * io.taskgate.engine.throttle.Throttle#WINDOWS}, {@link
  * io.taskgate.engine.throttle.Throttle#BUDGETS} for time spent for good), an
  * {@code @ApplicationScoped} {@code ThrottleProvider} that puts it on the task types that declare
- * it, and a {@code ThrottleContract} test. Nothing else in the engine changes; docs/architecture.md
- * walks through it.
+ * it (and lists its rows for the views), and a {@code ThrottleContract} test. Nothing else in the
+ * engine changes. The worked example is {@code engine.throttle.concurrency} ({@code @Concurrency}:
+ * at most N tasks of one key running at once); docs/architecture.md walks through it.
  *
  * <p>This package depends on the API, the core, the store's task record and queries, and the
  * handler descriptions only.
