@@ -607,6 +607,11 @@ class AdminUiIT {
     logInAsAdmin();
     browser.open(page("admin/throttlers.xhtml"));
     assertThat(browser.pageText()).contains("it-newsletter"); // named by a test handler
+    // a test handler's @Concurrency(limit = 2, key = "{tenant}"): listed, not removable
+    WebElement concurrency =
+        browser.find(By.cssSelector("tr.throttler-row[data-kind='concurrency']"));
+    assertThat(concurrency.getText()).contains("ThrottledTasks$Export:{tenant}", "2");
+    assertThat(concurrency.findElements(By.cssSelector("input[type=submit]"))).isEmpty();
     // the last hour's chart, the overview's component: tasks made to wait and dropped
     browser.await(
         "the chart",
