@@ -1,6 +1,7 @@
 package io.taskgate.store;
 
 import io.taskgate.api.ThrottlerKind;
+import io.taskgate.core.throttle.JobKind;
 import java.util.Objects;
 
 /**
@@ -33,7 +34,7 @@ public record ThrottlerRecord(
 
   /** The definition as a change log shows it: {@code limit=5 interval=PT2S buckets=1}. */
   public String describe() {
-    if (kind == ThrottlerKind.SEMAPHORE) {
+    if (!JobKind.of(kind).windowed()) {
       return "maxCount=" + limit;
     }
     StringBuilder text =

@@ -2,6 +2,7 @@ package io.taskgate.engine.admin;
 
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.admin.dto.RateLimitOverrideView;
 import io.taskgate.engine.admin.dto.ThrottlerChangeView;
@@ -68,7 +69,7 @@ public class ThrottlerAdmin {
       }
     }
     for (String resource : usedBy.keySet()) {
-      if (!resource.startsWith(ThrottlerKind.MUTEX.label() + ":")) {
+      if (JobKind.of(kindOf(resource)).defined()) { // a mutex is listed while held
         rows.computeIfAbsent(resource, r -> viewOf(r, usedBy, now));
       }
     }
@@ -207,9 +208,12 @@ public class ThrottlerAdmin {
   }
 
   private ThrottlerView viewOf(String resource, Map<String, List<String>> usedBy, Instant now) {
-    int cut = resource.indexOf(':');
-    ThrottlerKind kind = ThrottlerKind.parse(resource.substring(0, cut));
-    return view(kind, resource.substring(cut + 1), null, usedBy, now);
+    return view(kindOf(resource), resource.substring(resource.indexOf(':') + 1), null, usedBy, now);
+  }
+
+  /** The kind of job throttler {@code resource} ({@code kind:id}) is. */
+  private static ThrottlerKind kindOf(String resource) {
+    return ThrottlerKind.parse(resource.substring(0, resource.indexOf(':')));
   }
 
   private ThrottlerView view(
@@ -220,7 +224,8 @@ public class ThrottlerAdmin {
       Instant now) {
     String resource = JobThrottlerReads.resource(kind, id);
     ThrottlerState state = throttlers.state();
-    boolean defined = record != null || kind == ThrottlerKind.MUTEX;
+    JobKind jobKind = JobKind.of(kind);
+    boolean defined = record != null || !jobKind.defined();
     List<ThrottlerView.Holder> holders = new ArrayList<>();
     Map<String, Set<String>> held = state.holders().getOrDefault(resource, Map.of());
     held.forEach(
@@ -239,8 +244,8 @@ public class ThrottlerAdmin {
     Instant nextOpening = null;
     List<ThrottlerView.SubWindow> subWindows = List.of();
     WindowOptions window =
-        record == null || kind == ThrottlerKind.SEMAPHORE ? null : throttlers.window(kind, id);
-    if (window != null && kind != ThrottlerKind.DYNAMIC_WINDOW) {
+        record == null || !jobKind.windowed() ? null : throttlers.window(kind, id);
+    if (window != null && !jobKind.subWindows()) {
       Map<Long, Integer> buckets = state.buckets(resource, now.toEpochMilli(), window);
       bucketCounts = new ArrayList<>();
       int sum = 0;
@@ -269,10 +274,12 @@ public class ThrottlerAdmin {
         kind.label(),
         id,
         defined,
-        kind == ThrottlerKind.MUTEX ? Integer.valueOf(1) : record == null ? null : record.limit(),
+        jobKind.fixedLimit() > 0
+            ? Integer.valueOf(jobKind.fixedLimit())
+            : record == null ? null : record.limit(),
         window == null ? null : window.interval(),
         window == null ? null : window.buckets(),
-        window == null || kind != ThrottlerKind.DYNAMIC_WINDOW ? null : window.capacity(),
+        window == null || !jobKind.subWindows() ? null : window.capacity(),
         window == null || !window.isRebalanced() ? null : window.minLimit(),
         window == null || !window.isRebalanced() ? null : window.maxLimit(),
         held.size(),

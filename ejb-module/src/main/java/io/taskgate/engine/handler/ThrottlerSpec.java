@@ -2,6 +2,7 @@ package io.taskgate.engine.handler;
 
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlerMode;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ResourceTemplate;
 import java.util.Objects;
 
@@ -27,7 +28,7 @@ public record ThrottlerSpec(
     Objects.requireNonNull(kind, "kind");
     Objects.requireNonNull(resource, "resource");
     Objects.requireNonNull(mode, "mode");
-    if ((kind == ThrottlerKind.DYNAMIC_WINDOW) != (window != null)) {
+    if (JobKind.of(kind).subWindows() != (window != null)) {
       throw new IllegalArgumentException(
           "a dynamic window, and only it, has a sub-window template");
     }
@@ -44,6 +45,6 @@ public record ThrottlerSpec(
 
   /** Whether it is held while tasks run (a mutex or semaphore), not spent by time (a window). */
   public boolean holds() {
-    return kind == ThrottlerKind.MUTEX || kind == ThrottlerKind.SEMAPHORE;
+    return JobKind.of(kind).holds();
   }
 }

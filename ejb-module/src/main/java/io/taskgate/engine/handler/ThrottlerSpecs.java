@@ -11,6 +11,7 @@ import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlerMode;
 import io.taskgate.api.Throttling;
 import io.taskgate.api.ThrottlingAction;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ResourceTemplate;
 import java.lang.annotation.Annotation;
 import java.time.Duration;
@@ -150,7 +151,7 @@ final class ThrottlerSpecs {
               + "': a "
               + kind.label()
               + " is defined before it is used, so its id cannot have placeholders"
-              + (kind == ThrottlerKind.FIXED_WINDOW || kind == ThrottlerKind.SLIDING_WINDOW
+              + (JobKind.of(kind).windowPerValueElsewhere()
                   ? "; use @DynamicWindow(window = …) for a window per value"
                   : ""));
     }

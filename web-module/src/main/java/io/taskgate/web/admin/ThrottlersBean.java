@@ -3,6 +3,7 @@ package io.taskgate.web.admin;
 import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.engine.admin.LimiterAdmin;
 import io.taskgate.engine.admin.StatsViews;
 import io.taskgate.engine.admin.ThrottlerAdmin;
@@ -77,7 +78,7 @@ public class ThrottlersBean implements Serializable {
     String by = security.getCallerPrincipal().getName();
     try {
       ThrottlerKind k = ThrottlerKind.parse(kind);
-      if (k == ThrottlerKind.SEMAPHORE) {
+      if (!JobKind.of(k).windowed()) {
         admin.putSemaphore(text(id), required("max count", limit), by);
       } else {
         admin.putWindow(

@@ -5,6 +5,7 @@ import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.engine.admin.ThrottlerAdmin;
 import io.taskgate.engine.admin.dto.ThrottlerChangeView;
 import io.taskgate.engine.admin.dto.ThrottlerView;
@@ -136,13 +137,13 @@ public class ThrottlersResource {
         return Response.ok(admin.setRateLimit(id, RateScope.of(json), permits, period, burst, by))
             .build();
       }
-      if (k == ThrottlerKind.SEMAPHORE) {
-        only(json, SEMAPHORE_FIELDS);
-        return Response.ok(admin.putSemaphore(id, count(json, "maxCount", null), by)).build();
-      }
-      if (k == ThrottlerKind.MUTEX) {
+      if (!JobKind.of(k).defined()) {
         throw ApiProblem.invalidParameter(
             "kind", kind, "mutexes are not defined: they are created on first use");
+      }
+      if (!JobKind.of(k).windowed()) {
+        only(json, SEMAPHORE_FIELDS);
+        return Response.ok(admin.putSemaphore(id, count(json, "maxCount", null), by)).build();
       }
       only(json, WINDOW_FIELDS);
       WindowOptions options =

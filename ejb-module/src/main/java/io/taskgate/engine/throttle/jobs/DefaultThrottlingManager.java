@@ -7,6 +7,7 @@ import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingManager;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ResourceTemplate;
 import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.engine.handler.GateSpec;
@@ -14,6 +15,7 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.limiter.LimitSpec;
 import io.taskgate.engine.limiter.LimiterChanges;
+import io.taskgate.engine.throttle.JobThrottlerReads;
 import io.taskgate.engine.throttle.ThrottlerChanges;
 import io.taskgate.store.ThrottlerChange;
 import io.taskgate.store.ThrottlerRecord;
@@ -31,8 +33,8 @@ import java.util.logging.Logger;
 /**
  * The {@link ThrottlingManager} applications inject: definitions stored through the {@link
  * ThrottlerStore} (each change audited), taking effect on this instance at once and on the others
- * within {@link JobThrottlers#DEFINITIONS_TTL}. Code calling it is audited as {@link #APPLICATION};
- * the REST API passes the user.
+ * within {@link JobDefinitions#TTL}. Code calling it is audited as {@link #APPLICATION}; the REST
+ * API passes the user.
  */
 @ApplicationScoped
 public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerChanges {
@@ -107,7 +109,7 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
 
   private ThrottlerRecord put(ThrottlerRecord record, String by) {
     Optional<ThrottlerRecord> before = store.put(record, by, clock.instant());
-    throttlers.reload(clock.instant());
+    throttlers.definitions().reload(clock.instant());
     if (before.isEmpty() || !before.get().equals(record)) {
       LOG.info(
           () ->
@@ -122,9 +124,9 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
                   + record.describe());
     }
     // a larger semaphore lets waiters in: at most as many as it has new permits, off this thread
-    if (record.kind() == ThrottlerKind.SEMAPHORE) {
+    if (JobKind.of(record.kind()).holds()) {
       int more = record.limit() - before.map(ThrottlerRecord::limit).orElse(0);
-      throttlers.grew(JobThrottlers.resource(record.kind(), record.id()), more);
+      throttlers.grew(JobThrottlerReads.resource(record.kind(), record.id()), more);
     }
     return record;
   }
@@ -136,19 +138,19 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
 
   /** {@link #remove(ThrottlerKind, String)}, audited as made by {@code by}. */
   public boolean remove(ThrottlerKind kind, String id, String by) {
-    if (kind == ThrottlerKind.MUTEX) {
+    if (JobKind.isJob(kind) && !JobKind.of(kind).defined()) {
       throw new IllegalArgumentException(
           "mutexes are not defined, so they cannot be removed: they exist while held");
     }
     String normalised = id(id);
-    if (kind == ThrottlerKind.SEMAPHORE) {
-      int holders = throttlers.state().owners(JobThrottlers.resource(kind, normalised));
+    if (JobKind.isJob(kind) && JobKind.of(kind).holds()) {
+      int holders = throttlers.state().owners(JobThrottlerReads.resource(kind, normalised));
       if (holders > 0) {
         throw new ThrottlerInUseException(kind, normalised, holders);
       }
     }
     boolean removed = store.remove(kind, normalised, by, clock.instant()).isPresent();
-    throttlers.reload(clock.instant());
+    throttlers.definitions().reload(clock.instant());
     if (removed) {
       LOG.info(() -> "Taskgate: " + kind.label() + " '" + normalised + "' removed by " + by);
     }
@@ -157,12 +159,12 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
 
   @Override
   public Optional<Integer> semaphore(String id) {
-    return Optional.ofNullable(throttlers.semaphore(id(id)));
+    return Optional.ofNullable(throttlers.definitions().semaphore(id(id)));
   }
 
   @Override
   public Optional<WindowOptions> window(ThrottlerKind kind, String id) {
-    return Optional.ofNullable(throttlers.window(kind, id(id)));
+    return Optional.ofNullable(throttlers.definitions().window(kind, id(id)));
   }
 
   @Override

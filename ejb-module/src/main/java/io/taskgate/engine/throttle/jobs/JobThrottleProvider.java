@@ -4,6 +4,7 @@ import io.taskgate.api.ThrottlerKind;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
+import io.taskgate.engine.throttle.JobThrottlerReads;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleProvider;
 import io.taskgate.store.TaskQueries;
@@ -14,13 +15,14 @@ import java.util.List;
 
 /**
  * The job throttlers (mutexes, semaphores, fixed, sliding and dynamic windows) as a kind of
- * throttle: their {@link FamilyThrottle}s on the task types that declare them, their holds taken
- * back at start, their state in the data grid, and a semaphore's permit shared by a worker's batch.
+ * throttle: their {@link JobThrottle}s (one class per kind) on the task types that declare them,
+ * their holds taken back at start, their state in the data grid, and a semaphore's permit shared by
+ * a worker's batch.
  */
 @ApplicationScoped
 public class JobThrottleProvider implements ThrottleProvider {
   /** The prefix of every semaphore's resource name. */
-  private static final String SEMAPHORES = JobThrottlers.resource(ThrottlerKind.SEMAPHORE, "");
+  private static final String SEMAPHORES = JobThrottlerReads.resource(ThrottlerKind.SEMAPHORE, "");
 
   @Inject JobThrottlers throttlers;
 

@@ -5,17 +5,24 @@ import io.taskgate.api.WindowOptions;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.ThrottlingSpec;
 import io.taskgate.engine.throttle.JobThrottlerReads;
+import io.taskgate.engine.throttle.ThrottlerWaits;
 import io.taskgate.store.ThrottlerRecord;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.BiConsumer;
 
-/** The job throttlers as the views read them ({@link JobThrottlerReads}). */
+/**
+ * The job throttlers as the views read them ({@link JobThrottlerReads}), and the tasks waiting for
+ * any throttle's resource or a window ({@link ThrottlerWaits}).
+ */
 @ApplicationScoped
-public class JobThrottlerViews implements JobThrottlerReads {
+public class JobThrottlerViews implements JobThrottlerReads, ThrottlerWaits {
   @Inject JobThrottlers throttlers;
 
   /** For CDI. */
@@ -30,7 +37,7 @@ public class JobThrottlerViews implements JobThrottlerReads {
 
   @Override
   public List<ThrottlerRecord> definitions() {
-    return throttlers.definitionList();
+    return throttlers.definitions().list();
   }
 
   @Override
@@ -45,7 +52,7 @@ public class JobThrottlerViews implements JobThrottlerReads {
 
   @Override
   public WindowOptions window(ThrottlerKind kind, String id) {
-    return throttlers.window(kind, id);
+    return throttlers.definitions().window(kind, id);
   }
 
   @Override
@@ -62,5 +69,18 @@ public class JobThrottlerViews implements JobThrottlerReads {
   @Override
   public Resolved resolve(ThrottlingSpec spec) {
     return throttlers.resolve(spec);
+  }
+
+  @Override
+  public Set<UUID> waitingIds() {
+    Set<UUID> ids = new HashSet<>(throttlers.waiters().waitingIds());
+    throttlers.windowWaits().addIds(ids);
+    return ids;
+  }
+
+  @Override
+  public Optional<String> waitingFor(UUID taskId) {
+    Optional<String> resource = throttlers.waiters().waitsFor(taskId);
+    return resource.isPresent() ? resource : throttlers.windowWaits().windowOf(taskId);
   }
 }

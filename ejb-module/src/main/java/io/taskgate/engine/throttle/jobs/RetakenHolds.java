@@ -1,11 +1,12 @@
 package io.taskgate.engine.throttle.jobs;
 
 import io.taskgate.api.Task;
-import io.taskgate.api.ThrottlerKind;
 import io.taskgate.core.throttle.Holders;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.handler.ThrottlerSpec;
+import io.taskgate.engine.throttle.JobThrottlerReads;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskQueries;
 import java.util.Collection;
@@ -81,7 +82,7 @@ final class RetakenHolds {
       }
       try {
         String id = spec.resource().fill(payload);
-        String resource = JobThrottlers.resource(spec.kind(), id);
+        String resource = JobThrottlerReads.resource(spec.kind(), id);
         String owner = spec.owner() == null ? task.id().toString() : spec.owner().fill(payload);
         if (family.state().acquire(resource, owner, task.id().toString(), limit(spec, handler, id))
             == Holders.Acquired.GRANTED) {
@@ -96,17 +97,18 @@ final class RetakenHolds {
 
   /**
    * How many may hold again: any number, as they held before; but a relaxed semaphore whose tasks
-   * shared a permit per worker's batch ({@link FamilyThrottle}) had more tasks IN_PROGRESS than
-   * permits (claimed, waiting their turn on the worker), so only its count of them hold again and
-   * the others wait for a permit like any task.
+   * shared a permit per worker's batch ({@link SemaphoreThrottle#leased}) had more tasks
+   * IN_PROGRESS than permits (claimed, waiting their turn on the worker), so only its count of them
+   * hold again and the others wait for a permit like any task.
    */
   private int limit(ThrottlerSpec spec, HandlerInfo handler, String id) {
-    if (spec.kind() != ThrottlerKind.SEMAPHORE
+    JobKind kind = JobKind.of(spec.kind());
+    if (!(kind.holds() && kind.defined())
         || spec.owner() != null
         || !family.sharesPermits(handler)) {
       return Integer.MAX_VALUE;
     }
-    Integer max = family.semaphore(id);
+    Integer max = family.definitions().semaphore(id);
     return max == null ? Integer.MAX_VALUE : max;
   }
 }

@@ -10,6 +10,7 @@ import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.WindowOptions;
 import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.JobThrottlerReads;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.jobs.FamilyFixture.Ship;
 import io.taskgate.engine.throttle.jobs.FamilyFixture.ShipHandler;
@@ -128,12 +129,12 @@ class DefaultThrottlingManagerTest {
   void aGrownSemaphoreWakesAtMostTheTasksWaitingForIt() {
     f.manager.addOrUpdateSemaphore("newsletter", 1);
     List<Set<String>> woken = new ArrayList<>();
-    f.family.throttles.onFreed(
+    f.throttles.onFreed(
         freed -> {
           woken.add(freed);
           f.family.waiters().released(freed.iterator().next());
         });
-    String resource = JobThrottlers.resource(ThrottlerKind.SEMAPHORE, "newsletter");
+    String resource = JobThrottlerReads.resource(ThrottlerKind.SEMAPHORE, "newsletter");
     for (int i = 0; i < 3; i++) {
       assertThat(
               f.family
@@ -153,12 +154,12 @@ class DefaultThrottlingManagerTest {
   void aGrownSemaphoreWakesTwoOfThreeWaitersForTwoNewPermitsAndNoneWhenItShrinks() {
     f.manager.addOrUpdateSemaphore("newsletter", 1);
     List<Set<String>> woken = new ArrayList<>();
-    f.family.throttles.onFreed(
+    f.throttles.onFreed(
         freed -> {
           woken.add(freed);
           f.family.waiters().released(freed.iterator().next());
         });
-    String resource = JobThrottlers.resource(ThrottlerKind.SEMAPHORE, "newsletter");
+    String resource = JobThrottlerReads.resource(ThrottlerKind.SEMAPHORE, "newsletter");
     for (int i = 0; i < 3; i++) {
       f.family
           .waiters()
@@ -178,8 +179,8 @@ class DefaultThrottlingManagerTest {
     List<Runnable> submitted = new ArrayList<>();
     f.family.executor = executor(submitted::add);
     List<Set<String>> woken = new ArrayList<>();
-    f.family.throttles.onFreed(woken::add);
-    String resource = JobThrottlers.resource(ThrottlerKind.SEMAPHORE, "newsletter");
+    f.throttles.onFreed(woken::add);
+    String resource = JobThrottlerReads.resource(ThrottlerKind.SEMAPHORE, "newsletter");
     f.family
         .waiters()
         .waitFor(resource, UUID.randomUUID(), "default", f.family.waiters().releases());

@@ -38,7 +38,9 @@ public final class FamilyFixture {
 
   final SettableClock clock = new SettableClock(T0);
   final MemoryThrottlerStore store;
-  final JobThrottlers family = new JobThrottlers();
+  final io.taskgate.engine.throttle.Throttles throttles =
+      io.taskgate.engine.throttle.Throttles.of(java.util.List.of());
+  final JobThrottlers family;
   final DefaultThrottlingManager manager = new DefaultThrottlingManager();
 
   FamilyFixture() {
@@ -48,10 +50,7 @@ public final class FamilyFixture {
   /** A fresh engine over {@code store}, as after a restart. */
   FamilyFixture(MemoryThrottlerStore store) {
     this.store = store;
-    family.store = store;
-    family.clock = clock;
-    family.transitions = new TaskTransitions();
-    family.throttles = io.taskgate.engine.throttle.Throttles.of(java.util.List.of());
+    family = new JobThrottlers(store, clock, null, new TaskTransitions(), null, throttles);
     family.configure(ThrottlingAction.WAIT, null, false, Duration.ofSeconds(30));
     manager.store = store;
     manager.throttlers = family;

@@ -286,7 +286,7 @@ class FamilyThrottleTest {
         .permits()
         .release(AttemptEnd.RETRIED);
     List<String> freed = new ArrayList<>();
-    f.family.throttles.onFreed(freed::addAll);
+    f.throttles.onFreed(freed::addAll);
 
     f.family.ended(id);
 

@@ -163,7 +163,10 @@ class RateLimitChainContractTest {
     return family
         .family
         .state()
-        .buckets(window(handler), now.toEpochMilli(), family.family.window(kind, "partner"));
+        .buckets(
+            window(handler),
+            now.toEpochMilli(),
+            family.family.definitions().window(kind, "partner"));
   }
 
   RateLimitDecision nextSlot(Class<?> handler, Instant now) {
