@@ -3,6 +3,7 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.it.backlog.Backlog;
+import io.taskgate.it.badconcurrency.BadConcurrency;
 import io.taskgate.it.badlimit.BadLimit;
 import io.taskgate.it.broken.BadPolicy;
 import io.taskgate.it.duplicate.TwoHandlers;
@@ -56,6 +57,7 @@ class MicroProcessIT {
     File duplicate = war("duplicate", TwoHandlers.class.getPackage());
     File failOpen = war("failopen", FailOpen.class.getPackage());
     File badLimit = war("badlimit", BadLimit.class.getPackage());
+    File badConcurrency = war("badconcurrency", BadConcurrency.class.getPackage());
     micro =
         new ProcessBuilder(
                 List.of(
@@ -74,7 +76,9 @@ class MicroProcessIT {
                     "--deploy",
                     failOpen.getAbsolutePath(),
                     "--deploy",
-                    badLimit.getAbsolutePath()))
+                    badLimit.getAbsolutePath(),
+                    "--deploy",
+                    badConcurrency.getAbsolutePath()))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
@@ -219,7 +223,12 @@ class MicroProcessIT {
             "Taskgate rate limit: @RateLimited method "
                 + BadLimit.class.getName()
                 + "#quote: key = '#{tenant.id}' names no parameter");
-    for (String app : List.of("broken", "duplicate", "badlimit")) {
+    assertThat(bootLog)
+        .contains(
+            "Taskgate handler "
+                + BadConcurrency.ExportHandler.class.getName()
+                + ": @Concurrency limit must be between 1 and 1000000, was 0");
+    for (String app : List.of("broken", "duplicate", "badlimit", "badconcurrency")) {
       HttpResponse<String> info =
           Http.get(URI.create("http://localhost:" + PORT + "/" + app + "/api/info"));
       assertThat(info.statusCode()).as(app + " must not answer").isEqualTo(404);

@@ -77,12 +77,15 @@ public class ConcurrencyProvider implements ThrottleProvider {
     return limit;
   }
 
-  /** Gives back the places of tasks that reached a final state, once subscribed. */
+  /**
+   * Gives back the places of tasks of a limited type that reached a final state, once subscribed
+   * (the tasks of other types cost nothing: on the grid, each release is a call).
+   */
   private void subscribe() {
     if (transitions != null && subscribed.compareAndSet(false, true)) {
       transitions.subscribe(
           t -> {
-            if (t.to() != null && t.to().terminal()) {
+            if (t.to() != null && t.to().terminal() && limits.containsKey(t.taskType())) {
               throttles.freed(state.releaseAll(t.taskId().toString()));
             }
           });

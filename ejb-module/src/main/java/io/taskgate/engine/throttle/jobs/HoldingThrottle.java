@@ -1,14 +1,11 @@
 package io.taskgate.engine.throttle.jobs;
 
-import io.taskgate.api.ThrottlingAction;
 import io.taskgate.core.throttle.Holders;
 import io.taskgate.core.throttle.ThrottlerState;
-import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.Permit;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.Set;
@@ -28,17 +25,8 @@ abstract class HoldingThrottle extends JobThrottle {
   private static final Set<AttemptEnd> NEVER_RAN =
       EnumSet.of(AttemptEnd.NOT_STARTED, AttemptEnd.ABORTED);
 
-  private final boolean strict;
-
-  HoldingThrottle(
-      ThrottlerSpec spec,
-      String handler,
-      JobThrottlers family,
-      ThrottlingAction action,
-      Duration maxWait,
-      boolean strict) {
-    super(spec, handler, family, action, maxWait);
-    this.strict = strict;
+  HoldingThrottle(Setup setup) {
+    super(setup);
   }
 
   @Override
@@ -50,30 +38,29 @@ abstract class HoldingThrottle extends JobThrottle {
   abstract Integer limit(String id);
 
   @Override
-  ThrottleDecision acquire(
-      ThrottledAttempt attempt,
-      Instant now,
-      String id,
-      String resource,
-      String owner,
-      String sub,
-      String taskId) {
-    Integer limit = limit(id);
+  ThrottleDecision acquire(ThrottledAttempt attempt, Instant now, Ask ask) {
+    Integer limit = limit(ask.id());
     if (limit == null) {
-      return unknown(id);
+      return unknown(ask.id());
     }
     Holders.Acquired acquired;
     try {
-      acquired = family.state().acquire(resource, owner, taskId, limit);
+      acquired = family.state().acquire(ask.resource(), ask.owner(), ask.taskId(), limit);
     } catch (ThrottlerState.Unavailable e) {
       return unavailable(now, e);
     }
     if (acquired == Holders.Acquired.REFUSED) {
-      return refused(attempt, now, resource, id, null, limit);
+      return refused(attempt, now, ask.resource(), ask.id(), null, limit);
     }
-    family.stats().acquired(name(), taskId, now);
+    family.stats().acquired(name(), ask.taskId(), now);
     return ThrottleDecision.Run.now(
-        new JobPermit(resource, owner, taskId, acquired == Holders.Acquired.GRANTED, null, -1));
+        new JobPermit(
+            ask.resource(),
+            ask.owner(),
+            ask.taskId(),
+            acquired == Holders.Acquired.GRANTED,
+            null,
+            -1));
   }
 
   @Override
@@ -86,7 +73,8 @@ abstract class HoldingThrottle extends JobThrottle {
     if (!(permit instanceof JobPermit p)) {
       return Set.of();
     }
-    boolean now = !strict || FINAL.contains(end) || (NEVER_RAN.contains(end) && p.fresh());
+    boolean now =
+        !resolved.strict() || FINAL.contains(end) || (NEVER_RAN.contains(end) && p.fresh());
     if (now && family.state().release(p.resource(), p.owner(), p.taskId())) {
       return Set.of(p.resource());
     }

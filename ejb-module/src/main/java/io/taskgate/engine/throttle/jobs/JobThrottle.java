@@ -7,6 +7,7 @@ import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.throttle.JobThrottlerReads;
+import io.taskgate.engine.throttle.JobThrottlerReads.Resolved;
 import io.taskgate.engine.throttle.Permit;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.engine.throttle.ThrottleDecision;
@@ -39,24 +40,30 @@ abstract class JobThrottle implements Throttle {
       String resource, String owner, String taskId, boolean fresh, String sub, long bucketStart)
       implements Permit {}
 
-  final ThrottlerSpec spec;
-  final String handler;
-  final JobThrottlers family;
-  private final ThrottlingAction action;
-  private final Duration maxWait;
+  /**
+   * What a throttle is made of: the throttler {@code spec} of {@code handler}'s task type, the
+   * throttlers' {@code family} (state, definitions, stats) and the task type's throttling with the
+   * global defaults applied ({@code resolved}).
+   */
+  record Setup(ThrottlerSpec spec, String handler, JobThrottlers family, Resolved resolved) {}
 
-  /** The throttle {@code spec} of {@code handler}, its defaults applied. */
-  JobThrottle(
-      ThrottlerSpec spec,
-      String handler,
-      JobThrottlers family,
-      ThrottlingAction action,
-      Duration maxWait) {
-    this.spec = spec;
-    this.handler = handler;
-    this.family = family;
-    this.action = action;
-    this.maxWait = maxWait;
+  /**
+   * What an attempt asks for: throttler {@code id} ({@code resource}, {@code kind:id}), held by
+   * {@code owner} for {@code taskId}; {@code sub} a dynamic window's sub-id (null otherwise).
+   */
+  record Ask(String id, String resource, String owner, String sub, String taskId) {}
+
+  final ThrottlerSpec spec;
+  final JobThrottlers family;
+  final Resolved resolved;
+  private final String handler;
+
+  /** The throttle {@code setup} describes. */
+  JobThrottle(Setup setup) {
+    this.spec = setup.spec();
+    this.handler = setup.handler();
+    this.family = setup.family();
+    this.resolved = setup.resolved();
   }
 
   @Override
@@ -89,21 +96,11 @@ abstract class JobThrottle implements Throttle {
     if (spec.mode() == ThrottlerMode.RELEASE_ONLY) {
       return ThrottleDecision.Run.now(releaseOnly(resource, owner, taskId));
     }
-    return acquire(attempt, now, id, resource, owner, sub, taskId);
+    return acquire(attempt, now, new Ask(id, resource, owner, sub, taskId));
   }
 
-  /**
-   * Takes what this kind takes for {@code taskId} of {@code owner}: {@code resource} is the
-   * throttler's ({@code kind:id}), {@code sub} a dynamic window's sub-id (null for the others).
-   */
-  abstract ThrottleDecision acquire(
-      ThrottledAttempt attempt,
-      Instant now,
-      String id,
-      String resource,
-      String owner,
-      String sub,
-      String taskId);
+  /** Takes what this kind takes for {@code ask}. */
+  abstract ThrottleDecision acquire(ThrottledAttempt attempt, Instant now, Ask ask);
 
   /** The permit of an attempt let through without taking anything (release only). */
   abstract Permit releaseOnly(String resource, String owner, String taskId);
@@ -137,11 +134,12 @@ abstract class JobThrottle implements Throttle {
       Instant opensAt,
       int limit) {
     String full = JobKind.of(spec.kind()).refusal(id, limit, opensAt);
-    if (action == ThrottlingAction.DROP) {
+    if (resolved.action() == ThrottlingAction.DROP) {
       family.stats().dropped(name(), attempt.task());
       return new ThrottleDecision.Drop(name(), "dropped: " + full + " (throttling action DROP)");
     }
     Instant due = attempt.task().scheduledAt();
+    Duration maxWait = resolved.maxWait();
     Instant deadline = maxWait == null ? null : due.plus(maxWait);
     if (deadline != null && !now.isBefore(deadline)) {
       family.stats().dropped(name(), attempt.task());

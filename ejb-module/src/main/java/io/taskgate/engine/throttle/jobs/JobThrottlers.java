@@ -113,7 +113,8 @@ public class JobThrottlers {
     List<Throttle> throttles = new ArrayList<>();
     for (ThrottlerSpec throttler : spec.throttlers()) {
       throttles.add(
-          JobThrottleKinds.make(throttler, handler.beanClass().getName(), this, resolved));
+          JobThrottleKinds.make(
+              new JobThrottle.Setup(throttler, handler.beanClass().getName(), this, resolved)));
     }
     return throttles;
   }

@@ -1,20 +1,11 @@
 package io.taskgate.engine.throttle.jobs;
 
-import io.taskgate.api.ThrottlingAction;
-import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.throttle.ThrottledAttempt;
-import java.time.Duration;
 
 /** A task type's {@code @Semaphore}: at most its defined max count of owners at once. */
 final class SemaphoreThrottle extends HoldingThrottle {
-  SemaphoreThrottle(
-      ThrottlerSpec spec,
-      String handler,
-      JobThrottlers family,
-      ThrottlingAction action,
-      Duration maxWait,
-      boolean strict) {
-    super(spec, handler, family, action, maxWait, strict);
+  SemaphoreThrottle(Setup setup) {
+    super(setup);
   }
 
   @Override

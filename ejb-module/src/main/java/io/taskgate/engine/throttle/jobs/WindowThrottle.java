@@ -1,15 +1,12 @@
 package io.taskgate.engine.throttle.jobs;
 
-import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.WindowOptions;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.core.throttle.WindowCounts;
-import io.taskgate.engine.handler.ThrottlerSpec;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.Permit;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 
@@ -21,13 +18,8 @@ import java.util.Set;
  * count in the one window of their id.
  */
 final class WindowThrottle extends JobThrottle {
-  WindowThrottle(
-      ThrottlerSpec spec,
-      String handler,
-      JobThrottlers family,
-      ThrottlingAction action,
-      Duration maxWait) {
-    super(spec, handler, family, action, maxWait);
+  WindowThrottle(Setup setup) {
+    super(setup);
   }
 
   @Override
@@ -36,14 +28,11 @@ final class WindowThrottle extends JobThrottle {
   }
 
   @Override
-  ThrottleDecision acquire(
-      ThrottledAttempt attempt,
-      Instant now,
-      String id,
-      String resource,
-      String owner,
-      String sub,
-      String taskId) {
+  ThrottleDecision acquire(ThrottledAttempt attempt, Instant now, Ask ask) {
+    String id = ask.id();
+    String resource = ask.resource();
+    String sub = ask.sub();
+    String taskId = ask.taskId();
     WindowOptions window = family.definitions().window(spec.kind(), id);
     if (window == null) {
       return unknown(id);
