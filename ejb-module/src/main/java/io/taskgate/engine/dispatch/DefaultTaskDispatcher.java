@@ -46,18 +46,51 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
 
   private final Set<String> fastRecurrenceWarned = ConcurrentHashMap.newKeySet();
 
-  @Inject TaskStore store;
-  @Inject HandlerRegistry registry;
-  @Inject Payloads payloads;
-  @Inject TaskQueues queues;
-  @Inject TaskScheduler scheduler;
-  @Inject ClaimsAhead claimsAhead;
-  @Inject Throttles throttles;
-  @Inject RunningTasks running;
-  @Inject InstantSource clock;
-  @Inject TaskValidation validation;
-  @Inject DispatchLimits limits;
-  @Inject Instances instances;
+  private final TaskStore store;
+  private final HandlerRegistry registry;
+  private final Payloads payloads;
+  private final TaskQueues queues;
+  private final TaskScheduler scheduler;
+  private final ClaimsAhead claimsAhead;
+  private final Throttles throttles;
+  private final RunningTasks running;
+  private final InstantSource clock;
+  private final TaskValidation validation;
+  private final DispatchLimits limits;
+  private final Instances instances;
+
+  /** For the CDI proxy. */
+  protected DefaultTaskDispatcher() {
+    this(null, null, null, null, null, null, null, null, null, null, null, null);
+  }
+
+  @Inject
+  DefaultTaskDispatcher(
+      TaskStore store,
+      HandlerRegistry registry,
+      Payloads payloads,
+      TaskQueues queues,
+      TaskScheduler scheduler,
+      ClaimsAhead claimsAhead,
+      Throttles throttles,
+      RunningTasks running,
+      InstantSource clock,
+      TaskValidation validation,
+      DispatchLimits limits,
+      Instances instances) {
+    this.store = store;
+    this.registry = registry;
+    this.payloads = payloads;
+    this.queues = queues;
+    this.scheduler = scheduler;
+    this.claimsAhead = claimsAhead;
+    this.throttles = throttles;
+    this.running = running;
+    this.clock = clock;
+    this.validation = validation;
+    this.limits = limits;
+    this.instances = instances;
+  }
 
   @Override
   public TaskReceipt dispatch(Task task, DispatchOptions options) {

@@ -29,16 +29,23 @@ public class DispatchLimits {
 
   static final int DEFAULT_MAX_PAYLOAD_BYTES = 1 << 20;
 
-  @Inject Config config;
+  private final Config config;
 
   private int maxPayloadBytes;
 
-  /** For CDI. */
-  public DispatchLimits() {}
+  /** For the CDI proxy. */
+  protected DispatchLimits() {
+    this(null);
+  }
+
+  @Inject
+  DispatchLimits(Config config) {
+    this.config = config;
+  }
 
   /** Limits with this payload size, for code and tests outside the container. */
   public static DispatchLimits of(int maxPayloadBytes) {
-    DispatchLimits limits = new DispatchLimits();
+    DispatchLimits limits = new DispatchLimits(null);
     limits.maxPayloadBytes = parseMaxPayloadBytes(Optional.of(Integer.toString(maxPayloadBytes)));
     return limits;
   }

@@ -29,7 +29,7 @@ import java.util.Set;
 public class TaskValidation {
   static final int MAX_VALUE_LENGTH = 200;
 
-  @Inject ValidatorFactory factory;
+  private final ValidatorFactory factory;
 
   private Validator validator;
 
@@ -42,15 +42,21 @@ public class TaskValidation {
         }
       };
 
-  /** For CDI. */
-  public TaskValidation() {}
+  /** For the CDI proxy. */
+  protected TaskValidation() {
+    this(null);
+  }
+
+  @Inject
+  TaskValidation(ValidatorFactory factory) {
+    this.factory = factory;
+  }
 
   /**
    * Validation with the validators of {@code factory}, for code and tests outside the container.
    */
   public static TaskValidation of(ValidatorFactory factory) {
-    TaskValidation validation = new TaskValidation();
-    validation.factory = factory;
+    TaskValidation validation = new TaskValidation(factory);
     validation.init();
     return validation;
   }

@@ -34,14 +34,35 @@ import java.util.logging.Logger;
 public class AttemptExecutor {
   private static final Logger LOG = Logger.getLogger(AttemptExecutor.class.getName());
 
-  @Inject InstantSource clock;
-  @Inject HandlerInvoker invoker;
-  @Inject Wakeups wakeups;
-  @Inject ClaimsAhead ahead;
-  @Inject Ticker ticker;
-  @Inject UpstreamPushBack pushBack;
+  private final InstantSource clock;
+  private final HandlerInvoker invoker;
+  private final Wakeups wakeups;
+  private final ClaimsAhead ahead;
+  private final Ticker ticker;
+  private final UpstreamPushBack pushBack;
 
   private final SplittableRandom random = new SplittableRandom();
+
+  /** For the CDI proxy. */
+  protected AttemptExecutor() {
+    this(null, null, null, null, null, null);
+  }
+
+  @Inject
+  AttemptExecutor(
+      InstantSource clock,
+      HandlerInvoker invoker,
+      Wakeups wakeups,
+      ClaimsAhead ahead,
+      Ticker ticker,
+      UpstreamPushBack pushBack) {
+    this.clock = clock;
+    this.invoker = invoker;
+    this.wakeups = wakeups;
+    this.ahead = ahead;
+    this.ticker = ticker;
+    this.pushBack = pushBack;
+  }
 
   /**
    * Runs the attempt of a claimed task now; null if, at the last moment, a throttle holds it back

@@ -40,16 +40,45 @@ public class AttemptRunner {
 
   private static final long OUTCOME_BATCH_NANOS = OUTCOME_BATCH_MILLIS * 1_000_000;
 
-  @Inject TaskScheduler scheduler;
-  @Inject InstantSource clock;
-  @Inject RunningTasks running;
-  @Inject TaskClaimer claimer;
-  @Inject ClaimsAhead ahead;
-  @Inject Wakeups wakeups;
-  @Inject AttemptExecutor executor;
-  @Inject OutcomeRecorder recorder;
-  @Inject HandlerInvoker invoker;
-  @Inject Ticker ticker;
+  private final TaskScheduler scheduler;
+  private final InstantSource clock;
+  private final RunningTasks running;
+  private final TaskClaimer claimer;
+  private final ClaimsAhead ahead;
+  private final Wakeups wakeups;
+  private final AttemptExecutor executor;
+  private final OutcomeRecorder recorder;
+  private final HandlerInvoker invoker;
+  private final Ticker ticker;
+
+  /** For the CDI proxy. */
+  protected AttemptRunner() {
+    this(null, null, null, null, null, null, null, null, null, null);
+  }
+
+  @Inject
+  AttemptRunner(
+      TaskScheduler scheduler,
+      InstantSource clock,
+      RunningTasks running,
+      TaskClaimer claimer,
+      ClaimsAhead ahead,
+      Wakeups wakeups,
+      AttemptExecutor executor,
+      OutcomeRecorder recorder,
+      HandlerInvoker invoker,
+      Ticker ticker) {
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.running = running;
+    this.claimer = claimer;
+    this.ahead = ahead;
+    this.wakeups = wakeups;
+    this.executor = executor;
+    this.recorder = recorder;
+    this.invoker = invoker;
+    this.ticker = ticker;
+  }
 
   /** Runs the task's attempt, then hands it back to the scheduler if it has more to do. */
   public void run(UUID taskId) {

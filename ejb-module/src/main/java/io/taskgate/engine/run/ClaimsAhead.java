@@ -25,11 +25,30 @@ import java.util.logging.Logger;
 public class ClaimsAhead {
   private static final Logger LOG = Logger.getLogger(ClaimsAhead.class.getName());
 
-  @Inject TaskStore store;
-  @Inject TaskScheduler scheduler;
-  @Inject InstantSource clock;
-  @Inject RunningTasks running;
-  @Inject Wakeups wakeups;
+  private final TaskStore store;
+  private final TaskScheduler scheduler;
+  private final InstantSource clock;
+  private final RunningTasks running;
+  private final Wakeups wakeups;
+
+  /** For the CDI proxy. */
+  protected ClaimsAhead() {
+    this(null, null, null, null, null);
+  }
+
+  @Inject
+  ClaimsAhead(
+      TaskStore store,
+      TaskScheduler scheduler,
+      InstantSource clock,
+      RunningTasks running,
+      Wakeups wakeups) {
+    this.store = store;
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.running = running;
+    this.wakeups = wakeups;
+  }
 
   /**
    * Marks the claimed tasks as executing here; those claimed for a slot still ahead wait for it on

@@ -32,14 +32,39 @@ import java.util.logging.Logger;
 public class OutcomeRecorder {
   private static final Logger LOG = Logger.getLogger(OutcomeRecorder.class.getName());
 
-  @Inject TaskStore store;
-  @Inject TaskScheduler scheduler;
-  @Inject TaskQueues queues;
-  @Inject Throttles throttles;
-  @Inject RunningTasks running;
-  @Inject InstantSource clock;
-  @Inject Wakeups wakeups;
-  @Inject Instances instances;
+  private final TaskStore store;
+  private final TaskScheduler scheduler;
+  private final TaskQueues queues;
+  private final Throttles throttles;
+  private final RunningTasks running;
+  private final InstantSource clock;
+  private final Wakeups wakeups;
+  private final Instances instances;
+
+  /** For the CDI proxy. */
+  protected OutcomeRecorder() {
+    this(null, null, null, null, null, null, null, null);
+  }
+
+  @Inject
+  OutcomeRecorder(
+      TaskStore store,
+      TaskScheduler scheduler,
+      TaskQueues queues,
+      Throttles throttles,
+      RunningTasks running,
+      InstantSource clock,
+      Wakeups wakeups,
+      Instances instances) {
+    this.store = store;
+    this.scheduler = scheduler;
+    this.queues = queues;
+    this.throttles = throttles;
+    this.running = running;
+    this.clock = clock;
+    this.wakeups = wakeups;
+    this.instances = instances;
+  }
 
   /**
    * Claims the tasks (QUEUED → IN_PROGRESS) in one commit. Returns each claimed task, or null where

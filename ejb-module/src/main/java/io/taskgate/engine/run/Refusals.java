@@ -21,8 +21,19 @@ import java.time.Instant;
  */
 @ApplicationScoped
 class Refusals {
-  @Inject Throttles throttles;
-  @Inject HandlerInvoker invoker;
+  private final Throttles throttles;
+  private final HandlerInvoker invoker;
+
+  /** For the CDI proxy. */
+  protected Refusals() {
+    this(null, null);
+  }
+
+  @Inject
+  Refusals(Throttles throttles, HandlerInvoker invoker) {
+    this.throttles = throttles;
+    this.invoker = invoker;
+  }
 
   /**
    * What happens to a task a throttle did not let run now: parked until a slot, held on its queue,

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @ApplicationScoped
 public class RunningTasks {
-  @Inject Ticker ticker;
+  private final Ticker ticker;
 
   /** A delivery of a task that runs here already is re-parked this long, at least. */
   static final Duration REDELIVERY_DELAY_MIN = Duration.ofMillis(100);
@@ -67,6 +67,16 @@ public class RunningTasks {
   private final Map<UUID, CountDownLatch> claiming = new ConcurrentHashMap<>();
 
   private final AtomicLong startsWhileWaiting = new AtomicLong();
+
+  /** For the CDI proxy. */
+  protected RunningTasks() {
+    this(null);
+  }
+
+  @Inject
+  RunningTasks(Ticker ticker) {
+    this.ticker = ticker;
+  }
 
   /** The task runs on the calling worker from now. */
   void executing(UUID taskId) {

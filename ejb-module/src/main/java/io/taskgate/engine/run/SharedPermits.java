@@ -17,10 +17,27 @@ import java.util.List;
  */
 @ApplicationScoped
 class SharedPermits {
-  @Inject HandlerRegistry registry;
-  @Inject Throttles throttles;
-  @Inject TaskScheduler scheduler;
-  @Inject RunningTasks running;
+  private final HandlerRegistry registry;
+  private final Throttles throttles;
+  private final TaskScheduler scheduler;
+  private final RunningTasks running;
+
+  /** For the CDI proxy. */
+  protected SharedPermits() {
+    this(null, null, null, null);
+  }
+
+  @Inject
+  SharedPermits(
+      HandlerRegistry registry,
+      Throttles throttles,
+      TaskScheduler scheduler,
+      RunningTasks running) {
+    this.registry = registry;
+    this.throttles = throttles;
+    this.scheduler = scheduler;
+    this.running = running;
+  }
 
   /** Whether {@code next} shares a permit with {@code first} when run in one batch. */
   boolean together(ResourceWaiters.Waiter first, ResourceWaiters.Waiter next) {

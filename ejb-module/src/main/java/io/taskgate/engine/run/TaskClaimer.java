@@ -32,13 +32,36 @@ import java.util.logging.Logger;
 public class TaskClaimer {
   private static final Logger LOG = Logger.getLogger(TaskClaimer.class.getName());
 
-  @Inject TaskStore store;
-  @Inject HandlerRegistry registry;
-  @Inject Payloads payloads;
-  @Inject Throttles throttles;
-  @Inject RunningTasks running;
-  @Inject Refusals refusals;
-  @Inject Wakeups wakeups;
+  private final TaskStore store;
+  private final HandlerRegistry registry;
+  private final Payloads payloads;
+  private final Throttles throttles;
+  private final RunningTasks running;
+  private final Refusals refusals;
+  private final Wakeups wakeups;
+
+  /** For the CDI proxy. */
+  protected TaskClaimer() {
+    this(null, null, null, null, null, null, null);
+  }
+
+  @Inject
+  TaskClaimer(
+      TaskStore store,
+      HandlerRegistry registry,
+      Payloads payloads,
+      Throttles throttles,
+      RunningTasks running,
+      Refusals refusals,
+      Wakeups wakeups) {
+    this.store = store;
+    this.registry = registry;
+    this.payloads = payloads;
+    this.throttles = throttles;
+    this.running = running;
+    this.refusals = refusals;
+    this.wakeups = wakeups;
+  }
 
   /**
    * Reads the task (or takes the dispatcher's copy) and checks it can run now; an outcome instead

@@ -19,14 +19,33 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @ApplicationScoped
 class Wakeups {
-  @Inject Throttles throttles;
-  @Inject SharedPermits shared;
-  @Inject RunningTasks running;
-  @Inject TaskScheduler scheduler;
-  @Inject InstantSource clock;
+  private final Throttles throttles;
+  private final SharedPermits shared;
+  private final RunningTasks running;
+  private final TaskScheduler scheduler;
+  private final InstantSource clock;
 
   private ResourceWaiters waiters;
   private final Map<UUID, String> wokenInFlight = new ConcurrentHashMap<>();
+
+  /** For the CDI proxy. */
+  protected Wakeups() {
+    this(null, null, null, null, null);
+  }
+
+  @Inject
+  Wakeups(
+      Throttles throttles,
+      SharedPermits shared,
+      RunningTasks running,
+      TaskScheduler scheduler,
+      InstantSource clock) {
+    this.throttles = throttles;
+    this.shared = shared;
+    this.running = running;
+    this.scheduler = scheduler;
+    this.clock = clock;
+  }
 
   @PostConstruct
   void listen() {

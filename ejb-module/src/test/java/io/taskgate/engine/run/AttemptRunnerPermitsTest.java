@@ -10,6 +10,7 @@ import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.engine.cluster.ClusterWiring;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.schedule.SchedulerWiring;
+import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.Permit;
 import io.taskgate.engine.throttle.Throttle;
@@ -55,6 +56,7 @@ class AttemptRunnerPermitsTest {
   final AtomicBoolean storeDown = new AtomicBoolean();
   EntityManagerFactory factory;
   JpaTaskStore realStore;
+  TaskScheduler scheduler;
   AttemptRunner runner;
   RuntimeException onTheWay; // thrown by the executor instead of running, if set
   HandlerInfo handler = ClaimsAheadCancelTest.PING; // the claimed task's handler
@@ -103,10 +105,14 @@ class AttemptRunnerPermitsTest {
                     throw e.getCause();
                   }
                 });
-    RunningTasks running = new RunningTasks();
-    running.ticker = ticker;
+    RunningTasks running = new RunningTasks(ticker);
+    Throttles throttles = Throttles.of(List.of());
+    // timers that never fire here: a retry's follow-up waits on them
+    scheduler = SchedulerWiring.scheduler(null, new ManualTimeline(T0).timers(), clock, ticker);
+    Wakeups wakeups = RunWiring.wakeups(throttles, running, scheduler, clock);
+    // no handler registry, payloads nor refusals: the test prepares each claim itself
     TaskClaimer claimer =
-        new TaskClaimer() {
+        new TaskClaimer(store, null, null, throttles, running, null, wakeups) {
           @Override
           Claim prepare(
               UUID taskId,
@@ -125,45 +131,35 @@ class AttemptRunnerPermitsTest {
                 queued, handler, new ClaimsAheadCancelTest.Ping(), null, admitted.permits());
           }
         };
-    claimer.store = store;
-    claimer.running = running;
-    claimer.throttles = Throttles.of(List.of());
-    // timers that never fire here: a retry's follow-up waits on them
-    var scheduler = SchedulerWiring.scheduler(null, new ManualTimeline(T0).timers(), clock, ticker);
-    Wakeups wakeups = RunWiring.wakeups(claimer.throttles, running, scheduler, clock);
-    claimer.wakeups = wakeups;
-    OutcomeRecorder recorder = new OutcomeRecorder();
-    recorder.store = store;
-    recorder.scheduler = scheduler;
-    recorder.running = running;
-    recorder.clock = clock;
-    recorder.wakeups = wakeups;
-    recorder.instances = ClusterWiring.instances("node-a", null, clock);
+    // no queues nor throttles: no outcome here is held on its queue or redeemed ahead
+    OutcomeRecorder recorder =
+        new OutcomeRecorder(
+            store,
+            scheduler,
+            null,
+            null,
+            running,
+            clock,
+            wakeups,
+            ClusterWiring.instances("node-a", null, clock));
+    ClaimsAhead ahead = RunWiring.claimsAhead(store, running, scheduler, clock, wakeups);
+    // no handler invoker, ticker nor push-back: execute is the test's
     AttemptExecutor executor =
-        new AttemptExecutor() {
+        new AttemptExecutor(clock, null, wakeups, ahead, null, null) {
           @Override
           AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
             if (onTheWay != null) {
               throw onTheWay;
             }
             // as a handler that returned: its permits go back as COMPLETED
-            this.wakeups.released(claim.permits().release(AttemptEnd.COMPLETED));
+            wakeups.released(claim.permits().release(AttemptEnd.COMPLETED));
             return AttemptOutcome.nothing(claimed.id(), clock.instant(), null);
           }
         };
-    executor.wakeups = wakeups;
-    executor.ahead = RunWiring.claimsAhead(store, running, scheduler, clock, wakeups);
-    executor.clock = clock;
-    runner = new AttemptRunner();
-    runner.scheduler = scheduler;
-    runner.clock = clock;
-    runner.running = running;
-    runner.claimer = claimer;
-    runner.ahead = executor.ahead;
-    runner.wakeups = wakeups;
-    runner.executor = executor;
-    runner.recorder = recorder;
-    runner.ticker = ticker;
+    // no handler invoker: no start lane, so no commit-time starts
+    runner =
+        new AttemptRunner(
+            scheduler, clock, running, claimer, ahead, wakeups, executor, recorder, null, ticker);
   }
 
   @AfterEach
@@ -198,7 +194,7 @@ class AttemptRunnerPermitsTest {
     assertThatThrownBy(() -> runner.run(id)).hasMessage("the database is down");
 
     assertThat(releases).containsExactly("ABORTED");
-    assertThat(runner.scheduler.takeLetGo()).as("let go: the sweep brings it back").isTrue();
+    assertThat(scheduler.takeLetGo()).as("let go: the sweep brings it back").isTrue();
     assertThat(realStore.find(id).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
   }
 

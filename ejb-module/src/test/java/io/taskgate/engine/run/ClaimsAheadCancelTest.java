@@ -86,8 +86,7 @@ class ClaimsAheadCancelTest {
   void wire() {
     factory = H2TestDatabase.inMemory("cancel");
     store = new JpaTaskStore(new ResourceLocalTransactor(factory), AuditLevel.FULL);
-    running = new RunningTasks();
-    running.ticker = ticker;
+    running = new RunningTasks(ticker);
     var scheduler = SchedulerWiring.scheduler(null, null, clock, ticker);
     Wakeups wakeups = RunWiring.wakeups(Throttles.of(List.of()), running, scheduler, clock);
     claimer = RunWiring.claimsAhead(store, running, scheduler, clock, wakeups);

@@ -12,16 +12,8 @@ final class RunWiring {
   /** Wakes the waiters of {@code throttles}' freed resources. */
   static Wakeups wakeups(
       Throttles throttles, RunningTasks running, TaskScheduler scheduler, InstantSource clock) {
-    SharedPermits shared = new SharedPermits();
-    shared.throttles = throttles;
-    shared.running = running;
-    shared.scheduler = scheduler;
-    Wakeups wakeups = new Wakeups();
-    wakeups.throttles = throttles;
-    wakeups.shared = shared;
-    wakeups.running = running;
-    wakeups.scheduler = scheduler;
-    wakeups.clock = clock;
+    SharedPermits shared = new SharedPermits(null /* registry */, throttles, scheduler, running);
+    Wakeups wakeups = new Wakeups(throttles, shared, running, scheduler, clock);
     wakeups.listen();
     return wakeups;
   }
@@ -33,12 +25,6 @@ final class RunWiring {
       TaskScheduler scheduler,
       InstantSource clock,
       Wakeups wakeups) {
-    ClaimsAhead ahead = new ClaimsAhead();
-    ahead.store = store;
-    ahead.running = running;
-    ahead.scheduler = scheduler;
-    ahead.clock = clock;
-    ahead.wakeups = wakeups;
-    return ahead;
+    return new ClaimsAhead(store, scheduler, clock, running, wakeups);
   }
 }

@@ -2,10 +2,13 @@ package io.taskgate.engine.cluster.grid;
 
 import com.hazelcast.map.IMap;
 import io.taskgate.core.ratelimit.GcraCell;
+import io.taskgate.core.ratelimit.RateLimitScope;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -17,7 +20,9 @@ import java.util.logging.Logger;
  * decides on a {@link GcraCell}, and writes it back with the grid's own compare-and-set ({@code
  * replace(key, old, new)}, {@code putIfAbsent} for a new key), retried while another instance
  * changed it in between: only Hazelcast's own operations run on the member that owns the key, on
- * bytes. The calls run on threads of their own so that the caller waits at most the budget.
+ * bytes. The calls run on threads of their own so that the caller waits at most the budget. A key's
+ * entry is named by its scope and key ({@link #cellKey}), and a cell keeps its reservations by UUID
+ * ({@link #idOf}).
  */
 final class GridCells {
   private static final Logger LOG = Logger.getLogger(GridCells.class.getName());
@@ -34,6 +39,23 @@ final class GridCells {
   GridCells(IMap<String, byte[]> map, Duration budget) {
     this.map = map;
     this.calls = new GridCalls(budget, "taskgate-grid-call");
+  }
+
+  /** The grid entry of {@code key} in {@code scope}. */
+  static String cellKey(RateLimitScope scope, String key) {
+    return cellKey(scope.name(), key);
+  }
+
+  /** The grid entry of {@code key} in the scope named {@code scope}. */
+  static String cellKey(String scope, String key) {
+    return scope + '\u0000' + key;
+  }
+
+  /** A reservation id as a cell keeps it. */
+  static UUID idOf(Object reservationId) {
+    return reservationId instanceof UUID uuid
+        ? uuid
+        : UUID.nameUUIDFromBytes(reservationId.toString().getBytes(StandardCharsets.UTF_8));
   }
 
   /**

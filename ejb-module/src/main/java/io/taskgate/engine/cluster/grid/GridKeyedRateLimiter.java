@@ -118,7 +118,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   @Override
   public RateLimitDecision reserve(
       RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
-    UUID id = reservationId == null ? null : GridKeys.uuid(reservationId);
+    UUID id = reservationId == null ? null : GridCells.idOf(reservationId);
     if (id != null && !fallbackReservations.isEmpty()) {
       Long slot = fallbackReservations.get(id);
       if (slot != null) {
@@ -135,7 +135,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       try {
         RateLimitDecision decision =
             cells.update(
-                GridKeys.cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
+                GridCells.cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
         return decision;
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
@@ -157,7 +157,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
     if (!degraded.get()) {
       try {
-        byte[] cell = cells.read(GridKeys.cellKey(scope, key));
+        byte[] cell = cells.read(GridCells.cellKey(scope, key));
         return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos);
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
@@ -168,7 +168,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
 
   @Override
   public boolean release(RateLimitScope scope, String key, Object reservationId) {
-    UUID id = GridKeys.uuid(reservationId);
+    UUID id = GridCells.idOf(reservationId);
     if (fallbackReservations.remove(id) != null) {
       return true;
     }
@@ -176,7 +176,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       return false;
     }
     try {
-      return cells.update(GridKeys.cellKey(scope, key), cell -> cell.release(id));
+      return cells.update(GridCells.cellKey(scope, key), cell -> cell.release(id));
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate could not release a reservation in the data grid", e);
       return false;
@@ -190,9 +190,9 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     if (!degraded.get()) {
       try {
         GcraCell.Rules rules = GcraCell.Rules.of(scope.policy());
-        UUID id = first == null ? null : GridKeys.uuid(first);
+        UUID id = first == null ? null : GridCells.idOf(first);
         return cells.update(
-            GridKeys.cellKey(scope, key),
+            GridCells.cellKey(scope, key),
             cell -> cell.shift(rules, untilEpochNanos, nowEpochNanos, id));
       } catch (GridUnavailable e) {
         LOG.log(Level.WARNING, "Taskgate could not move a key's slots in the data grid", e);
@@ -204,7 +204,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   /** The slot the grid (or, while degraded, the fallback) holds for the reservation. */
   @Override
   public long reservedSlot(RateLimitScope scope, String key, Object reservationId) {
-    UUID id = GridKeys.uuid(reservationId);
+    UUID id = GridCells.idOf(reservationId);
     Long local = fallbackReservations.get(id);
     if (local != null) {
       return local;
@@ -213,7 +213,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       return NO_RESERVATION;
     }
     try {
-      return GcraCell.decode(cells.read(GridKeys.cellKey(scope, key))).slotOf(id);
+      return GcraCell.decode(cells.read(GridCells.cellKey(scope, key))).slotOf(id);
     } catch (GridUnavailable e) {
       LOG.log(Level.FINE, "Taskgate could not read a reservation in the data grid", e);
       return NO_RESERVATION;
@@ -363,7 +363,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       RateLimitScope scope = scopes.get(state.scope());
       if (scope != null && state.nextSlotEpochNanos() > now) {
         floors.put(
-            GridKeys.cellKey(scope, state.key()),
+            GridCells.cellKey(scope, state.key()),
             state.nextSlotEpochNanos() + scope.policy().burstToleranceNanos());
       }
     }
@@ -388,7 +388,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   }
 
   private RateLimitScope shareOf(RateLimitScope scope) {
-    return GridKeys.shareOf(scope, share);
+    return RateShare.of(scope, share);
   }
 
   /** Stops the threads that talk to the grid. */

@@ -66,7 +66,7 @@ public final class GridStarts {
     GcraCell.Rules rules = GcraCell.Rules.of(policy);
     try {
       return cells.update(
-          GridKeys.cellKey(scope, key),
+          GridCells.cellKey(scope, key),
           cell ->
               cell.tryStart(
                   rules, nowEpochNanos, JITTER_NANOS, token, LEASE_NANOS, PENDING_RETRY_NANOS));
@@ -88,7 +88,7 @@ public final class GridStarts {
       String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos) {
     GcraCell.Rules rules = GcraCell.Rules.of(policy);
     return cells.updateLater(
-        GridKeys.cellKey(scope, key),
+        GridCells.cellKey(scope, key),
         cell -> {
           cell.begun(rules, token, atEpochNanos);
           return null;

@@ -239,7 +239,7 @@ class GridKeyedRateLimiterTest {
     GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
     a.reserve(TEN_PER_SECOND, "idle", null, T0);
     IMap<String, byte[]> map = members.get(1).getMap(GridKeyedRateLimiter.MAP_NAME);
-    assertThat(map.getEntryView(GridKeys.cellKey(TEN_PER_SECOND, "idle")).getMaxIdle())
+    assertThat(map.getEntryView(GridCells.cellKey(TEN_PER_SECOND, "idle")).getMaxIdle())
         .isEqualTo(Duration.ofHours(24).toMillis());
   }
 
@@ -255,7 +255,7 @@ class GridKeyedRateLimiterTest {
       throws Exception {
     GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofMillis(50));
     IMap<String, byte[]> map = members.get(0).getMap(GridKeyedRateLimiter.MAP_NAME);
-    String cell = GridKeys.cellKey(TEN_PER_SECOND, "busy");
+    String cell = GridCells.cellKey(TEN_PER_SECOND, "busy");
     CountDownLatch release = new CountDownLatch(1);
     CompletableFuture<Object> blocker =
         map.submitToKey(cell, new Block(release.hashCode())).toCompletableFuture();
