@@ -3,10 +3,12 @@ package io.taskgate.engine.throttle;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.ThrottlingSpec;
 import io.taskgate.store.ThrottlerRecord;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -28,15 +30,12 @@ public interface JobThrottlerReads {
    */
   static boolean isJobResource(String resource) {
     int cut = resource.indexOf(':');
-    if (cut > 0) {
-      String kind = resource.substring(0, cut);
-      for (ThrottlerKind k : ThrottlerKind.values()) {
-        if (k.label().equals(kind)) {
-          return true;
-        }
-      }
+    if (cut <= 0) {
+      return false;
     }
-    return false;
+    String label = resource.substring(0, cut);
+    return Arrays.stream(ThrottlerKind.values())
+        .anyMatch(k -> k.label().equals(label) && JobKind.isJob(k));
   }
 
   /** The semaphores and windows defined, by kind then id. */
