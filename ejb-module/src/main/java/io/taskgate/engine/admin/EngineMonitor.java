@@ -5,7 +5,7 @@ import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.ConsumerStart;
 import io.taskgate.engine.TaskEngine;
 import io.taskgate.engine.admin.dto.EngineStatus;
-import io.taskgate.engine.event.TaskTransitions;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.queue.QueueSettings;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.OffTimer;
@@ -44,7 +44,7 @@ public class EngineMonitor {
   @Inject TaskQueues queues;
   @Inject QueueSettings queueSettings;
   @Inject RateLimitReads rateLimits;
-  @Inject TaskTransitions transitions;
+  @Inject EngineEvents events;
   @Inject TaskStore store;
   @Inject Ticker ticker;
   @Resource ManagedScheduledExecutorService timers;
@@ -90,7 +90,7 @@ public class EngineMonitor {
    * short); returns what stops it.
    */
   public Runnable onTransition(Consumer<TaskTransition> listener) {
-    return transitions.subscribe(listener);
+    return events.subscribe(TaskTransition.class, listener);
   }
 
   /**

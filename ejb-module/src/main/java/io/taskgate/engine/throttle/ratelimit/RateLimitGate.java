@@ -10,7 +10,6 @@ import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.engine.cluster.Instances;
-import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerInvoker;
@@ -55,7 +54,6 @@ public class RateLimitGate implements Throttle {
   @Inject GateSettings gateSettings;
   @Inject RateLimitKeySelector keys;
   @Inject Instances instances;
-  @Inject TaskHistory history;
   @Inject ParkingNotes notes;
 
   private final StartLead startLead = new StartLead();
@@ -176,8 +174,7 @@ public class RateLimitGate implements Throttle {
         return ThrottleDecision.Run.now(permit);
       case UNTRACKED:
         parkingLot.left(queued.id());
-        events.failedOpen(queued.type(), key, limiter.stats().untrackedDecisions());
-        history.failedOpen(queued.queue(), queued.type());
+        events.failedOpen(queued, key, limiter.stats().untrackedDecisions());
         return ThrottleDecision.Run.now(permit);
       case DEFERRED:
         return deferred(queued, gate, permit, EpochNanos.toInstant(decision.slotEpochNanos()), now);
@@ -225,8 +222,7 @@ public class RateLimitGate implements Throttle {
       // deferred now; a parked task seen again before its slot (claimed ahead, redelivered) is not
       // deferred again
       pacing.reserved(gate.scope().name(), key, now, slot);
-      events.deferred(queued.id(), queued.type(), key, slot);
-      history.parked(queued.queue(), queued.type());
+      events.deferred(queued, key, slot);
       notes.parked(queued, key, slot, gate.policy(), now);
     }
     Duration claimAhead = gateSettings.claimAhead();
@@ -254,8 +250,7 @@ public class RateLimitGate implements Throttle {
     RateLimitRejectedException rejection =
         new RateLimitRejectedException(
             queued.type(), handlerInfo.beanClass().getName(), key, slot, gate.policy(), reason);
-    events.rejected(queued.id(), queued.type(), key, slot, reason);
-    history.rejected(queued.queue(), queued.type(), reason);
+    events.rejected(queued, key, slot, reason);
     return new ThrottleDecision.Reject(HandlerInvoker.describe(rejection), slot, rejection);
   }
 

@@ -50,13 +50,13 @@ public final class GateFixture {
   final HandlerInfo handler;
   final GateSettings settings;
   final ParkingLot parkingLot = new ParkingLot();
-  final RateLimitEvents events = new RateLimitEvents();
   final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
   final RateLimitGate gate = new RateLimitGate();
   final ParkingNotes notes = new ParkingNotes();
-  final io.taskgate.engine.event.TaskHistory history =
-      new io.taskgate.engine.event.TaskHistory(clock);
+  final io.taskgate.engine.event.TaskHistory history = new io.taskgate.engine.event.TaskHistory();
+  final io.taskgate.engine.event.EngineEvents channel = new io.taskgate.engine.event.EngineEvents();
+  final RateLimitEvents events;
   final PacingLog pacing = new PacingLog(10);
   final io.taskgate.store.ThrottlerStore policyStore =
       new io.taskgate.engine.throttle.jobs.MemoryThrottlerStore();
@@ -90,12 +90,10 @@ public final class GateFixture {
     parkingLot.ticker = ticker;
     StartSpacingGuard spacing = new StartSpacingGuard();
     spacing.gateSettings = settings;
-    events.settings = settings;
-    events.clock = clock;
-    events.deferredEvents = deferred;
-    events.failOpenEvents = new RecordingEvent<>();
-    events.rejectedEvents = rejected;
-    events.warnings = new LogThrottle(RateLimitEvents.WARNING_INTERVAL, ticker::nanos);
+    channel.subscribe(io.taskgate.engine.event.Counted.class, history::count);
+    channel.subscribe(io.taskgate.api.RateLimitDeferred.class, deferred::fire);
+    channel.subscribe(io.taskgate.api.RateLimitRejected.class, rejected::fire);
+    events = new RateLimitEvents(settings, clock, channel, ticker);
     RateLimitKeySelector keys = new RateLimitKeySelector();
     keys.settings = settings;
     keys.warnings = new LogThrottle(RateLimitKeySelector.WARNING_INTERVAL, ticker::nanos);
@@ -108,7 +106,6 @@ public final class GateFixture {
     gate.gateSettings = settings;
     gate.keys = keys;
     gate.instances = new io.taskgate.engine.cluster.Instances();
-    gate.history = history;
     gate.notes = notes;
     KeyStarts starts = new KeyStarts();
     starts.spacing = spacing;
