@@ -51,19 +51,45 @@ public class RateLimitEvents {
   /** At most one fail-open warning per task type this often. */
   static final Duration WARNING_INTERVAL = Duration.ofMinutes(1);
 
-  @Inject GateSettings settings;
-  @Inject InstantSource clock;
-  @Inject Event<RateLimitDeferred> deferredEvents;
-  @Inject Event<RateLimitFailOpen> failOpenEvents;
-  @Inject Event<RateLimitRejected> rejectedEvents;
-  @Inject Ticker ticker;
+  private final GateSettings settings;
+  private final InstantSource clock;
+  private final Event<RateLimitDeferred> deferredEvents;
+  private final Event<RateLimitFailOpen> failOpenEvents;
+  private final Event<RateLimitRejected> rejectedEvents;
+
+  // @Resource cannot annotate a constructor parameter: the container's executors stay fields
   @Resource ManagedScheduledExecutorService timers;
   @Resource ManagedExecutorService executor;
 
   final DeferralAggregator deferrals = new DeferralAggregator(WINDOW.toNanos());
-  LogThrottle warnings = new LogThrottle(WARNING_INTERVAL, () -> ticker.nanos());
+  private final LogThrottle warnings;
 
   private ScheduledFuture<?> drainer;
+
+  /** For the CDI proxy. */
+  protected RateLimitEvents() {
+    this(null, null, null, null, null, null);
+  }
+
+  /**
+   * Reports fired as these events, deferrals windowed by {@code clock}, warnings by {@code ticker}.
+   */
+  @Inject
+  RateLimitEvents(
+      GateSettings settings,
+      InstantSource clock,
+      Event<RateLimitDeferred> deferredEvents,
+      Event<RateLimitFailOpen> failOpenEvents,
+      Event<RateLimitRejected> rejectedEvents,
+      Ticker ticker) {
+    this.settings = settings;
+    this.clock = clock;
+    this.deferredEvents = deferredEvents;
+    this.failOpenEvents = failOpenEvents;
+    this.rejectedEvents = rejectedEvents;
+    // a lambda, not ticker::nanos: the proxy's constructor passes a null ticker
+    this.warnings = new LogThrottle(WARNING_INTERVAL, () -> ticker.nanos());
+  }
 
   @PostConstruct
   void start() {

@@ -11,7 +11,6 @@ import io.taskgate.engine.RecordingEvent;
 import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.budget.RatePolicies;
-import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.queue.TaskQueues;
@@ -50,11 +49,11 @@ public final class GateFixture {
   final HandlerInfo handler;
   final GateSettings settings;
   final ParkingLot parkingLot = new ParkingLot();
-  final RateLimitEvents events = new RateLimitEvents();
+  final RateLimitEvents events;
   final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
   final RateLimitGate gate = new RateLimitGate();
-  final ParkingNotes notes = new ParkingNotes();
+  final ParkingNotes notes = new ParkingNotes(null, null);
   final io.taskgate.engine.event.TaskHistory history =
       new io.taskgate.engine.event.TaskHistory(clock);
   final PacingLog pacing = new PacingLog(10);
@@ -88,17 +87,10 @@ public final class GateFixture {
     parkingLot.gateSettings = settings;
     parkingLot.queues = new TaskQueues();
     parkingLot.ticker = ticker;
-    StartSpacingGuard spacing = new StartSpacingGuard();
-    spacing.gateSettings = settings;
-    events.settings = settings;
-    events.clock = clock;
-    events.deferredEvents = deferred;
-    events.failOpenEvents = new RecordingEvent<>();
-    events.rejectedEvents = rejected;
-    events.warnings = new LogThrottle(RateLimitEvents.WARNING_INTERVAL, ticker::nanos);
-    RateLimitKeySelector keys = new RateLimitKeySelector();
-    keys.settings = settings;
-    keys.warnings = new LogThrottle(RateLimitKeySelector.WARNING_INTERVAL, ticker::nanos);
+    StartSpacingGuard spacing = new StartSpacingGuard(settings, null);
+    events =
+        new RateLimitEvents(settings, clock, deferred, new RecordingEvent<>(), rejected, ticker);
+    RateLimitKeySelector keys = new RateLimitKeySelector(settings, ticker, null);
     gate.limiter = limiter;
     gate.policies = policies(clock, policyStore);
     gate.parkingLot = parkingLot;

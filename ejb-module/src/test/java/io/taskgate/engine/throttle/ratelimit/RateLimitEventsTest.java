@@ -9,7 +9,6 @@ import io.taskgate.api.RateLimitRejectedException.Reason;
 import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.RecordingEvent;
 import io.taskgate.engine.budget.GateSettings;
-import io.taskgate.engine.event.LogThrottle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -28,15 +27,11 @@ class RateLimitEventsTest {
   final RecordingEvent<RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<RateLimitFailOpen> failedOpen = new RecordingEvent<>();
   final RecordingEvent<RateLimitRejected> rejected = new RecordingEvent<>();
-  final RateLimitEvents events = new RateLimitEvents();
+  RateLimitEvents events = events(GateSettings.of(GateSettings.Values.defaults(1000)));
 
-  RateLimitEventsTest() {
-    events.settings = GateSettings.of(GateSettings.Values.defaults(1000));
-    events.clock = now::get;
-    events.deferredEvents = deferred;
-    events.failOpenEvents = failedOpen;
-    events.rejectedEvents = rejected;
-    events.warnings = new LogThrottle(RateLimitEvents.WARNING_INTERVAL, nanos::get);
+  /** The events under {@code settings}, on this test's clocks and recorders. */
+  RateLimitEvents events(GateSettings settings) {
+    return new RateLimitEvents(settings, now::get, deferred, failedOpen, rejected, nanos::get);
   }
 
   static UUID task(int n) {
@@ -108,7 +103,7 @@ class RateLimitEventsTest {
 
   @Test
   void deferralEventsCanBeSwitchedOff() {
-    events.settings = GateSettings.of(new GateSettings.Values(10, 10, 10, false));
+    events = events(GateSettings.of(new GateSettings.Values(10, 10, 10, false)));
 
     events.deferred(task(1), TYPE, "tenant-1", T0.plusSeconds(4));
     events.deferred(task(2), TYPE, "tenant-1", T0.plusSeconds(8));
@@ -121,7 +116,7 @@ class RateLimitEventsTest {
 
   @Test
   void failingOpenAlwaysFiresAndWarnsOncePerTypeAndMinute() {
-    events.settings = GateSettings.of(new GateSettings.Values(10, 10, 10, false));
+    events = events(GateSettings.of(new GateSettings.Values(10, 10, 10, false)));
     try (LogCapture log = new LogCapture(RateLimitEvents.class, Level.WARNING)) {
       events.failedOpen(TYPE, "tenant-9", 1);
       events.failedOpen(TYPE, "tenant-10", 2);
