@@ -48,11 +48,14 @@ public final class GateFixture {
   final RateLimitScope scope;
   final HandlerInfo handler;
   final GateSettings settings;
-  final ParkingLot parkingLot = new ParkingLot();
+  final KeyedRateLimiter limiter;
+  final RatePolicies policies;
+  final io.taskgate.engine.cluster.Instances instances = new io.taskgate.engine.cluster.Instances();
+  final ParkingLot parkingLot;
   final RateLimitEvents events;
   final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
-  final RateLimitGate gate = new RateLimitGate();
+  final RateLimitGate gate;
   final ParkingNotes notes = new ParkingNotes(null, null);
   final io.taskgate.engine.event.TaskHistory history =
       new io.taskgate.engine.event.TaskHistory(clock);
@@ -83,34 +86,30 @@ public final class GateFixture {
             Optional.of(
                 new GateSpec(scope, GateSpec.KeySource.TASK, GateSpec.PolicySource.ANNOTATION)));
     settings = GateSettings.of(new GateSettings.Values(maxParked, 1_000, 256, true, claimAhead));
-    parkingLot.limiter = limiter;
-    parkingLot.gateSettings = settings;
-    parkingLot.queues = new TaskQueues();
-    parkingLot.ticker = ticker;
+    this.limiter = limiter;
+    policies = policies(clock, policyStore);
+    parkingLot = new ParkingLot(limiter, settings, new TaskQueues(), null, ticker);
     StartSpacingGuard spacing = new StartSpacingGuard(settings, null);
     events =
         new RateLimitEvents(settings, clock, deferred, new RecordingEvent<>(), rejected, ticker);
     RateLimitKeySelector keys = new RateLimitKeySelector(settings, ticker, null);
-    gate.limiter = limiter;
-    gate.policies = policies(clock, policyStore);
-    gate.parkingLot = parkingLot;
-    gate.spacing = spacing;
-    gate.events = events;
-    gate.pacing = pacing;
-    gate.gateSettings = settings;
-    gate.keys = keys;
-    gate.instances = new io.taskgate.engine.cluster.Instances();
-    gate.history = history;
-    gate.notes = notes;
-    KeyStarts starts = new KeyStarts();
-    starts.spacing = spacing;
-    starts.pacing = pacing;
-    starts.clock = clock;
-    gate.starts = starts;
-    KeyPushBacks keyPushBacks = new KeyPushBacks();
-    keyPushBacks.limiter = limiter;
-    keyPushBacks.pushBacks = pushBacks;
-    gate.pushBacks = keyPushBacks;
+    KeyStarts starts = new KeyStarts(spacing, pacing, clock);
+    KeyPushBacks keyPushBacks = new KeyPushBacks(limiter, pushBacks);
+    gate =
+        new RateLimitGate(
+            policies,
+            limiter,
+            parkingLot,
+            spacing,
+            events,
+            pacing,
+            settings,
+            keys,
+            instances,
+            history,
+            notes,
+            starts,
+            keyPushBacks);
   }
 
   /**
@@ -131,13 +130,7 @@ public final class GateFixture {
       RatePolicies policies,
       PacingLog pacing,
       PushBacks pushBacks) {
-    GateReads reads = new GateReads();
-    reads.parkingLot = parkingLot;
-    reads.settings = settings;
-    reads.policies = policies;
-    reads.pacing = pacing;
-    reads.pushBacks = pushBacks;
-    return reads;
+    return new GateReads(parkingLot, settings, policies, pacing, pushBacks);
   }
 
   public static RatePolicies policies(java.time.InstantSource clock) {
