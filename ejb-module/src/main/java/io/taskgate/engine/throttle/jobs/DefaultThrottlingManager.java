@@ -43,12 +43,33 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
   /** Who the audit names for changes made by application code. */
   public static final String APPLICATION = "application";
 
-  @Inject ThrottlerStore store;
-  @Inject JobThrottlers throttlers;
-  @Inject InstantSource clock;
-  @Inject RatePolicies rates;
-  @Inject HandlerRegistry registry;
-  @Inject LimiterChanges limiterChanges;
+  private final ThrottlerStore store;
+  private final JobThrottlers throttlers;
+  private final InstantSource clock;
+  private final RatePolicies rates;
+  private final HandlerRegistry registry;
+  private final LimiterChanges limiterChanges;
+
+  /** For the CDI proxy. */
+  protected DefaultThrottlingManager() {
+    this(null, null, null, null, null, null);
+  }
+
+  @Inject
+  DefaultThrottlingManager(
+      ThrottlerStore store,
+      JobThrottlers throttlers,
+      InstantSource clock,
+      RatePolicies rates,
+      HandlerRegistry registry,
+      LimiterChanges limiterChanges) {
+    this.store = store;
+    this.throttlers = throttlers;
+    this.clock = clock;
+    this.rates = rates;
+    this.registry = registry;
+    this.limiterChanges = limiterChanges;
+  }
 
   @Override
   public void addOrUpdateSemaphore(String id, int maxCount) {

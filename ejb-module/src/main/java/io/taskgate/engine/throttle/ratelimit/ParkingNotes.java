@@ -57,16 +57,30 @@ public class ParkingNotes {
    */
   static final int BATCHES_PER_FLUSH = 2;
 
-  @Inject TaskStore store;
+  private final TaskStore store;
+  private final Ticker ticker;
+
+  // @Resource cannot annotate a constructor parameter: the container's executors stay fields
   @Resource ManagedScheduledExecutorService timers;
   @Resource ManagedExecutorService executor;
 
   private final ConcurrentLinkedQueue<Parking> pending = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
-  @Inject Ticker ticker;
   private LogThrottle warnings;
   private ScheduledFuture<?> flusher;
+
+  /** For the CDI proxy. */
+  protected ParkingNotes() {
+    this(null, null);
+  }
+
+  /** Notes written to {@code store}, warnings timed by {@code ticker}. */
+  @Inject
+  ParkingNotes(TaskStore store, Ticker ticker) {
+    this.store = store;
+    this.ticker = ticker;
+  }
 
   @PostConstruct
   void start() {

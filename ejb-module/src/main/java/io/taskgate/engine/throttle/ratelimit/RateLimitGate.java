@@ -45,21 +45,53 @@ public class RateLimitGate implements Throttle {
   /** A slot this close beyond the claim-ahead lead still counts as within it. */
   private static final Duration CLAIM_AHEAD_SLACK = GateTuning.DEFAULT.claimAheadSlack();
 
-  @Inject RatePolicies policies;
-  @Inject KeyedRateLimiter limiter;
-  @Inject ParkingLot parkingLot;
-  @Inject StartSpacingGuard spacing;
-  @Inject RateLimitEvents events;
-  @Inject PacingLog pacing;
-  @Inject GateSettings gateSettings;
-  @Inject RateLimitKeySelector keys;
-  @Inject Instances instances;
-  @Inject ParkingNotes notes;
+  private final RatePolicies policies;
+  private final KeyedRateLimiter limiter;
+  private final ParkingLot parkingLot;
+  private final StartSpacingGuard spacing;
+  private final RateLimitEvents events;
+  private final PacingLog pacing;
+  private final GateSettings gateSettings;
+  private final RateLimitKeySelector keys;
+  private final Instances instances;
+  private final ParkingNotes notes;
+  private final KeyStarts starts;
+  private final KeyPushBacks pushBacks;
 
   private final StartLead startLead = new StartLead();
 
-  @Inject KeyStarts starts;
-  @Inject KeyPushBacks pushBacks;
+  /** For the CDI proxy. */
+  protected RateLimitGate() {
+    this(null, null, null, null, null, null, null, null, null, null, null, null);
+  }
+
+  @Inject
+  RateLimitGate(
+      RatePolicies policies,
+      KeyedRateLimiter limiter,
+      ParkingLot parkingLot,
+      StartSpacingGuard spacing,
+      RateLimitEvents events,
+      PacingLog pacing,
+      GateSettings gateSettings,
+      RateLimitKeySelector keys,
+      Instances instances,
+      ParkingNotes notes,
+      KeyStarts starts,
+      KeyPushBacks pushBacks) {
+    this.policies = policies;
+    this.limiter = limiter;
+    this.parkingLot = parkingLot;
+    this.spacing = spacing;
+    this.events = events;
+    this.pacing = pacing;
+    this.gateSettings = gateSettings;
+    this.keys = keys;
+    this.instances = instances;
+    this.notes = notes;
+    this.starts = starts;
+    this.pushBacks = pushBacks;
+  }
 
   /**
    * The permit of task {@code taskId} the gate let through: its key's scope and key, and the slot

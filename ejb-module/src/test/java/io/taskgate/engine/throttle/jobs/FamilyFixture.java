@@ -42,7 +42,7 @@ public final class FamilyFixture {
   final io.taskgate.engine.throttle.Throttles throttles =
       io.taskgate.engine.throttle.Throttles.of(java.util.List.of());
   final JobThrottlers family;
-  final DefaultThrottlingManager manager = new DefaultThrottlingManager();
+  final DefaultThrottlingManager manager;
 
   FamilyFixture() {
     this(new MemoryThrottlerStore());
@@ -53,9 +53,7 @@ public final class FamilyFixture {
     this.store = store;
     family = new JobThrottlers(store, clock, null, events, throttles);
     family.configure(ThrottlingAction.WAIT, null, false, Duration.ofSeconds(30));
-    manager.store = store;
-    manager.throttlers = family;
-    manager.clock = clock;
+    manager = new DefaultThrottlingManager(store, family, clock, null, null, null);
   }
 
   /** The handler {@code beanClass} as deployment reads it. */
