@@ -60,9 +60,7 @@ public final class LimitText {
    * @throws InvalidLimitException naming the option and the value
    */
   public Limit limit() {
-    int permits = integer(Limit.PERMITS);
-    Duration period = duration(Limit.PERIOD, "PT1M");
-    return new Limit(permits, period, integer(Limit.BURST, permits));
+    return limit(Limit::new);
   }
 
   /**
@@ -72,9 +70,18 @@ public final class LimitText {
    * @throws IllegalArgumentException naming the option and the value
    */
   public Limit taskRate() {
+    return limit(Limit::taskRate);
+  }
+
+  /** Makes a limit of its fields, checking them as it makes it. */
+  private interface Maker {
+    Limit make(int permits, Duration period, int burst);
+  }
+
+  private Limit limit(Maker maker) {
     int permits = integer(Limit.PERMITS);
     Duration period = duration(Limit.PERIOD, "PT1M");
-    return Limit.taskRate(permits, period, integer(Limit.BURST, permits));
+    return maker.make(permits, period, integer(Limit.BURST, permits));
   }
 
   /**
