@@ -20,7 +20,6 @@ import jakarta.security.enterprise.SecurityContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
 import java.security.Principal;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -212,11 +211,7 @@ public class MethodLimits {
       LimitSpec wanted =
           change == null
               ? named.limiter().declared()
-              : named
-                  .limiter()
-                  .declared()
-                  .withLimit(
-                      change.permits(), Duration.ofNanos(change.periodNanos()), change.burst());
+              : named.limiter().declared().withLimit(RatePolicies.limit(change));
       if (!wanted.equals(named.limiter().spec())) {
         named.limiter().update(wanted);
       }

@@ -7,6 +7,7 @@ import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingManager;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ResourceTemplate;
 import io.taskgate.engine.budget.RatePolicies;
@@ -205,8 +206,8 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
       SettingRanges.key("key", key);
     }
     GateSpec gate = gateOf(taskType);
-    SettingRanges.taskRate(permits, period, burst); // before toNanos: a period that fits
-    RateOverride override = new RateOverride(taskType, key, permits, period.toNanos(), burst);
+    Limit limit = Limit.taskRate(permits, period, burst); // the ranges first: a period that fits
+    RateOverride override = RatePolicies.override(taskType, key, limit);
     RateLimitPolicy policy;
     try {
       policy = RatePolicies.apply(gate.policy(), override);
