@@ -1,7 +1,7 @@
 package io.taskgate.engine.throttle.ratelimit;
 
 import io.taskgate.api.RateLimitPolicy;
-import io.taskgate.core.time.HumanDuration;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.schedule.OffTimer;
@@ -136,11 +136,7 @@ public class ParkingNotes {
               + ", the next free slot of key "
               + key
               + " ("
-              + policy.permits()
-              + " per "
-              + HumanDuration.of(policy.period())
-              + ", burst "
-              + policy.burst()
+              + Limit.of(policy).describe()
               + ")");
     }
   }
