@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -110,11 +109,7 @@ public class EngineMonitor {
    * it.
    */
   public ScheduledFuture<?> every(String name, Duration first, Duration period, Runnable job) {
-    return timers.scheduleWithFixedDelay(
-        new OffTimer(name, executor, job),
-        first.toMillis(),
-        period.toMillis(),
-        TimeUnit.MILLISECONDS);
+    return OffTimer.every(timers, name, first, period, executor, job);
   }
 
   /** A web module (at {@code contextPath}) has initialised: the workers may start. */

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -85,13 +84,7 @@ public class ParkingNotes {
   @PostConstruct
   void start() {
     warnings = new LogThrottle(Duration.ofMinutes(1), ticker::nanos);
-    long every = FLUSH_EVERY.toNanos();
-    flusher =
-        timers.scheduleWithFixedDelay(
-            new OffTimer("parking notes", executor, this::flush),
-            every,
-            every,
-            TimeUnit.NANOSECONDS);
+    flusher = OffTimer.every(timers, "parking notes", FLUSH_EVERY, executor, this::flush);
   }
 
   @PreDestroy

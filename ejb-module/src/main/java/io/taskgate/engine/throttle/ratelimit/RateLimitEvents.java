@@ -27,7 +27,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -87,13 +86,7 @@ public class RateLimitEvents {
 
   @PostConstruct
   void start() {
-    long every = DRAIN_EVERY.toNanos();
-    drainer =
-        timers.scheduleWithFixedDelay(
-            new OffTimer("deferral-event drain", executor, this::drainDue),
-            every,
-            every,
-            TimeUnit.NANOSECONDS);
+    drainer = OffTimer.every(timers, "deferral-event drain", DRAIN_EVERY, executor, this::drainDue);
   }
 
   @PreDestroy
