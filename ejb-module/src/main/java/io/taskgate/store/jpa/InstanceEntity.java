@@ -44,6 +44,16 @@ class InstanceEntity {
 
   protected InstanceEntity() {}
 
+  /**
+   * Refuses an instance id the {@code id} column cannot hold: blank, or over {@link #ID_LENGTH}.
+   */
+  static void checkId(String id) {
+    if (id.isBlank() || id.length() > ID_LENGTH) {
+      throw new IllegalArgumentException(
+          "an instance id must be 1 to " + ID_LENGTH + " characters, was '" + id + "'");
+    }
+  }
+
   InstanceEntity(InstanceRecord instance) {
     id = instance.id();
     update(instance);

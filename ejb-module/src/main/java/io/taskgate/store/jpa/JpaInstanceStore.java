@@ -17,14 +17,7 @@ public final class JpaInstanceStore implements InstanceStore {
 
   @Override
   public Optional<InstanceRecord> beat(InstanceRecord instance, Instant now) {
-    if (instance.id().isBlank() || instance.id().length() > InstanceEntity.ID_LENGTH) {
-      throw new IllegalArgumentException(
-          "an instance id must be 1 to "
-              + InstanceEntity.ID_LENGTH
-              + " characters, was '"
-              + instance.id()
-              + "'");
-    }
+    InstanceEntity.checkId(instance.id());
     InstanceRecord beating =
         new InstanceRecord(
             instance.id(),
@@ -49,14 +42,11 @@ public final class JpaInstanceStore implements InstanceStore {
 
   @Override
   public List<InstanceRecord> instances() {
-    return transactor.inTransaction(
-        em ->
-            em
-                .createQuery("SELECT i FROM InstanceEntity i ORDER BY i.id", InstanceEntity.class)
-                .getResultList()
-                .stream()
-                .map(InstanceEntity::toRecord)
-                .toList());
+    return Rows.list(
+        transactor,
+        "SELECT i FROM InstanceEntity i ORDER BY i.id",
+        InstanceEntity.class,
+        InstanceEntity::toRecord);
   }
 
   @Override
