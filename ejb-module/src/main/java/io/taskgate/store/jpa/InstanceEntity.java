@@ -9,7 +9,6 @@ import jakarta.persistence.Lob;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 
 /** The row of one engine instance and its heartbeat. */
 @Entity
@@ -61,7 +60,7 @@ class InstanceEntity {
 
   /** Takes the record's start, host, version and last beat (if later than the stored one). */
   void update(InstanceRecord instance) {
-    startedAt = instance.started().atOffset(ZoneOffset.UTC);
+    startedAt = TaskEntity.column(instance.started());
     host = instance.host();
     version = instance.version();
     gridMember = instance.gridMember();
@@ -69,7 +68,7 @@ class InstanceEntity {
     if (!summary.equals(parked)) {
       parked = summary;
     }
-    OffsetDateTime beat = instance.lastBeat().atOffset(ZoneOffset.UTC);
+    OffsetDateTime beat = TaskEntity.column(instance.lastBeat());
     if (lastBeat == null || beat.isAfter(lastBeat)) {
       lastBeat = beat;
     }
@@ -77,7 +76,7 @@ class InstanceEntity {
 
   /** A clean stop: the last beat goes back to the epoch, so every peer sees the instance dead. */
   void stopped() {
-    lastBeat = Instant.EPOCH.atOffset(ZoneOffset.UTC);
+    lastBeat = TaskEntity.column(Instant.EPOCH);
   }
 
   InstanceRecord toRecord() {

@@ -3,7 +3,6 @@ package io.taskgate.store.jpa;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.InstanceStore;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
@@ -68,7 +67,7 @@ public final class JpaInstanceStore implements InstanceStore {
         em ->
             em.createQuery("DELETE FROM InstanceEntity i WHERE i.id = :id AND i.lastBeat = :beat")
                     .setParameter("id", id)
-                    .setParameter("beat", lastBeat.atOffset(ZoneOffset.UTC))
+                    .setParameter("beat", TaskEntity.column(lastBeat))
                     .executeUpdate()
                 > 0);
   }
