@@ -156,16 +156,7 @@ public class RateLimitEvents {
 
   private void fire(List<DeferralReport> reports) {
     for (DeferralReport report : reports) {
-      channel.publish(
-          new RateLimitDeferred(
-              report.taskId(),
-              report.scope(),
-              report.key(),
-              EpochNanos.toInstant(report.slotEpochNanos()),
-              report.deferredCount(),
-              report.summary(),
-              EpochNanos.toInstant(report.windowStartEpochNanos()),
-              Duration.ofNanos(report.windowNanos())));
+      channel.publish(report.toEvent());
     }
   }
 }
