@@ -1,12 +1,14 @@
 package io.taskgate.core.limiter;
 
+import io.taskgate.core.window.WindowRule;
 import java.util.Arrays;
 
 /**
  * At most {@code permitLimit} permits in the current segment plus the {@code segmentsPerWindow - 1}
  * segments before it. Segments are aligned to multiples of the segment length on the caller's
  * timeline. A refusal's retry-after is the time until enough of the oldest segments have slid out
- * of the window.
+ * of the window. The rule is {@link WindowRule}'s, with segments as its buckets; this class keeps
+ * the counts in an immutable ring.
  *
  * <p>Bounds, proved in the property tests: any {@code segmentsPerWindow} consecutive aligned
  * segments (a window-long interval starting on a segment boundary) hold at most {@code permitLimit}
@@ -30,12 +32,14 @@ public final class SlidingWindowLimiter extends CasLimiter<SlidingWindowLimiter.
   private final int permitLimit;
   private final int segments;
   private final long segmentNanos;
+  private final WindowRule rule;
 
   public SlidingWindowLimiter(SlidingWindowLimiterOptions options) {
     super(new Segments(UNSET, new int[options.segmentsPerWindow()], 0), options.permitLimit());
     this.permitLimit = options.permitLimit();
     this.segments = options.segmentsPerWindow();
     this.segmentNanos = options.segmentNanos();
+    this.rule = new WindowRule(segmentNanos, segments);
   }
 
   private int slot(long segmentIndex) {
@@ -44,7 +48,7 @@ public final class SlidingWindowLimiter extends CasLimiter<SlidingWindowLimiter.
 
   /** The state slid forward to the segment of {@code nowNanos}; may return {@code state}. */
   private Segments slide(Segments state, long nowNanos) {
-    long index = Math.floorDiv(nowNanos, segmentNanos);
+    long index = rule.index(nowNanos);
     if (index <= state.index()) {
       return state;
     }
@@ -63,24 +67,15 @@ public final class SlidingWindowLimiter extends CasLimiter<SlidingWindowLimiter.
   @Override
   Verdict<Segments> decide(Segments state, int permits, long nowNanos) {
     Segments window = slide(state, nowNanos);
-    if (window.total() + permits <= permitLimit) {
+    if (WindowRule.fits(window.total(), permits, permitLimit)) {
       int[] counts = Arrays.copyOf(window.counts(), segments);
       counts[slot(window.index())] += permits;
       return Verdict.grant(new Segments(window.index(), counts, window.total() + permits));
     }
-    // Segment index - segments + k leaves the window when segment index + k begins.
-    int needed = window.total() + permits - permitLimit;
-    int freed = 0;
-    long retryAfter = 0;
-    for (int k = 1; k <= segments; k++) {
-      freed += window.counts()[slot(window.index() - segments + k)];
-      if (freed >= needed) {
-        retryAfter = (window.index() + k) * segmentNanos - nowNanos;
-        break;
-      }
-    }
+    long opensAt =
+        rule.opensAt(nowNanos, window.total(), permits, permitLimit, oldestFirst(window));
     return Verdict.refuse(
-        retryAfter,
+        opensAt - nowNanos,
         "sliding window limit reached: "
             + window.total()
             + " of "
@@ -88,6 +83,27 @@ public final class SlidingWindowLimiter extends CasLimiter<SlidingWindowLimiter.
             + " permits granted in the window, "
             + permits
             + " requested");
+  }
+
+  /** The segments of {@code window}'s interval, oldest first: index - segments + 1 to index. */
+  private WindowRule.Counts oldestFirst(Segments window) {
+    long first = window.index() - segments + 1;
+    return new WindowRule.Counts() {
+      @Override
+      public int size() {
+        return segments;
+      }
+
+      @Override
+      public long start(int i) {
+        return (first + i) * segmentNanos;
+      }
+
+      @Override
+      public int count(int i) {
+        return window.counts()[slot(first + i)];
+      }
+    };
   }
 
   @Override
