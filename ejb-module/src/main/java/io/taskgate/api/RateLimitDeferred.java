@@ -36,7 +36,14 @@ public record RateLimitDeferred(
    * policy=<taskType> deferredCount=<n>}.
    */
   public String message() {
-    return RateLimitLines.taskLine("deferred", taskId, key, slotUtc, taskType)
+    return "Rate limit deferred task "
+        + taskId
+        + ": key="
+        + key
+        + " slotUtc="
+        + slotUtc
+        + " policy="
+        + taskType
         + " deferredCount="
         + deferredCount;
   }

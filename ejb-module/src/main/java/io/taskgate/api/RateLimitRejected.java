@@ -25,7 +25,14 @@ public record RateLimitRejected(
    * policy=<taskType> reason=<reason>}.
    */
   public String message() {
-    return RateLimitLines.taskLine("rejected", taskId, key, slotUtc, taskType)
+    return "Rate limit rejected task "
+        + taskId
+        + ": key="
+        + key
+        + " slotUtc="
+        + slotUtc
+        + " policy="
+        + taskType
         + " reason="
         + reason;
   }

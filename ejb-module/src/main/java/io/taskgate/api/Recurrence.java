@@ -88,19 +88,24 @@ public record Recurrence(
 
   /** Every {@code interval}, from the dispatch time on. */
   public static Recurrence every(Duration interval) {
-    return unbounded(Optional.of(interval), Optional.empty(), ZoneId.of("UTC"));
+    return new Recurrence(
+        Optional.of(interval),
+        Optional.empty(),
+        ZoneId.of("UTC"),
+        Optional.empty(),
+        Optional.empty(),
+        OptionalLong.empty());
   }
 
   /** At the times {@code expression} names, read in {@code zone}. */
   public static Recurrence cron(String expression, ZoneId zone) {
-    return unbounded(Optional.empty(), Optional.of(expression), zone);
-  }
-
-  /** A recurrence with no start, no end and no limit on its runs. */
-  private static Recurrence unbounded(
-      Optional<Duration> interval, Optional<String> cron, ZoneId zone) {
     return new Recurrence(
-        interval, cron, zone, Optional.empty(), Optional.empty(), OptionalLong.empty());
+        Optional.empty(),
+        Optional.of(expression),
+        zone,
+        Optional.empty(),
+        Optional.empty(),
+        OptionalLong.empty());
   }
 
   /** This recurrence with its first occurrence at {@code startAt} (intervals only). */
@@ -152,7 +157,7 @@ public record Recurrence(
     for (String part : text.split(";")) {
       int eq = part.indexOf('=');
       if (eq <= 0) {
-        throw unreadable(text, "'" + part + "' is not key=value");
+        throw invalid("cannot read recurrence '" + text + "': '" + part + "' is not key=value");
       }
       fields.put(part.substring(0, eq), part.substring(eq + 1));
     }
@@ -172,20 +177,16 @@ public record Recurrence(
       }
       return r;
     } catch (NumberFormatException | DateTimeException e) {
-      throw unreadable(text, e.getMessage());
+      throw invalid("cannot read recurrence '" + text + "': " + e.getMessage());
     }
   }
 
   private static String required(Map<String, String> fields, String key, String text) {
     String value = fields.get(key);
     if (value == null) {
-      throw unreadable(text, "neither every= nor cron=");
+      throw invalid("cannot read recurrence '" + text + "': neither every= nor cron=");
     }
     return value;
-  }
-
-  private static IllegalArgumentException unreadable(String text, String why) {
-    return invalid("cannot read recurrence '" + text + "': " + why);
   }
 
   private static IllegalArgumentException invalid(String message) {

@@ -104,7 +104,10 @@ public class TaskEngine {
     queues.onTask(runner::runAll);
     queues.onRoom(this::refillSoon);
     sweepEvery = Duration.parse(sweepInterval);
-    sweeper = OffTimer.every(timers, "sweep", sweepEvery, executor, this::sweep);
+    long every = sweepEvery.toMillis();
+    sweeper =
+        timers.scheduleWithFixedDelay(
+            new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
     // this instance's row, before any task of it is stored
     instances.beat(ParkedSummary.NONE, grid.member().orElse(null));
     long beatEvery = cluster.heartbeatInterval().toMillis();

@@ -1,6 +1,5 @@
 package io.taskgate.core.limiter;
 
-import io.taskgate.core.limit.Limit;
 import java.time.Duration;
 
 /**
@@ -12,11 +11,6 @@ public record SlidingLogLimiterOptions(int permitLimit, Duration window) {
   public SlidingLogLimiterOptions {
     Checks.atLeastOne("permitLimit", permitLimit);
     Checks.positiveNanos("window", window);
-  }
-
-  /** {@code limit}'s permits in any window of its period (its burst is not used). */
-  public static SlidingLogLimiterOptions of(Limit limit) {
-    return new SlidingLogLimiterOptions(limit.permits(), limit.period());
   }
 
   public long windowNanos() {

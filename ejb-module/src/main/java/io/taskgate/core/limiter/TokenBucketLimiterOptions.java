@@ -1,6 +1,5 @@
 package io.taskgate.core.limiter;
 
-import io.taskgate.core.limit.Limit;
 import java.time.Duration;
 
 /**
@@ -25,11 +24,6 @@ public record TokenBucketLimiterOptions(int capacity, int tokensPerPeriod, Durat
               + " with tokensPerPeriod "
               + tokensPerPeriod);
     }
-  }
-
-  /** A bucket of {@code limit}'s burst, refilled at its permits per period. */
-  public static TokenBucketLimiterOptions of(Limit limit) {
-    return new TokenBucketLimiterOptions(limit.burst(), limit.permits(), limit.period());
   }
 
   public long periodNanos() {

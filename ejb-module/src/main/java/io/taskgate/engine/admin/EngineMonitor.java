@@ -5,7 +5,7 @@ import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.ConsumerStart;
 import io.taskgate.engine.TaskEngine;
 import io.taskgate.engine.admin.dto.EngineStatus;
-import io.taskgate.engine.event.EngineEvents;
+import io.taskgate.engine.event.TaskTransitions;
 import io.taskgate.engine.queue.QueueSettings;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.OffTimer;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -43,7 +44,7 @@ public class EngineMonitor {
   @Inject TaskQueues queues;
   @Inject QueueSettings queueSettings;
   @Inject RateLimitReads rateLimits;
-  @Inject EngineEvents events;
+  @Inject TaskTransitions transitions;
   @Inject TaskStore store;
   @Inject Ticker ticker;
   @Resource ManagedScheduledExecutorService timers;
@@ -89,7 +90,7 @@ public class EngineMonitor {
    * short); returns what stops it.
    */
   public Runnable onTransition(Consumer<TaskTransition> listener) {
-    return events.subscribe(TaskTransition.class, listener);
+    return transitions.subscribe(listener);
   }
 
   /**
@@ -109,7 +110,11 @@ public class EngineMonitor {
    * it.
    */
   public ScheduledFuture<?> every(String name, Duration first, Duration period, Runnable job) {
-    return OffTimer.every(timers, name, first, period, executor, job);
+    return timers.scheduleWithFixedDelay(
+        new OffTimer(name, executor, job),
+        first.toMillis(),
+        period.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /** A web module (at {@code contextPath}) has initialised: the workers may start. */

@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -117,9 +118,13 @@ public class RateLimiterBean implements KeyedRateLimiter {
     } else {
       limiter = new InMemoryKeyedRateLimiter(maxKeys);
     }
+    long every = EVICT_EVERY.toNanos();
     evictor =
-        OffTimer.every(
-            timers, "rate-limit key eviction", EVICT_EVERY, executor, this::evictIdleNow);
+        timers.scheduleWithFixedDelay(
+            new OffTimer("rate-limit key eviction", executor, this::evictIdleNow),
+            every,
+            every,
+            TimeUnit.NANOSECONDS);
   }
 
   private static HazelcastInstance payaraGrid() {

@@ -72,8 +72,8 @@ interface KeyBudgets {
    * is refused.
    */
   static RateLimitPolicy policy(LimitSpec spec) {
-    return spec.limit()
-        .policy()
+    return RateLimitPolicy.of(spec.permits(), spec.period())
+        .withBurst(spec.burst())
         .withMaxReservationHorizon(Duration.ZERO)
         .withOverflow(OverflowBehavior.DISCARD);
   }

@@ -6,9 +6,7 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.budget.RatePolicies;
-import io.taskgate.engine.event.Counted;
-import io.taskgate.engine.event.EngineEvents;
-import io.taskgate.engine.event.MinuteCounts.Count;
+import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -20,6 +18,7 @@ import jakarta.security.enterprise.SecurityContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
 import java.security.Principal;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,7 +28,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -70,15 +68,30 @@ public class MethodLimits {
   /** Run-time changes made on other instances are read this often. */
   static final long REFRESH_NANOS = 2_000_000_000L;
 
-  /** Where each limiter's calls are counted per minute; none told when absent (tests). */
-  @Inject EngineEvents events;
+  /** Counts each limiter's calls per minute; none told when absent (tests). */
+  @Inject TaskHistory history;
 
-  private Consumer<Count> counted(String limiter) {
-    EngineEvents channel = events;
-    if (channel == null) {
-      return count -> {};
+  private CallEvents events() {
+    TaskHistory counts = history;
+    if (counts == null) {
+      return CallEvents.NONE;
     }
-    return count -> channel.publish(Counted.ofLimiter(limiter, count, clock.instant()));
+    return new CallEvents() {
+      @Override
+      public void granted(String limiter, boolean waited) {
+        counts.callGranted(limiter, waited);
+      }
+
+      @Override
+      public void refused(String limiter) {
+        counts.callRefused(limiter);
+      }
+
+      @Override
+      public void failedOpen(String limiter) {
+        counts.callFailedOpen(limiter);
+      }
+    };
   }
 
   @Inject RatePolicies changes;
@@ -152,8 +165,7 @@ public class MethodLimits {
             name,
             n ->
                 new Named(
-                    new NamedLimiter(
-                        spec, ticker::nanos, timers, this::sharedBudget, counted(spec.name())),
+                    new NamedLimiter(spec, ticker::nanos, timers, this::sharedBudget, events()),
                     method));
     if (!named.limiter().declared().equals(spec)) {
       throw new IllegalArgumentException(
@@ -211,7 +223,11 @@ public class MethodLimits {
       LimitSpec wanted =
           change == null
               ? named.limiter().declared()
-              : named.limiter().declared().withLimit(RatePolicies.limit(change));
+              : named
+                  .limiter()
+                  .declared()
+                  .withLimit(
+                      change.permits(), Duration.ofNanos(change.periodNanos()), change.burst());
       if (!wanted.equals(named.limiter().spec())) {
         named.limiter().update(wanted);
       }

@@ -3,7 +3,6 @@ package io.taskgate.engine.limiter;
 import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.api.LimiterStats;
 import io.taskgate.core.limiter.RateLimitLease;
-import io.taskgate.engine.event.MinuteCounts.Count;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,7 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -50,7 +48,7 @@ public final class NamedLimiter {
   private final LongSupplier clock;
   private final ScheduledExecutorService scheduler;
   private final SharedBudgets shared;
-  private final Consumer<Count> counted;
+  private final CallEvents events;
   private volatile State state;
   private final LongAdder granted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
@@ -91,7 +89,7 @@ public final class NamedLimiter {
       LongSupplier clock,
       ScheduledExecutorService scheduler,
       SharedBudgets shared) {
-    this(spec, clock, scheduler, shared, count -> {});
+    this(spec, clock, scheduler, shared, CallEvents.NONE);
   }
 
   /**
@@ -99,17 +97,15 @@ public final class NamedLimiter {
    * @param clock the monotonic clock, in nanoseconds
    * @param scheduler retries and times out waiting calls
    * @param shared the cluster's budgets, for a spec whose scope is the cluster
-   * @param counted told of each call granted ({@link Count#CALL_GRANTED}, and {@link
-   *     Count#CALL_WAITED} when it waited), refused or let through untracked ({@link
-   *     Count#FAILED_OPEN}): the history's counts of the limiter
+   * @param events told of each call granted, refused or let through untracked
    */
   public NamedLimiter(
       LimitSpec spec,
       LongSupplier clock,
       ScheduledExecutorService scheduler,
       SharedBudgets shared,
-      Consumer<Count> counted) {
-    this.counted = Objects.requireNonNull(counted, "counted");
+      CallEvents events) {
+    this.events = Objects.requireNonNull(events, "events");
     this.name = Objects.requireNonNull(spec, "spec").name();
     this.declared = spec;
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -165,7 +161,7 @@ public final class NamedLimiter {
   private void refused(long nowNanos) {
     rejected.increment();
     recentRejections.add(nowNanos);
-    counted.accept(Count.CALL_REFUSED);
+    events.refused(name);
   }
 
   /** The calls refused in the last minute. */
@@ -235,8 +231,7 @@ public final class NamedLimiter {
           if (lease != null && lease.isAcquired()) {
             granted.increment();
             waited.increment();
-            counted.accept(Count.CALL_GRANTED);
-            counted.accept(Count.CALL_WAITED);
+            events.granted(name, true);
             waitNanos.add(clock.getAsLong() - nowNanos);
           } else {
             refused(clock.getAsLong());
@@ -255,10 +250,10 @@ public final class NamedLimiter {
     RateLimitLease lease = current.keys().tryAcquire(key, nowNanos);
     if (lease == UNTRACKED) {
       failedOpen.increment();
-      counted.accept(Count.FAILED_OPEN);
+      events.failedOpen(name);
     } else if (lease.isAcquired()) {
       granted.increment();
-      counted.accept(Count.CALL_GRANTED);
+      events.granted(name, false);
       if (current.releaseWakes()) {
         return wakingOnRelease(current, key, lease);
       }

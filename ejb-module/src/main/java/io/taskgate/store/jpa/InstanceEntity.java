@@ -9,6 +9,7 @@ import jakarta.persistence.Lob;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 
 /** The row of one engine instance and its heartbeat. */
 @Entity
@@ -43,16 +44,6 @@ class InstanceEntity {
 
   protected InstanceEntity() {}
 
-  /**
-   * Refuses an instance id the {@code id} column cannot hold: blank, or over {@link #ID_LENGTH}.
-   */
-  static void checkId(String id) {
-    if (id.isBlank() || id.length() > ID_LENGTH) {
-      throw new IllegalArgumentException(
-          "an instance id must be 1 to " + ID_LENGTH + " characters, was '" + id + "'");
-    }
-  }
-
   InstanceEntity(InstanceRecord instance) {
     id = instance.id();
     update(instance);
@@ -60,7 +51,7 @@ class InstanceEntity {
 
   /** Takes the record's start, host, version and last beat (if later than the stored one). */
   void update(InstanceRecord instance) {
-    startedAt = TaskEntity.column(instance.started());
+    startedAt = instance.started().atOffset(ZoneOffset.UTC);
     host = instance.host();
     version = instance.version();
     gridMember = instance.gridMember();
@@ -68,7 +59,7 @@ class InstanceEntity {
     if (!summary.equals(parked)) {
       parked = summary;
     }
-    OffsetDateTime beat = TaskEntity.column(instance.lastBeat());
+    OffsetDateTime beat = instance.lastBeat().atOffset(ZoneOffset.UTC);
     if (lastBeat == null || beat.isAfter(lastBeat)) {
       lastBeat = beat;
     }
@@ -76,7 +67,7 @@ class InstanceEntity {
 
   /** A clean stop: the last beat goes back to the epoch, so every peer sees the instance dead. */
   void stopped() {
-    lastBeat = TaskEntity.column(Instant.EPOCH);
+    lastBeat = Instant.EPOCH.atOffset(ZoneOffset.UTC);
   }
 
   InstanceRecord toRecord() {

@@ -3,6 +3,7 @@ package io.taskgate.store.jpa;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.InstanceStore;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,7 +17,14 @@ public final class JpaInstanceStore implements InstanceStore {
 
   @Override
   public Optional<InstanceRecord> beat(InstanceRecord instance, Instant now) {
-    InstanceEntity.checkId(instance.id());
+    if (instance.id().isBlank() || instance.id().length() > InstanceEntity.ID_LENGTH) {
+      throw new IllegalArgumentException(
+          "an instance id must be 1 to "
+              + InstanceEntity.ID_LENGTH
+              + " characters, was '"
+              + instance.id()
+              + "'");
+    }
     InstanceRecord beating =
         new InstanceRecord(
             instance.id(),
@@ -41,11 +49,14 @@ public final class JpaInstanceStore implements InstanceStore {
 
   @Override
   public List<InstanceRecord> instances() {
-    return Rows.list(
-        transactor,
-        "SELECT i FROM InstanceEntity i ORDER BY i.id",
-        InstanceEntity.class,
-        InstanceEntity::toRecord);
+    return transactor.inTransaction(
+        em ->
+            em
+                .createQuery("SELECT i FROM InstanceEntity i ORDER BY i.id", InstanceEntity.class)
+                .getResultList()
+                .stream()
+                .map(InstanceEntity::toRecord)
+                .toList());
   }
 
   @Override
@@ -67,7 +78,7 @@ public final class JpaInstanceStore implements InstanceStore {
         em ->
             em.createQuery("DELETE FROM InstanceEntity i WHERE i.id = :id AND i.lastBeat = :beat")
                     .setParameter("id", id)
-                    .setParameter("beat", TaskEntity.column(lastBeat))
+                    .setParameter("beat", lastBeat.atOffset(ZoneOffset.UTC))
                     .executeUpdate()
                 > 0);
   }

@@ -7,6 +7,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 
 /** A task type's rate limit (or one key's) changed at run time. */
 @Entity
@@ -51,7 +52,7 @@ class RateOverrideEntity {
     permits = override.permits();
     periodNanos = override.periodNanos();
     burst = override.burst();
-    updatedAt = TaskEntity.column(now);
+    updatedAt = now.atOffset(ZoneOffset.UTC);
   }
 
   RateOverride toOverride() {

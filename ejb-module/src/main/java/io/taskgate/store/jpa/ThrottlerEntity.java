@@ -8,6 +8,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 
 /** The row of one semaphore or window definition. */
 @Entity
@@ -64,7 +65,7 @@ class ThrottlerEntity {
     capacity = record.capacity();
     minLimit = record.minLimit();
     maxLimit = record.maxLimit();
-    updatedAt = TaskEntity.column(now);
+    updatedAt = now.atOffset(ZoneOffset.UTC);
   }
 
   ThrottlerRecord toRecord() {

@@ -1,6 +1,5 @@
 package io.taskgate.store.jpa;
 
-import io.taskgate.store.ThrottlerStore.WindowCount;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -44,7 +43,19 @@ class WindowCountEntity {
     return resource + "|" + (sub == null ? "" : sub) + "|" + bucketStart;
   }
 
-  WindowCount toCount() {
-    return new WindowCount(resource, sub, bucketStart, starts);
+  String resource() {
+    return resource;
+  }
+
+  String sub() {
+    return sub;
+  }
+
+  long bucketStart() {
+    return bucketStart;
+  }
+
+  int count() {
+    return starts;
   }
 }

@@ -6,6 +6,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
@@ -30,16 +31,15 @@ public class ThrottlerMetrics {
     for (String name : throttlers.throttleNames()) {
       Tag throttle = new Tag("throttle", name);
       registry.gauge(
-          MetricMetadata.of(ACQUIRED, "Attempts the throttle let run", MetricUnits.NONE),
+          meta(ACQUIRED, "Attempts the throttle let run", MetricUnits.NONE),
           () -> throttlers.counts(name)[0],
           throttle);
       registry.gauge(
-          MetricMetadata.of(WAITED, "Times the throttle made a task wait", MetricUnits.NONE),
+          meta(WAITED, "Times the throttle made a task wait", MetricUnits.NONE),
           () -> throttlers.counts(name)[1],
           throttle);
       registry.gauge(
-          MetricMetadata.of(
-              DROPPED, "Tasks the throttle dropped (action DROP or max wait)", MetricUnits.NONE),
+          meta(DROPPED, "Tasks the throttle dropped (action DROP or max wait)", MetricUnits.NONE),
           () -> throttlers.counts(name)[2],
           throttle);
     }
@@ -49,9 +49,12 @@ public class ThrottlerMetrics {
   private void waited(String throttle, Duration waited) {
     registry
         .timer(
-            MetricMetadata.of(
-                WAIT, "How long tasks waited for the throttle", MetricUnits.NANOSECONDS),
+            meta(WAIT, "How long tasks waited for the throttle", MetricUnits.NANOSECONDS),
             new Tag("throttle", throttle))
         .update(waited);
+  }
+
+  private static Metadata meta(String name, String description, String unit) {
+    return Metadata.builder().withName(name).withDescription(description).withUnit(unit).build();
   }
 }

@@ -1,7 +1,6 @@
 package io.taskgate.engine.cluster.grid;
 
 import io.taskgate.api.RateLimitPolicy;
-import io.taskgate.core.limit.Limit;
 import io.taskgate.core.ratelimit.RateLimitScope;
 
 /**
@@ -12,15 +11,25 @@ import io.taskgate.core.ratelimit.RateLimitScope;
 final class RateShare {
   private RateShare() {}
 
-  /** {@code scope} at 1/{@code n} of its rate (n ≤ 1: as it is); see {@link Limit#share}. */
+  /** {@code scope} at 1/{@code n} of its rate (n ≤ 1: as it is). */
   static RateLimitScope of(RateLimitScope scope, int n) {
     if (n <= 1) {
       return scope;
     }
-    RateLimitPolicy policy = scope.policy();
+    RateLimitPolicy p = scope.policy();
     try {
-      return new RateLimitScope(scope.name(), Limit.of(policy).share(n).applyTo(policy));
-    } catch (IllegalArgumentException | ArithmeticException e) {
+      return new RateLimitScope(
+          scope.name(),
+          new RateLimitPolicy(
+              p.permits(),
+              p.period().multipliedBy(n),
+              Math.max(1, p.burst() / n),
+              p.throttleRetries(),
+              p.startEmpty(),
+              p.maxReservationHorizon(),
+              p.maxInSlotWait(),
+              p.overflow()));
+    } catch (IllegalArgumentException e) {
       return scope; // a period near the longest span: the share would not fit, keep the policy
     }
   }

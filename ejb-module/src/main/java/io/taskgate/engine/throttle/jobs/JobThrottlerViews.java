@@ -23,21 +23,16 @@ import java.util.function.BiConsumer;
  */
 @ApplicationScoped
 public class JobThrottlerViews implements JobThrottlerReads, ThrottlerWaits {
-  private final JobThrottlers throttlers;
+  @Inject JobThrottlers throttlers;
 
-  /** For the CDI proxy. */
-  protected JobThrottlerViews() {
-    this(null);
-  }
-
-  @Inject
-  JobThrottlerViews(JobThrottlers throttlers) {
-    this.throttlers = throttlers;
-  }
+  /** For CDI. */
+  public JobThrottlerViews() {}
 
   /** The views of {@code throttlers}, for tests and code outside the container. */
   public static JobThrottlerViews of(JobThrottlers throttlers) {
-    return new JobThrottlerViews(throttlers);
+    JobThrottlerViews views = new JobThrottlerViews();
+    views.throttlers = throttlers;
+    return views;
   }
 
   @Override

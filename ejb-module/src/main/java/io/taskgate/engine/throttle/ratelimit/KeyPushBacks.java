@@ -21,19 +21,8 @@ import java.util.logging.Logger;
 class KeyPushBacks {
   private static final Logger LOG = Logger.getLogger(KeyPushBacks.class.getName());
 
-  private final KeyedRateLimiter limiter;
-  private final PushBacks pushBacks;
-
-  /** For the CDI proxy. */
-  protected KeyPushBacks() {
-    this(null, null);
-  }
-
-  @Inject
-  KeyPushBacks(KeyedRateLimiter limiter, PushBacks pushBacks) {
-    this.limiter = limiter;
-    this.pushBacks = pushBacks;
-  }
+  @Inject KeyedRateLimiter limiter;
+  @Inject PushBacks pushBacks;
 
   /**
    * The key's schedule moves after {@code until}; returns when the task comes back to its gate

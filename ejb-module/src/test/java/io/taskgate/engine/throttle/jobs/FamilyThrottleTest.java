@@ -14,7 +14,6 @@ import io.taskgate.api.Throttling;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.UnknownThrottlerException;
 import io.taskgate.api.WindowOptions;
-import io.taskgate.engine.event.Counted;
 import io.taskgate.engine.event.MinuteCounts;
 import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.throttle.AttemptEnd;
@@ -404,8 +403,8 @@ class FamilyThrottleTest {
 
   @Test
   void thePerMinuteHistoryCountsATaskMadeToWaitOnceAndEachDrop() {
-    TaskHistory history = new TaskHistory();
-    f.events.subscribe(Counted.class, history::count);
+    TaskHistory history = new TaskHistory(f.clock);
+    f.family.stats().onTask(history::throttleWaited, history::throttleDropped);
     f.manager.addOrUpdateSemaphore("newsletter", 1);
     admitted(ByOrder.class, Ship.order(1));
     UUID waiting = UUID.randomUUID();

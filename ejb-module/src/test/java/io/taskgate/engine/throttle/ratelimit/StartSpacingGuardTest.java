@@ -18,9 +18,11 @@ class StartSpacingGuardTest {
   static final RateLimitPolicy TEN_A_SECOND =
       RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(1);
 
-  static final GateSettings SETTINGS = GateSettings.of(GateSettings.Values.defaults(1000));
+  final StartSpacingGuard guard = new StartSpacingGuard();
 
-  StartSpacingGuard guard = new StartSpacingGuard(SETTINGS, null);
+  StartSpacingGuardTest() {
+    guard.gateSettings = GateSettings.of(GateSettings.Values.defaults(1000));
+  }
 
   @Test
   void aStartTooCloseToTheKeysLastWaitsUntilItConformsOtherKeysDoNot() {
@@ -46,12 +48,10 @@ class StartSpacingGuardTest {
 
   @Test
   void withTheBudgetsInTheGridNothingIsHeld() {
-    guard =
-        new StartSpacingGuard(
-            SETTINGS,
-            GridState.of(
-                GridSettings.read(
-                    key -> Optional.ofNullable(Map.of(GridSettings.LIMITER, "grid").get(key)))));
+    guard.grid =
+        GridState.of(
+            GridSettings.read(
+                key -> Optional.ofNullable(Map.of(GridSettings.LIMITER, "grid").get(key))));
     guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, false);
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
