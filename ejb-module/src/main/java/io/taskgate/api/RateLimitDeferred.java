@@ -36,14 +36,7 @@ public record RateLimitDeferred(
    * policy=<taskType> deferredCount=<n>}.
    */
   public String message() {
-    return "Rate limit deferred task "
-        + taskId
-        + ": key="
-        + key
-        + " slotUtc="
-        + slotUtc
-        + " policy="
-        + taskType
+    return RateLimitLines.taskLine("deferred", taskId, key, slotUtc, taskType)
         + " deferredCount="
         + deferredCount;
   }

@@ -1,6 +1,7 @@
 package io.taskgate.api;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * A per-key rate: at most {@code permits} executions per {@code period} on average, with up to
@@ -94,80 +95,32 @@ public record RateLimitPolicy(
 
   /** This policy with another burst. */
   public RateLimitPolicy withBurst(int burst) {
-    return new RateLimitPolicy(
-        permits,
-        period,
-        burst,
-        throttleRetries,
-        startEmpty,
-        maxReservationHorizon,
-        maxInSlotWait,
-        overflow);
+    return copy(draft -> draft.burst = burst);
   }
 
   /** This policy with retries throttled or not. */
   public RateLimitPolicy withThrottleRetries(boolean throttleRetries) {
-    return new RateLimitPolicy(
-        permits,
-        period,
-        burst,
-        throttleRetries,
-        startEmpty,
-        maxReservationHorizon,
-        maxInSlotWait,
-        overflow);
+    return copy(draft -> draft.throttleRetries = throttleRetries);
   }
 
   /** This policy with new keys starting empty or full. */
   public RateLimitPolicy withStartEmpty(boolean startEmpty) {
-    return new RateLimitPolicy(
-        permits,
-        period,
-        burst,
-        throttleRetries,
-        startEmpty,
-        maxReservationHorizon,
-        maxInSlotWait,
-        overflow);
+    return copy(draft -> draft.startEmpty = startEmpty);
   }
 
   /** This policy with another reservation horizon. */
   public RateLimitPolicy withMaxReservationHorizon(Duration maxReservationHorizon) {
-    return new RateLimitPolicy(
-        permits,
-        period,
-        burst,
-        throttleRetries,
-        startEmpty,
-        maxReservationHorizon,
-        maxInSlotWait,
-        overflow);
+    return copy(draft -> draft.maxReservationHorizon = maxReservationHorizon);
   }
 
   /** This policy with another (ignored) in-slot wait. */
   public RateLimitPolicy withMaxInSlotWait(Duration maxInSlotWait) {
-    return new RateLimitPolicy(
-        permits,
-        period,
-        burst,
-        throttleRetries,
-        startEmpty,
-        maxReservationHorizon,
-        maxInSlotWait,
-        overflow);
+    return copy(draft -> draft.maxInSlotWait = maxInSlotWait);
   }
 
   /** This policy with another overflow behaviour. */
   public RateLimitPolicy withOverflow(OverflowBehavior overflow) {
-    return new RateLimitPolicy(
-        permits,
-        period,
-        burst,
-        throttleRetries,
-        startEmpty,
-        maxReservationHorizon,
-        maxInSlotWait,
-        overflow);
+    return copy(draft -> draft.overflow = overflow);
   }
 
   /** The steady spacing between executions, {@code T = period / permits}, rounded up. */
@@ -183,6 +136,50 @@ public record RateLimitPolicy(
   /** {@link #maxReservationHorizon} in nanoseconds. */
   public long maxReservationHorizonNanos() {
     return maxReservationHorizon.toNanos();
+  }
+
+  private RateLimitPolicy copy(Consumer<Draft> change) {
+    Draft draft = new Draft(this);
+    change.accept(draft);
+    return draft.policy();
+  }
+
+  /**
+   * A policy's fields as the {@code with…} methods copy them, open to change before {@link
+   * #policy()} checks them in the canonical constructor.
+   */
+  private static final class Draft {
+    private final int permits;
+    private final Duration period;
+    private int burst;
+    private boolean throttleRetries;
+    private boolean startEmpty;
+    private Duration maxReservationHorizon;
+    private Duration maxInSlotWait;
+    private OverflowBehavior overflow;
+
+    Draft(RateLimitPolicy policy) {
+      permits = policy.permits;
+      period = policy.period;
+      burst = policy.burst;
+      throttleRetries = policy.throttleRetries;
+      startEmpty = policy.startEmpty;
+      maxReservationHorizon = policy.maxReservationHorizon;
+      maxInSlotWait = policy.maxInSlotWait;
+      overflow = policy.overflow;
+    }
+
+    RateLimitPolicy policy() {
+      return new RateLimitPolicy(
+          permits,
+          period,
+          burst,
+          throttleRetries,
+          startEmpty,
+          maxReservationHorizon,
+          maxInSlotWait,
+          overflow);
+    }
   }
 
   private static void requireSpan(String field, Duration value, boolean zeroAllowed) {

@@ -25,14 +25,7 @@ public record RateLimitRejected(
    * policy=<taskType> reason=<reason>}.
    */
   public String message() {
-    return "Rate limit rejected task "
-        + taskId
-        + ": key="
-        + key
-        + " slotUtc="
-        + slotUtc
-        + " policy="
-        + taskType
+    return RateLimitLines.taskLine("rejected", taskId, key, slotUtc, taskType)
         + " reason="
         + reason;
   }

@@ -88,24 +88,19 @@ public record Recurrence(
 
   /** Every {@code interval}, from the dispatch time on. */
   public static Recurrence every(Duration interval) {
-    return new Recurrence(
-        Optional.of(interval),
-        Optional.empty(),
-        ZoneId.of("UTC"),
-        Optional.empty(),
-        Optional.empty(),
-        OptionalLong.empty());
+    return unbounded(Optional.of(interval), Optional.empty(), ZoneId.of("UTC"));
   }
 
   /** At the times {@code expression} names, read in {@code zone}. */
   public static Recurrence cron(String expression, ZoneId zone) {
+    return unbounded(Optional.empty(), Optional.of(expression), zone);
+  }
+
+  /** A recurrence with no start, no end and no limit on its runs. */
+  private static Recurrence unbounded(
+      Optional<Duration> interval, Optional<String> cron, ZoneId zone) {
     return new Recurrence(
-        Optional.empty(),
-        Optional.of(expression),
-        zone,
-        Optional.empty(),
-        Optional.empty(),
-        OptionalLong.empty());
+        interval, cron, zone, Optional.empty(), Optional.empty(), OptionalLong.empty());
   }
 
   /** This recurrence with its first occurrence at {@code startAt} (intervals only). */
@@ -157,7 +152,7 @@ public record Recurrence(
     for (String part : text.split(";")) {
       int eq = part.indexOf('=');
       if (eq <= 0) {
-        throw invalid("cannot read recurrence '" + text + "': '" + part + "' is not key=value");
+        throw unreadable(text, "'" + part + "' is not key=value");
       }
       fields.put(part.substring(0, eq), part.substring(eq + 1));
     }
@@ -177,16 +172,20 @@ public record Recurrence(
       }
       return r;
     } catch (NumberFormatException | DateTimeException e) {
-      throw invalid("cannot read recurrence '" + text + "': " + e.getMessage());
+      throw unreadable(text, e.getMessage());
     }
   }
 
   private static String required(Map<String, String> fields, String key, String text) {
     String value = fields.get(key);
     if (value == null) {
-      throw invalid("cannot read recurrence '" + text + "': neither every= nor cron=");
+      throw unreadable(text, "neither every= nor cron=");
     }
     return value;
+  }
+
+  private static IllegalArgumentException unreadable(String text, String why) {
+    return invalid("cannot read recurrence '" + text + "': " + why);
   }
 
   private static IllegalArgumentException invalid(String message) {

@@ -104,10 +104,7 @@ public class TaskEngine {
     queues.onTask(runner::runAll);
     queues.onRoom(this::refillSoon);
     sweepEvery = Duration.parse(sweepInterval);
-    long every = sweepEvery.toMillis();
-    sweeper =
-        timers.scheduleWithFixedDelay(
-            new OffTimer("sweep", executor, this::sweep), every, every, TimeUnit.MILLISECONDS);
+    sweeper = OffTimer.every(timers, "sweep", sweepEvery, executor, this::sweep);
     // this instance's row, before any task of it is stored
     instances.beat(ParkedSummary.NONE, grid.member().orElse(null));
     long beatEvery = cluster.heartbeatInterval().toMillis();

@@ -4,6 +4,7 @@ import io.taskgate.api.TaskStatus;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * One stored task, as the store hands it out: an immutable snapshot. Change it with the {@code
@@ -91,169 +92,109 @@ public record StoredTask(
 
   /** This task with its rate-limit key. */
   public StoredTask withRateKey(String rateKey) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.rateKey = rateKey);
   }
 
   /** This task with another status. */
   public StoredTask withStatus(TaskStatus status) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.status = status);
   }
 
   /** This task with another payload. */
   public StoredTask withPayload(String payload) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.payload = payload);
   }
 
   /** This task due at another time. */
   public StoredTask withScheduledAt(Instant scheduledAt) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.scheduledAt = scheduledAt);
   }
 
   /** This task with another attempt count. */
   public StoredTask withAttempt(int attempt) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.attempt = attempt);
   }
 
   /** This task with another last error. */
   public StoredTask withLastError(String lastError) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.lastError = lastError);
   }
 
   /** This task with another run count. */
   public StoredTask withRuns(long runs) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.runs = runs);
   }
 
   /** This task held by another instance ({@code owner}), or by none (null). */
   public StoredTask withOwner(String owner) {
-    return new StoredTask(
-        id,
-        type,
-        payload,
-        status,
-        queue,
-        taskKey,
-        scheduledAt,
-        attempt,
-        lastError,
-        recurrence,
-        runs,
-        createdAt,
-        updatedAt,
-        version,
-        owner,
-        rateKey);
+    return copy(draft -> draft.owner = owner);
+  }
+
+  /** This task with the changes {@code change} makes to a draft of it. */
+  private StoredTask copy(Consumer<Draft> change) {
+    Draft draft = new Draft(this);
+    change.accept(draft);
+    return draft.task();
+  }
+
+  /**
+   * A task's fields as the {@code with…} methods copy them, open to change before {@link #task()}.
+   */
+  private static final class Draft {
+    private UUID id;
+    private String type;
+    private String payload;
+    private TaskStatus status;
+    private String queue;
+    private String taskKey;
+    private Instant scheduledAt;
+    private int attempt;
+    private String lastError;
+    private String recurrence;
+    private long runs;
+    private Instant createdAt;
+    private Instant updatedAt;
+    private long version;
+    private String owner;
+    private String rateKey;
+
+    Draft(StoredTask task) {
+      id = task.id;
+      type = task.type;
+      payload = task.payload;
+      status = task.status;
+      queue = task.queue;
+      taskKey = task.taskKey;
+      scheduledAt = task.scheduledAt;
+      attempt = task.attempt;
+      lastError = task.lastError;
+      recurrence = task.recurrence;
+      runs = task.runs;
+      createdAt = task.createdAt;
+      updatedAt = task.updatedAt;
+      version = task.version;
+      owner = task.owner;
+      rateKey = task.rateKey;
+    }
+
+    StoredTask task() {
+      return new StoredTask(
+          id,
+          type,
+          payload,
+          status,
+          queue,
+          taskKey,
+          scheduledAt,
+          attempt,
+          lastError,
+          recurrence,
+          runs,
+          createdAt,
+          updatedAt,
+          version,
+          owner,
+          rateKey);
+    }
   }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example application as the README's "Use Taskgate in your own application" builds it for
+ * The example application as docs/guide.md's "Use Taskgate in your own application" builds it for
  * Payara Server: example/shop-ear, the shop's WAR at {@code /shop} beside Taskgate's engine (an EJB
  * module) and Taskgate's web module at {@code /taskgate}, on a Payara Server domain of its own
  * (portbase {@code taskgate.shop.ports}, its own embedded H2). The environment sets the clerk's
@@ -28,7 +28,7 @@ class ExampleShopEarIT {
   private static final String CLERK_PASSWORD = "clerk-" + UUID.randomUUID();
   private static final String ADMIN_PASSWORD = "admin-" + UUID.randomUUID();
 
-  /** What the README's section sets in the environment of the domain. */
+  /** What that section sets in the environment of the domain. */
   private static final Map<String, String> ENVIRONMENT =
       Map.of(
           "SHOP_CLERK_PASSWORD",

@@ -7,52 +7,49 @@ package io.taskgate.core.limiter;
  * the next window. Two adjacent windows can together grant {@code 2 * permitLimit} within a short
  * span; use {@link SlidingWindowLimiter} or {@link SlidingLogLimiter} when that matters.
  *
+ * <p>It is the one-segment {@link SlidingWindowLimiter}: the same ring of counts and the same
+ * {@link io.taskgate.core.window.WindowRule}, with its own refusal.
+ *
  * <p>Permits are consumed, not held: in a {@link ChainedLimiter} that refuses later on they stay
  * spent until the window ends.
  */
-public final class FixedWindowLimiter extends CasLimiter<FixedWindowLimiter.Window> {
+public final class FixedWindowLimiter extends CasLimiter<SegmentRing.Segments> {
 
-  /** The permits granted in window number {@code index}. */
-  record Window(long index, int granted) {}
-
-  private final int permitLimit;
-  private final long windowNanos;
+  private final SegmentRing ring;
 
   public FixedWindowLimiter(FixedWindowLimiterOptions options) {
-    super(new Window(Long.MIN_VALUE, 0), options.permitLimit());
-    this.permitLimit = options.permitLimit();
-    this.windowNanos = options.windowNanos();
+    this(
+        new SegmentRing(
+            options.permitLimit(),
+            options.windowNanos(),
+            1,
+            (granted, permits) ->
+                "fixed window limit reached: "
+                    + granted
+                    + " of "
+                    + options.permitLimit()
+                    + " permits granted in this window, "
+                    + permits
+                    + " requested"));
   }
 
-  private Window current(Window window, long nowNanos) {
-    long index = Math.floorDiv(nowNanos, windowNanos);
-    return index <= window.index() ? window : new Window(index, 0);
-  }
-
-  @Override
-  Verdict<Window> decide(Window state, int permits, long nowNanos) {
-    Window window = current(state, nowNanos);
-    if (window.granted() + permits <= permitLimit) {
-      return Verdict.grant(new Window(window.index(), window.granted() + permits));
-    }
-    return Verdict.refuse(
-        (window.index() + 1) * windowNanos - nowNanos,
-        "fixed window limit reached: "
-            + window.granted()
-            + " of "
-            + permitLimit
-            + " permits granted in this window, "
-            + permits
-            + " requested");
+  private FixedWindowLimiter(SegmentRing ring) {
+    super(ring.empty(), ring.permitLimit());
+    this.ring = ring;
   }
 
   @Override
-  int available(Window state, long nowNanos) {
-    return permitLimit - current(state, nowNanos).granted();
+  Verdict<SegmentRing.Segments> decide(SegmentRing.Segments state, int permits, long nowNanos) {
+    return ring.decide(state, permits, nowNanos);
   }
 
   @Override
-  boolean idle(Window state, long nowNanos) {
-    return current(state, nowNanos).granted() == 0;
+  int available(SegmentRing.Segments state, long nowNanos) {
+    return ring.available(state, nowNanos);
+  }
+
+  @Override
+  boolean idle(SegmentRing.Segments state, long nowNanos) {
+    return ring.idle(state, nowNanos);
   }
 }

@@ -1,5 +1,6 @@
 package io.taskgate.core.limiter;
 
+import io.taskgate.core.limit.Limit;
 import java.time.Duration;
 
 /**
@@ -10,9 +11,9 @@ public record GcraLimiterOptions(int permits, Duration period, int burst) {
 
   public GcraLimiterOptions {
     Checks.atLeastOne("permits", permits);
-    long periodNanos = Checks.positiveNanos("period", period);
+    Checks.positiveNanos("period", period);
     Checks.atLeastOne("burst", burst);
-    long emission = Checks.ceilDiv(periodNanos, permits);
+    long emission = new Limit(permits, period, burst).emissionIntervalNanos();
     if (Math.multiplyHigh(emission, burst) != 0 || emission * burst < 0) {
       throw new IllegalArgumentException(
           "burst times the emission interval (period / permits) must fit in a long of"
@@ -23,8 +24,18 @@ public record GcraLimiterOptions(int permits, Duration period, int burst) {
     }
   }
 
+  /** {@code limit}'s rate and burst. */
+  public static GcraLimiterOptions of(Limit limit) {
+    return new GcraLimiterOptions(limit.permits(), limit.period(), limit.burst());
+  }
+
+  /** The limit these options describe. */
+  public Limit limit() {
+    return new Limit(permits, period, burst);
+  }
+
   /** {@code T = ceil(periodNanos / permits)}: rounded up, so the rate is never exceeded. */
   public long emissionIntervalNanos() {
-    return Checks.ceilDiv(period.toNanos(), permits);
+    return limit().emissionIntervalNanos();
   }
 }

@@ -1,5 +1,6 @@
 package io.taskgate.core.limiter;
 
+import io.taskgate.core.limit.Limit;
 import java.time.Duration;
 
 /**
@@ -11,6 +12,11 @@ public record SlidingLogLimiterOptions(int permitLimit, Duration window) {
   public SlidingLogLimiterOptions {
     Checks.atLeastOne("permitLimit", permitLimit);
     Checks.positiveNanos("window", window);
+  }
+
+  /** {@code limit}'s permits in any window of its period (its burst is not used). */
+  public static SlidingLogLimiterOptions of(Limit limit) {
+    return new SlidingLogLimiterOptions(limit.permits(), limit.period());
   }
 
   public long windowNanos() {

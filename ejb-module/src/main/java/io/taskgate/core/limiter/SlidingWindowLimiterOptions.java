@@ -1,5 +1,6 @@
 package io.taskgate.core.limiter;
 
+import io.taskgate.core.limit.Limit;
 import java.time.Duration;
 
 /**
@@ -20,6 +21,14 @@ public record SlidingWindowLimiterOptions(int permitLimit, Duration window, int 
               + " with segmentsPerWindow "
               + segmentsPerWindow);
     }
+  }
+
+  /**
+   * {@code limit}'s permits per window of its period, in {@code segmentsPerWindow} segments (its
+   * burst is not used).
+   */
+  public static SlidingWindowLimiterOptions of(Limit limit, int segmentsPerWindow) {
+    return new SlidingWindowLimiterOptions(limit.permits(), limit.period(), segmentsPerWindow);
   }
 
   public long segmentNanos() {

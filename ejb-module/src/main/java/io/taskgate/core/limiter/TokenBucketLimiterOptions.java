@@ -1,5 +1,6 @@
 package io.taskgate.core.limiter;
 
+import io.taskgate.core.limit.Limit;
 import java.time.Duration;
 
 /**
@@ -24,6 +25,11 @@ public record TokenBucketLimiterOptions(int capacity, int tokensPerPeriod, Durat
               + " with tokensPerPeriod "
               + tokensPerPeriod);
     }
+  }
+
+  /** A bucket of {@code limit}'s burst, refilled at its permits per period. */
+  public static TokenBucketLimiterOptions of(Limit limit) {
+    return new TokenBucketLimiterOptions(limit.burst(), limit.permits(), limit.period());
   }
 
   public long periodNanos() {

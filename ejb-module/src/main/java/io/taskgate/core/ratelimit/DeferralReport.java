@@ -1,5 +1,7 @@
 package io.taskgate.core.ratelimit;
 
+import io.taskgate.api.RateLimitDeferred;
+import java.time.Duration;
 import java.util.UUID;
 
 /**
@@ -27,19 +29,24 @@ public record DeferralReport(
     long windowNanos) {
 
   /**
-   * The one-line, machine-parseable text: {@code Rate limit deferred task <id>: key=<key>
-   * slotUtc=<ISO-8601 instant> policy=<scope> deferredCount=<n>}.
+   * The one-line, machine-parseable text, its event's ({@link RateLimitDeferred#message()}): {@code
+   * Rate limit deferred task <id>: key=<key> slotUtc=<ISO-8601 instant> policy=<scope>
+   * deferredCount=<n>}.
    */
   public String message() {
-    return "Rate limit deferred task "
-        + taskId
-        + ": key="
-        + key
-        + " slotUtc="
-        + EpochNanos.toInstant(slotEpochNanos)
-        + " policy="
-        + scope
-        + " deferredCount="
-        + deferredCount;
+    return toEvent().message();
+  }
+
+  /** This report as the CDI event {@link RateLimitDeferred}, its instants and window as such. */
+  public RateLimitDeferred toEvent() {
+    return new RateLimitDeferred(
+        taskId,
+        scope,
+        key,
+        EpochNanos.toInstant(slotEpochNanos),
+        deferredCount,
+        summary,
+        EpochNanos.toInstant(windowStartEpochNanos),
+        Duration.ofNanos(windowNanos));
   }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * {@link ThrottlerState} in this instance's memory: each resource's state is changed under its map
@@ -153,46 +154,50 @@ public final class LocalThrottlerState implements ThrottlerState {
 
   @Override
   public Map<Long, Integer> buckets(String resource, long nowMillis, WindowOptions options) {
-    WindowCounts counts = windows.get(resource);
-    if (counts == null) {
-      return Map.of();
-    }
-    synchronized (counts) {
-      return counts.buckets(nowMillis, options.bucket().toMillis(), options.buckets());
-    }
+    return read(
+        windows,
+        resource,
+        Map.of(),
+        counts -> counts.buckets(nowMillis, options.bucket().toMillis(), options.buckets()));
   }
 
   @Override
   public long opensAt(String resource, long nowMillis, WindowOptions options) {
-    WindowCounts counts = windows.get(resource);
-    if (counts == null) {
-      return nowMillis;
-    }
-    synchronized (counts) {
-      return counts.opensAt(
-          nowMillis, options.limit(), options.bucket().toMillis(), options.buckets());
-    }
+    return read(
+        windows,
+        resource,
+        nowMillis,
+        counts ->
+            counts.opensAt(
+                nowMillis, options.limit(), options.bucket().toMillis(), options.buckets()));
   }
 
   @Override
   public Map<String, Integer> subWindows(String resource, long nowMillis, WindowOptions options) {
-    DynamicWindowState state = dynamic.get(resource);
-    if (state == null) {
-      return Map.of();
-    }
-    synchronized (state) {
-      return new LinkedHashMap<>(state.counts(nowMillis, options));
-    }
+    return read(
+        dynamic,
+        resource,
+        Map.of(),
+        state -> new LinkedHashMap<>(state.counts(nowMillis, options)));
   }
 
   @Override
   public int limitOf(String resource, String sub, WindowOptions options) {
-    DynamicWindowState state = dynamic.get(resource);
+    return read(dynamic, resource, options.limit(), state -> state.limitOf(sub, options));
+  }
+
+  /**
+   * What {@code read} reads from the state {@code states} keeps for {@code resource}, under the
+   * state's lock (as it is written); {@code absent} when there is none.
+   */
+  private static <S, T> T read(
+      Map<String, S> states, String resource, T absent, Function<S, ? extends T> read) {
+    S state = states.get(resource);
     if (state == null) {
-      return options.limit();
+      return absent;
     }
     synchronized (state) {
-      return state.limitOf(sub, options);
+      return read.apply(state);
     }
   }
 

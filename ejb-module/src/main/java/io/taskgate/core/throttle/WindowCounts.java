@@ -1,5 +1,6 @@
 package io.taskgate.core.throttle;
 
+import io.taskgate.core.window.WindowRule;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -18,7 +19,8 @@ import java.util.TreeMap;
  * bucket and the {@code buckets - 1} before it hold fewer than the limit; buckets in the future
  * hold nothing yet, so no later interval is the tighter one. Counts older than the interval are
  * dropped as time passes. The bucket layout is passed in on each call, so a redefined window keeps
- * its counts. Not thread-safe.
+ * its counts. The rule (what fits, when a full interval opens) is {@link WindowRule}'s; this class
+ * keeps the counts. Not thread-safe.
  */
 public final class WindowCounts implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
@@ -38,7 +40,7 @@ public final class WindowCounts implements Serializable {
 
   /** The start of the bucket holding {@code nowMillis}. */
   public static long bucketStart(long nowMillis, long bucketMillis) {
-    return Math.floorDiv(nowMillis, bucketMillis) * bucketMillis;
+    return new WindowRule(bucketMillis, 1).bucketStart(nowMillis); // the same for any buckets
   }
 
   /**
@@ -46,7 +48,7 @@ public final class WindowCounts implements Serializable {
    */
   public Grant acquire(long nowMillis, int limit, long bucketMillis, int buckets) {
     long current = bucketStart(nowMillis, bucketMillis);
-    if (count(nowMillis, bucketMillis, buckets) < limit) {
+    if (WindowRule.fits(count(nowMillis, bucketMillis, buckets), 1, limit)) {
       counts.merge(current, 1, Integer::sum);
       return new Grant(true, current, -1);
     }
@@ -58,7 +60,7 @@ public final class WindowCounts implements Serializable {
    * that left it.
    */
   public int count(long nowMillis, long bucketMillis, int buckets) {
-    long first = bucketStart(nowMillis, bucketMillis) - (buckets - 1L) * bucketMillis;
+    long first = new WindowRule(bucketMillis, buckets).intervalStart(nowMillis);
     counts.headMap(first, false).clear();
     int sum = 0;
     for (int c : counts.values()) {
@@ -84,19 +86,20 @@ public final class WindowCounts implements Serializable {
       int limit,
       long bucketMillis,
       int buckets) {
-    if (sum < limit) {
-      return nowMillis;
-    }
-    long span = buckets * bucketMillis;
-    int left = sum;
+    return new WindowRule(bucketMillis, buckets)
+        .opensAt(nowMillis, sum, 1, limit, oldestFirst(counts));
+  }
+
+  /** The counts of {@code counts} for {@link WindowRule#opensAt}, oldest first; a copy. */
+  private static WindowRule.Counts oldestFirst(NavigableMap<Long, Integer> counts) {
+    long[] starts = new long[counts.size()];
+    int[] values = new int[counts.size()];
+    int i = 0;
     for (Map.Entry<Long, Integer> e : counts.entrySet()) {
-      left -= e.getValue();
-      if (left < limit) {
-        return e.getKey() + span; // the first bucket of an interval that no longer holds it
-      }
+      starts[i] = e.getKey();
+      values[i++] = e.getValue();
     }
-    // everything counted is in the current bucket and still the limit is reached (limit 0)
-    return bucketStart(nowMillis, bucketMillis) + span;
+    return WindowRule.Counts.of(starts, values);
   }
 
   /** Adds {@code delta} starts to the bucket starting at {@code bucketStart} (never below 0). */

@@ -5,7 +5,7 @@ import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.ConsumerStart;
 import io.taskgate.engine.TaskEngine;
 import io.taskgate.engine.admin.dto.EngineStatus;
-import io.taskgate.engine.event.TaskTransitions;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.queue.QueueSettings;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.OffTimer;
@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -44,7 +43,7 @@ public class EngineMonitor {
   @Inject TaskQueues queues;
   @Inject QueueSettings queueSettings;
   @Inject RateLimitReads rateLimits;
-  @Inject TaskTransitions transitions;
+  @Inject EngineEvents events;
   @Inject TaskStore store;
   @Inject Ticker ticker;
   @Resource ManagedScheduledExecutorService timers;
@@ -90,7 +89,7 @@ public class EngineMonitor {
    * short); returns what stops it.
    */
   public Runnable onTransition(Consumer<TaskTransition> listener) {
-    return transitions.subscribe(listener);
+    return events.subscribe(TaskTransition.class, listener);
   }
 
   /**
@@ -110,11 +109,7 @@ public class EngineMonitor {
    * it.
    */
   public ScheduledFuture<?> every(String name, Duration first, Duration period, Runnable job) {
-    return timers.scheduleWithFixedDelay(
-        new OffTimer(name, executor, job),
-        first.toMillis(),
-        period.toMillis(),
-        TimeUnit.MILLISECONDS);
+    return OffTimer.every(timers, name, first, period, executor, job);
   }
 
   /** A web module (at {@code contextPath}) has initialised: the workers may start. */

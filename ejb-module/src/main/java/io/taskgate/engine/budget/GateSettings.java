@@ -1,12 +1,12 @@
 package io.taskgate.engine.budget;
 
 import io.taskgate.core.ratelimit.RateLimitKeys;
+import io.taskgate.engine.config.ConfigText;
 import io.taskgate.engine.queue.QueueSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
@@ -175,59 +175,32 @@ public class GateSettings {
   }
 
   private static int count(Function<String, Optional<String>> config, String key, int fallback) {
-    Optional<String> text = config.apply(key);
-    if (text.isEmpty()) {
-      return fallback;
-    }
-    try {
-      return atLeastOne(key, Integer.parseInt(text.get().strip()));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "Configuration "
-              + key
-              + " must be a whole number from 1 to "
-              + Integer.MAX_VALUE
-              + ", was '"
-              + text.get()
-              + "'",
-          e);
-    }
+    return ConfigText.parse(
+            config, key, Integer::parseInt, "a whole number from 1 to " + Integer.MAX_VALUE)
+        .map(value -> atLeastOne(key, value))
+        .orElse(fallback);
   }
 
   private static boolean flag(
       Function<String, Optional<String>> config, String key, boolean fallback) {
-    Optional<String> text = config.apply(key);
-    if (text.isEmpty()) {
-      return fallback;
-    }
-    return switch (text.get().strip().toLowerCase(Locale.ROOT)) {
+    return ConfigText.parse(config, key, GateSettings::trueOrFalse, "true or false")
+        .orElse(fallback);
+  }
+
+  private static boolean trueOrFalse(String text) {
+    return switch (text.toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
-      default ->
-          throw new IllegalArgumentException(
-              "Configuration " + key + " must be true or false, was '" + text.get() + "'");
+      default -> throw new IllegalArgumentException("neither true nor false: " + text);
     };
   }
 
   private static Duration duration(
       Function<String, Optional<String>> config, String key, Duration fallback) {
-    Optional<String> text = config.apply(key);
-    if (text.isEmpty()) {
-      return fallback;
-    }
-    try {
-      return checkClaimAhead(Duration.parse(text.get().strip()));
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "Configuration "
-              + key
-              + " must be an ISO-8601 duration from PT0S to "
-              + MAX_CLAIM_AHEAD
-              + ", was '"
-              + text.get()
-              + "'",
-          e);
-    }
+    return ConfigText.parse(
+            config, key, Duration::parse, "an ISO-8601 duration from PT0S to " + MAX_CLAIM_AHEAD)
+        .map(GateSettings::checkClaimAhead)
+        .orElse(fallback);
   }
 
   private static Duration checkClaimAhead(Duration value) {

@@ -30,7 +30,6 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
@@ -118,13 +117,9 @@ public class RateLimiterBean implements KeyedRateLimiter {
     } else {
       limiter = new InMemoryKeyedRateLimiter(maxKeys);
     }
-    long every = EVICT_EVERY.toNanos();
     evictor =
-        timers.scheduleWithFixedDelay(
-            new OffTimer("rate-limit key eviction", executor, this::evictIdleNow),
-            every,
-            every,
-            TimeUnit.NANOSECONDS);
+        OffTimer.every(
+            timers, "rate-limit key eviction", EVICT_EVERY, executor, this::evictIdleNow);
   }
 
   private static HazelcastInstance payaraGrid() {

@@ -2,6 +2,7 @@ package io.taskgate.engine.budget;
 
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.SettingRanges;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.time.CachedRead;
@@ -100,21 +101,29 @@ public class RatePolicies {
    *     SettingRanges}
    */
   public static RateLimitPolicy apply(RateLimitPolicy base, RateOverride override) {
-    if (override.periodNanos() < 1) {
-      throw new IllegalArgumentException(
-          "period must be positive, was " + Duration.ofNanos(override.periodNanos()));
-    }
-    SettingRanges.taskRate(
+    return Limit.taskRate(
+            override.permits(), Duration.ofNanos(override.periodNanos()), override.burst())
+        .applyTo(base);
+  }
+
+  /**
+   * The limit a stored change gives (a task type's or key's, or a limiter's).
+   *
+   * @throws IllegalArgumentException naming the field and the value, if it is not a limit
+   */
+  public static Limit limit(RateOverride override) {
+    return new Limit(
         override.permits(), Duration.ofNanos(override.periodNanos()), override.burst());
-    return new RateLimitPolicy(
-        override.permits(),
-        Duration.ofNanos(override.periodNanos()),
-        override.burst(),
-        base.throttleRetries(),
-        base.startEmpty(),
-        base.maxReservationHorizon(),
-        base.maxInSlotWait(),
-        base.overflow());
+  }
+
+  /**
+   * The change that gives {@code limit} to task type {@code taskType} (or {@code key} of it; null
+   * for the whole type), or to a limiter named so.
+   *
+   * @throws ArithmeticException if the period does not fit in a long of nanoseconds
+   */
+  public static RateOverride override(String taskType, String key, Limit limit) {
+    return new RateOverride(taskType, key, limit.permits(), limit.periodNanos(), limit.burst());
   }
 
   /** The change for {@code type} ({@code key} null) or one of its keys, if any. */

@@ -1,12 +1,12 @@
 package io.taskgate.engine.cluster;
 
+import io.taskgate.engine.config.ConfigText;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import java.util.function.Function;
 import org.eclipse.microprofile.config.Config;
@@ -133,15 +133,6 @@ public class ClusterSettings {
 
   private static Duration duration(
       Function<String, Optional<String>> config, String key, Duration fallback) {
-    Optional<String> text = config.apply(key);
-    if (text.isEmpty()) {
-      return fallback;
-    }
-    try {
-      return Duration.parse(text.get().strip());
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "Configuration " + key + " must be an ISO-8601 duration, was '" + text.get() + "'", e);
-    }
+    return ConfigText.parse(config, key, Duration::parse, "an ISO-8601 duration").orElse(fallback);
   }
 }

@@ -1,13 +1,10 @@
 package io.taskgate.engine.event;
 
-import io.taskgate.api.RateLimitRejectedException;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.event.MinuteCounts.Count;
 import io.taskgate.store.MinuteRecord;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
 
 /**
@@ -24,93 +21,36 @@ public class TaskHistory {
   /** Minutes kept, the current one included. */
   public static final int RETAINED_MINUTES = 120;
 
-  private final InstantSource clock;
   private final MinuteCounts counts = new MinuteCounts(RETAINED_MINUTES);
 
-  /** For the container's proxy. */
-  TaskHistory() {
-    this(null);
-  }
-
-  /**
-   * @param clock the wall clock: the minute of what the gate reports
-   */
-  @Inject
-  public TaskHistory(InstantSource clock) {
-    this.clock = clock;
+  /** One more of what {@code counted} says: the channel's {@link EngineEvents} calls it. */
+  public void count(Counted counted) {
+    counts.add(minuteOf(counted.at()), counted.queue(), counted.type(), counted.count());
   }
 
   /** A stored task went from {@code from} (null: new) to {@code to} at {@code at}. */
   public void transition(String queue, String type, TaskStatus from, TaskStatus to, Instant at) {
-    Count count =
-        switch (to) {
-          case IN_PROGRESS -> Count.STARTED;
-          case COMPLETED -> Count.COMPLETED;
-          case FAILED -> Count.FAILED;
-          default -> null;
-        };
-    if (count != null && from != to) {
+    Count count = countOf(from, to);
+    if (count != null) {
       counts.add(minuteOf(at), queue, type, count);
     }
   }
 
-  /** The rate-limit gate parked a task of {@code type} on {@code queue} until its key's slot. */
-  public void parked(String queue, String type) {
-    counts.add(minuteOf(clock.instant()), queue, type, Count.PARKED);
-  }
-
-  /** The rate-limit gate rejected a task of {@code type} on {@code queue} for {@code reason}. */
-  public void rejected(String queue, String type, RateLimitRejectedException.Reason reason) {
-    counts.add(
-        minuteOf(clock.instant()),
-        queue,
-        type,
-        reason == RateLimitRejectedException.Reason.DISCARDED
-            ? Count.REJECTED_DISCARDED
-            : Count.REJECTED_BEYOND_HORIZON);
-  }
-
-  /** A task of {@code type} on {@code queue} ran unthrottled: its key could not be tracked. */
-  public void failedOpen(String queue, String type) {
-    counts.add(minuteOf(clock.instant()), queue, type, Count.FAILED_OPEN);
-  }
-
-  /** A job throttler made a task of {@code type} on {@code queue} wait (its first refusal). */
-  public void throttleWaited(String queue, String type) {
-    counts.add(minuteOf(clock.instant()), queue, type, Count.THROTTLE_WAITED);
-  }
-
-  /** A job throttler dropped a task of {@code type} on {@code queue}. */
-  public void throttleDropped(String queue, String type) {
-    counts.add(minuteOf(clock.instant()), queue, type, Count.THROTTLE_DROPPED);
+  /** What a move from {@code from} (null: new) to {@code to} counts, if anything. */
+  public static Count countOf(TaskStatus from, TaskStatus to) {
+    if (from == to) {
+      return null;
+    }
+    return switch (to) {
+      case IN_PROGRESS -> Count.STARTED;
+      case COMPLETED -> Count.COMPLETED;
+      case FAILED -> Count.FAILED;
+      default -> null;
+    };
   }
 
   /** The queue of a {@code @RateLimited} limiter's series (its name is the series' type). */
   public static final String LIMITER = "";
-
-  /**
-   * A {@code @RateLimited} limiter named {@code limiter} let a call in ({@code waited}: after it
-   * waited for a permit).
-   */
-  public void callGranted(String limiter, boolean waited) {
-    long minute = minuteOf(clock.instant());
-    counts.add(minute, LIMITER, limiter, Count.CALL_GRANTED);
-    if (waited) {
-      counts.add(minute, LIMITER, limiter, Count.CALL_WAITED);
-    }
-  }
-
-  /** A {@code @RateLimited} limiter named {@code limiter} refused a call. */
-  public void callRefused(String limiter) {
-    counts.add(minuteOf(clock.instant()), LIMITER, limiter, Count.CALL_REFUSED);
-  }
-
-  /**
-   * A {@code @RateLimited} limiter let a call through untracked: it tracked all the keys it may.
-   */
-  public void callFailedOpen(String limiter) {
-    counts.add(minuteOf(clock.instant()), LIMITER, limiter, Count.FAILED_OPEN);
-  }
 
   /**
    * The counts of the last {@code minutes} minutes up to {@code now}'s minute (included).

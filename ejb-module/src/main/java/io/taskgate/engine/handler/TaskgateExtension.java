@@ -8,11 +8,13 @@ import io.taskgate.api.RateLimit;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Semaphore;
-import io.taskgate.api.SettingRanges;
 import io.taskgate.api.SlidingWindow;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.Throttling;
+import io.taskgate.core.limit.Limit;
+import io.taskgate.core.limit.LimitSource;
+import io.taskgate.core.limit.LimitText;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.core.task.RetryPolicy;
 import jakarta.enterprise.context.spi.CreationalContext;
@@ -52,6 +54,9 @@ import java.util.logging.Logger;
  */
 public class TaskgateExtension implements Extension {
   private static final Logger LOG = Logger.getLogger(TaskgateExtension.class.getName());
+
+  /** {@code @RateLimit}'s horizon option. */
+  private static final String HORIZON = "maxReservationHorizon";
 
   private static final List<Class<? extends Annotation>> HANDLER_ONLY =
       List.of(
@@ -206,8 +211,17 @@ public class TaskgateExtension implements Extension {
     if (limit == null) {
       return Optional.empty();
     }
-    Duration period = isoDuration("period", limit.period(), "PT1M");
-    Duration horizon = isoDuration("maxReservationHorizon", limit.maxReservationHorizon(), "PT1H");
+    LimitText text =
+        LimitText.of(
+            LimitSource.annotation("@RateLimit"),
+            option ->
+                switch (option) {
+                  case Limit.PERIOD -> limit.period();
+                  case HORIZON -> limit.maxReservationHorizon();
+                  default -> null;
+                });
+    Duration period = text.duration(Limit.PERIOD, "PT1M");
+    Duration horizon = text.duration(HORIZON, "PT1H");
     int burst = limit.burst() == RateLimit.BURST_OF_PERMITS ? limit.permits() : limit.burst();
     try {
       return Optional.of(
@@ -270,7 +284,7 @@ public class TaskgateExtension implements Extension {
       return Optional.empty();
     }
     try {
-      SettingRanges.taskRate(policy.permits(), policy.period(), policy.burst());
+      Limit.of(policy).requireTaskRate();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           (source == GateSpec.PolicySource.ANNOTATION ? "@RateLimit: " : "rateLimitPolicy(): ")
@@ -321,21 +335,6 @@ public class TaskgateExtension implements Extension {
       return beanClass.getMethod(method, parameters).getDeclaringClass() != Handler.class;
     } catch (NoSuchMethodException e) {
       return false;
-    }
-  }
-
-  private static Duration isoDuration(String option, String text, String example) {
-    try {
-      return Duration.parse(text);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "option @RateLimit("
-              + option
-              + ") '"
-              + text
-              + "' is not an ISO-8601 duration such as "
-              + example,
-          e);
     }
   }
 

@@ -72,8 +72,8 @@ interface KeyBudgets {
    * is refused.
    */
   static RateLimitPolicy policy(LimitSpec spec) {
-    return RateLimitPolicy.of(spec.permits(), spec.period())
-        .withBurst(spec.burst())
+    return spec.limit()
+        .policy()
         .withMaxReservationHorizon(Duration.ZERO)
         .withOverflow(OverflowBehavior.DISCARD);
   }

@@ -3,6 +3,9 @@ package io.taskgate.engine.limiter;
 import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.api.QueueOrder;
 import io.taskgate.api.RateLimited;
+import io.taskgate.core.limit.Limit;
+import io.taskgate.core.limit.LimitSource;
+import io.taskgate.core.limit.LimitText;
 import io.taskgate.core.limiter.ConcurrencyLimiter;
 import io.taskgate.core.limiter.ConcurrencyLimiterOptions;
 import io.taskgate.core.limiter.FixedWindowLimiter;
@@ -17,22 +20,21 @@ import io.taskgate.core.limiter.SlidingWindowLimiterOptions;
 import io.taskgate.core.limiter.TokenBucketLimiter;
 import io.taskgate.core.limiter.TokenBucketLimiterOptions;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * What one named limiter is: its algorithm and numbers, from a {@link RateLimited} annotation with
- * the MicroProfile Config keys {@code taskgate.limiter.<name>.<option>} over it. Built only valid:
+ * What one named limiter is: its algorithm and {@link Limit}, and how it keeps keys and waiting
+ * calls; from a {@link RateLimited} annotation with the MicroProfile Config keys {@code
+ * taskgate.limiter.<name>.<option>} over it, both read by {@link LimitText}. Built only valid:
  * every limiter it makes is accepted by its algorithm.
  *
  * @param name the limiter's name
  * @param algorithm how calls are counted
- * @param permits calls per period per key (at once, for a concurrency limiter)
- * @param period the period (one second for a concurrency limiter, which does not use it)
- * @param burst GCRA's burst, the token bucket's capacity; {@code permits} for the others
+ * @param limit calls per period per key (at once, for a concurrency limiter, which uses neither the
+ *     period, one second by default, nor the burst); the burst is GCRA's burst, the token bucket's
+ *     capacity, unused by the others
  * @param segments a sliding window's segments (1 for the others)
  * @param maxKeys the most keys tracked at once
  * @param maxWait how long a call over the limit may wait (zero: it is refused at once)
@@ -44,9 +46,7 @@ import java.util.function.Function;
 public record LimitSpec(
     String name,
     LimiterAlgorithm algorithm,
-    int permits,
-    Duration period,
-    int burst,
+    Limit limit,
     int segments,
     int maxKeys,
     Duration maxWait,
@@ -66,17 +66,8 @@ public record LimitSpec(
   public LimitSpec {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(algorithm, "algorithm");
-    Objects.requireNonNull(period, "period");
-    if (permits < 1) {
-      throw new IllegalArgumentException("permits must be at least 1, was " + permits);
-    }
-    if (period.isNegative() || period.isZero()) {
-      throw new IllegalArgumentException("period must be positive, was " + period);
-    }
-    if (burst < 1) {
-      throw new IllegalArgumentException("burst must be at least 1, was " + burst);
-    }
-    newLimiter(algorithm, permits, period, burst, segments); // each algorithm checks the rest
+    Objects.requireNonNull(limit, "limit");
+    newLimiter(algorithm, limit, segments); // each algorithm checks the rest
     if (maxKeys < 1) {
       throw new IllegalArgumentException("max-keys must be at least 1, was " + maxKeys);
     }
@@ -95,20 +86,55 @@ public record LimitSpec(
     }
   }
 
-  /** This spec with only the numbers of a limit changed. */
-  public LimitSpec withLimit(int permits, Duration period, int burst) {
-    return new LimitSpec(
+  /** A spec with its limit's numbers given one by one. */
+  public LimitSpec(
+      String name,
+      LimiterAlgorithm algorithm,
+      int permits,
+      Duration period,
+      int burst,
+      int segments,
+      int maxKeys,
+      Duration maxWait,
+      int queueLimit,
+      QueueOrder queueOrder,
+      boolean cluster) {
+    this(
         name,
         algorithm,
-        permits,
-        period,
-        burst,
+        new Limit(permits, period, burst),
         segments,
         maxKeys,
         maxWait,
         queueLimit,
         queueOrder,
         cluster);
+  }
+
+  /** Calls per period per key (at once, for a concurrency limiter). */
+  public int permits() {
+    return limit.permits();
+  }
+
+  /** The limit's period. */
+  public Duration period() {
+    return limit.period();
+  }
+
+  /** GCRA's burst, the token bucket's capacity. */
+  public int burst() {
+    return limit.burst();
+  }
+
+  /** This spec with another limit, the rest kept. */
+  public LimitSpec withLimit(Limit limit) {
+    return new LimitSpec(
+        name, algorithm, limit, segments, maxKeys, maxWait, queueLimit, queueOrder, cluster);
+  }
+
+  /** This spec with only the numbers of its limit changed. */
+  public LimitSpec withLimit(int permits, Duration period, int burst) {
+    return withLimit(new Limit(permits, period, burst));
   }
 
   /** Whether a call over the limit may wait. */
@@ -123,14 +149,12 @@ public record LimitSpec(
    * @throws IllegalArgumentException naming the option, the value and where it came from
    */
   public static LimitSpec of(String name, RateLimited annotation, Function<String, String> config) {
+    LimitText text =
+        LimitText.of(annotationSource(name), option -> annotationText(annotation, option))
+            .over(LimitSource.config(PREFIX + name + "."), config);
     LimiterAlgorithm algorithm =
-        option(
-            name,
-            "algorithm",
-            config,
-            annotation.algorithm(),
-            v -> constant(LimiterAlgorithm.class, v));
-    int permits = option(name, "permits", config, annotation.permits(), LimitSpec::integer);
+        text.constant("algorithm", LimiterAlgorithm.class, annotation.algorithm());
+    int permits = text.integer(Limit.PERMITS, annotation.permits());
     if (permits == 0) {
       throw new IllegalArgumentException(
           "limiter "
@@ -140,43 +164,21 @@ public record LimitSpec(
               + name
               + ".permits");
     }
-    Duration period =
-        option(name, "period", config, parse(name, "period", annotation.period()), Duration::parse);
-    int burst = option(name, "burst", config, annotation.burst(), LimitSpec::integer);
+    Duration period = text.duration(Limit.PERIOD, "PT1S");
+    int burst = text.integer(Limit.BURST, annotation.burst());
     int segments =
-        option(
-            name,
-            "segments",
-            config,
-            algorithm == LimiterAlgorithm.SLIDING_WINDOW ? DEFAULT_SEGMENTS : 1,
-            LimitSpec::integer);
-    int maxKeys = option(name, "max-keys", config, DEFAULT_MAX_KEYS, LimitSpec::integer);
-    Duration maxWait =
-        option(
-            name,
-            "max-wait",
-            config,
-            parse(name, "maxWait", annotation.maxWait()),
-            Duration::parse);
-    int queueLimit =
-        option(name, "queue-limit", config, annotation.queueLimit(), LimitSpec::integer);
-    boolean cluster =
-        option(name, "scope", config, "local", v -> constant(Scope.class, v).name())
-            .equals(Scope.CLUSTER.name());
-    QueueOrder queueOrder =
-        option(
-            name,
-            "queue-order",
-            config,
-            annotation.queueOrder(),
-            v -> constant(QueueOrder.class, v));
+        text.integer(
+            "segments", algorithm == LimiterAlgorithm.SLIDING_WINDOW ? DEFAULT_SEGMENTS : 1);
+    int maxKeys = text.integer("max-keys", DEFAULT_MAX_KEYS);
+    Duration maxWait = text.duration("max-wait", "PT1S");
+    int queueLimit = text.integer("queue-limit", annotation.queueLimit());
+    boolean cluster = text.constant("scope", Scope.class, Scope.LOCAL) == Scope.CLUSTER;
+    QueueOrder queueOrder = text.constant("queue-order", QueueOrder.class, annotation.queueOrder());
     try {
       return new LimitSpec(
           name,
           algorithm,
-          permits,
-          period,
-          burst == RateLimited.BURST_OF_PERMITS ? permits : burst,
+          new Limit(permits, period, burst == RateLimited.BURST_OF_PERMITS ? permits : burst),
           segments,
           maxKeys,
           maxWait,
@@ -188,57 +190,29 @@ public record LimitSpec(
     }
   }
 
-  private static Duration parse(String name, String option, String value) {
-    try {
-      return Duration.parse(value);
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "limiter "
-              + name
-              + ": @RateLimited "
-              + option
-              + " = '"
-              + value
-              + "' is not an ISO-8601 duration such as PT1S",
-          e);
-    }
+  /** The text attributes of {@code annotation} by option: its period and max-wait. */
+  private static String annotationText(RateLimited annotation, String option) {
+    return switch (option) {
+      case Limit.PERIOD -> annotation.period();
+      case "max-wait" -> annotation.maxWait();
+      default -> null;
+    };
   }
 
-  /** {@code token-bucket} or {@code TOKEN_BUCKET} as the constant; else the error lists them. */
-  private static <E extends Enum<E>> E constant(Class<E> type, String value) {
-    String wanted = value.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-    for (E constant : type.getEnumConstants()) {
-      if (constant.name().equals(wanted)) {
-        return constant;
-      }
-    }
-    throw new IllegalArgumentException(
-        "expected one of "
-            + Arrays.stream(type.getEnumConstants())
-                .map(c -> c.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                .toList());
-  }
-
-  private static int integer(String value) {
-    return Integer.parseInt(value.trim());
-  }
-
-  private static <T> T option(
-      String name,
-      String option,
-      Function<String, String> config,
-      T fallback,
-      Function<String, T> parser) {
-    String value = config.apply(option);
-    if (value == null) {
-      return fallback;
-    }
-    try {
-      return parser.apply(value);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(
-          PREFIX + name + "." + option + " = '" + value + "' is not valid: " + e.getMessage(), e);
-    }
+  /**
+   * {@code @RateLimited}'s attributes of limiter {@code name}: {@code limiter quotes: @RateLimited
+   * maxWait = 'soon' is not an ISO-8601 duration such as PT1S}.
+   */
+  private static LimitSource annotationSource(String name) {
+    return (option, value, expected) ->
+        "limiter "
+            + name
+            + ": @RateLimited "
+            + (option.equals("max-wait") ? "maxWait" : option)
+            + " = '"
+            + value
+            + "' is not "
+            + expected;
   }
 
   /** Where a limiter's budgets live ({@code taskgate.limiter.<name>.scope}). */
@@ -251,25 +225,23 @@ public record LimitSpec(
 
   /** A new limiter of this spec, with all its permits available. */
   public RateLimiter newLimiter() {
-    return newLimiter(algorithm, permits, period, burst, segments);
+    return newLimiter(algorithm, limit, segments);
   }
 
-  private static RateLimiter newLimiter(
-      LimiterAlgorithm algorithm, int permits, Duration period, int burst, int segments) {
+  private static RateLimiter newLimiter(LimiterAlgorithm algorithm, Limit limit, int segments) {
     return switch (algorithm) {
-      case GCRA -> new GcraLimiter(new GcraLimiterOptions(permits, period, burst));
-      case TOKEN_BUCKET ->
-          new TokenBucketLimiter(new TokenBucketLimiterOptions(burst, permits, period));
-      case FIXED_WINDOW -> new FixedWindowLimiter(new FixedWindowLimiterOptions(permits, period));
+      case GCRA -> new GcraLimiter(GcraLimiterOptions.of(limit));
+      case TOKEN_BUCKET -> new TokenBucketLimiter(TokenBucketLimiterOptions.of(limit));
+      case FIXED_WINDOW -> new FixedWindowLimiter(FixedWindowLimiterOptions.of(limit));
       case SLIDING_WINDOW ->
-          new SlidingWindowLimiter(new SlidingWindowLimiterOptions(permits, period, segments));
-      case SLIDING_LOG -> new SlidingLogLimiter(new SlidingLogLimiterOptions(permits, period));
-      case CONCURRENCY -> new ConcurrencyLimiter(new ConcurrencyLimiterOptions(permits));
+          new SlidingWindowLimiter(SlidingWindowLimiterOptions.of(limit, segments));
+      case SLIDING_LOG -> new SlidingLogLimiter(SlidingLogLimiterOptions.of(limit));
+      case CONCURRENCY -> new ConcurrencyLimiter(ConcurrencyLimiterOptions.of(limit));
     };
   }
 
   /** The quota in the sense of the IETF {@code RateLimit-Policy} header: permits per window. */
   public int quota() {
-    return algorithm == LimiterAlgorithm.TOKEN_BUCKET ? burst : permits;
+    return algorithm == LimiterAlgorithm.TOKEN_BUCKET ? burst() : permits();
   }
 }

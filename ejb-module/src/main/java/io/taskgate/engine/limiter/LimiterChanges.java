@@ -1,5 +1,6 @@
 package io.taskgate.engine.limiter;
 
+import io.taskgate.core.limit.Limit;
 import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.store.ThrottlerStore;
 import io.taskgate.store.ThrottlerStore.RateOverride;
@@ -31,13 +32,19 @@ public class LimiterChanges {
    * @throws IllegalArgumentException if there is no such limiter or a value is invalid
    */
   public LimitSpec set(String name, int permits, Duration period, int burst, String by) {
-    LimitSpec declared = declared(name);
-    if (period == null) {
-      throw new IllegalArgumentException("period must be given, such as PT1S");
-    }
-    LimitSpec changed = declared.withLimit(permits, period, burst);
-    RateOverride override =
-        new RateOverride(MethodLimits.CHANGE_PREFIX + name, null, permits, period.toNanos(), burst);
+    declared(name);
+    return set(name, new Limit(permits, period, burst), by);
+  }
+
+  /**
+   * Changes limiter {@code name}'s limit to {@code limit}, audited as {@code by}; returns the limit
+   * it now has.
+   *
+   * @throws IllegalArgumentException if there is no such limiter or its algorithm refuses the limit
+   */
+  public LimitSpec set(String name, Limit limit, String by) {
+    LimitSpec changed = declared(name).withLimit(limit);
+    RateOverride override = RatePolicies.override(MethodLimits.CHANGE_PREFIX + name, null, limit);
     Optional<RateOverride> before = store.putRateOverride(override, by, clock.instant());
     rates.reload(clock.instant());
     limits.applyChanges();

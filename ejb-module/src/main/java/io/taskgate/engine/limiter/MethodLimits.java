@@ -6,7 +6,9 @@ import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.budget.RatePolicies;
-import io.taskgate.engine.event.TaskHistory;
+import io.taskgate.engine.event.Counted;
+import io.taskgate.engine.event.EngineEvents;
+import io.taskgate.engine.event.MinuteCounts.Count;
 import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -18,7 +20,6 @@ import jakarta.security.enterprise.SecurityContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
 import java.security.Principal;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -68,30 +70,15 @@ public class MethodLimits {
   /** Run-time changes made on other instances are read this often. */
   static final long REFRESH_NANOS = 2_000_000_000L;
 
-  /** Counts each limiter's calls per minute; none told when absent (tests). */
-  @Inject TaskHistory history;
+  /** Where each limiter's calls are counted per minute; none told when absent (tests). */
+  @Inject EngineEvents events;
 
-  private CallEvents events() {
-    TaskHistory counts = history;
-    if (counts == null) {
-      return CallEvents.NONE;
+  private Consumer<Count> counted(String limiter) {
+    EngineEvents channel = events;
+    if (channel == null) {
+      return count -> {};
     }
-    return new CallEvents() {
-      @Override
-      public void granted(String limiter, boolean waited) {
-        counts.callGranted(limiter, waited);
-      }
-
-      @Override
-      public void refused(String limiter) {
-        counts.callRefused(limiter);
-      }
-
-      @Override
-      public void failedOpen(String limiter) {
-        counts.callFailedOpen(limiter);
-      }
-    };
+    return count -> channel.publish(Counted.ofLimiter(limiter, count, clock.instant()));
   }
 
   @Inject RatePolicies changes;
@@ -165,7 +152,8 @@ public class MethodLimits {
             name,
             n ->
                 new Named(
-                    new NamedLimiter(spec, ticker::nanos, timers, this::sharedBudget, events()),
+                    new NamedLimiter(
+                        spec, ticker::nanos, timers, this::sharedBudget, counted(spec.name())),
                     method));
     if (!named.limiter().declared().equals(spec)) {
       throw new IllegalArgumentException(
@@ -223,11 +211,7 @@ public class MethodLimits {
       LimitSpec wanted =
           change == null
               ? named.limiter().declared()
-              : named
-                  .limiter()
-                  .declared()
-                  .withLimit(
-                      change.permits(), Duration.ofNanos(change.periodNanos()), change.burst());
+              : named.limiter().declared().withLimit(RatePolicies.limit(change));
       if (!wanted.equals(named.limiter().spec())) {
         named.limiter().update(wanted);
       }

@@ -3,6 +3,7 @@ package io.taskgate.engine.limiter;
 import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.api.LimiterStats;
 import io.taskgate.core.limiter.RateLimitLease;
+import io.taskgate.engine.event.MinuteCounts.Count;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -48,7 +50,7 @@ public final class NamedLimiter {
   private final LongSupplier clock;
   private final ScheduledExecutorService scheduler;
   private final SharedBudgets shared;
-  private final CallEvents events;
+  private final Consumer<Count> counted;
   private volatile State state;
   private final LongAdder granted = new LongAdder();
   private final LongAdder rejected = new LongAdder();
@@ -89,7 +91,7 @@ public final class NamedLimiter {
       LongSupplier clock,
       ScheduledExecutorService scheduler,
       SharedBudgets shared) {
-    this(spec, clock, scheduler, shared, CallEvents.NONE);
+    this(spec, clock, scheduler, shared, count -> {});
   }
 
   /**
@@ -97,15 +99,17 @@ public final class NamedLimiter {
    * @param clock the monotonic clock, in nanoseconds
    * @param scheduler retries and times out waiting calls
    * @param shared the cluster's budgets, for a spec whose scope is the cluster
-   * @param events told of each call granted, refused or let through untracked
+   * @param counted told of each call granted ({@link Count#CALL_GRANTED}, and {@link
+   *     Count#CALL_WAITED} when it waited), refused or let through untracked ({@link
+   *     Count#FAILED_OPEN}): the history's counts of the limiter
    */
   public NamedLimiter(
       LimitSpec spec,
       LongSupplier clock,
       ScheduledExecutorService scheduler,
       SharedBudgets shared,
-      CallEvents events) {
-    this.events = Objects.requireNonNull(events, "events");
+      Consumer<Count> counted) {
+    this.counted = Objects.requireNonNull(counted, "counted");
     this.name = Objects.requireNonNull(spec, "spec").name();
     this.declared = spec;
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -161,7 +165,7 @@ public final class NamedLimiter {
   private void refused(long nowNanos) {
     rejected.increment();
     recentRejections.add(nowNanos);
-    events.refused(name);
+    counted.accept(Count.CALL_REFUSED);
   }
 
   /** The calls refused in the last minute. */
@@ -231,7 +235,8 @@ public final class NamedLimiter {
           if (lease != null && lease.isAcquired()) {
             granted.increment();
             waited.increment();
-            events.granted(name, true);
+            counted.accept(Count.CALL_GRANTED);
+            counted.accept(Count.CALL_WAITED);
             waitNanos.add(clock.getAsLong() - nowNanos);
           } else {
             refused(clock.getAsLong());
@@ -250,10 +255,10 @@ public final class NamedLimiter {
     RateLimitLease lease = current.keys().tryAcquire(key, nowNanos);
     if (lease == UNTRACKED) {
       failedOpen.increment();
-      events.failedOpen(name);
+      counted.accept(Count.FAILED_OPEN);
     } else if (lease.isAcquired()) {
       granted.increment();
-      events.granted(name, false);
+      counted.accept(Count.CALL_GRANTED);
       if (current.releaseWakes()) {
         return wakingOnRelease(current, key, lease);
       }

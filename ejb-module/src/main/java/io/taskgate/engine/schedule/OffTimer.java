@@ -1,8 +1,12 @@
 package io.taskgate.engine.schedule;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -26,6 +30,34 @@ public final class OffTimer implements Runnable {
     this.name = Objects.requireNonNull(name, "name");
     this.executor = Objects.requireNonNull(executor, "executor");
     this.job = Objects.requireNonNull(job, "job");
+  }
+
+  /**
+   * Runs {@code job}, {@code name}d for the logs, on {@code executor} first after {@code first},
+   * then {@code period} after each run, fired by {@code timers}; cancel the answer to stop it.
+   */
+  public static ScheduledFuture<?> every(
+      ScheduledExecutorService timers,
+      String name,
+      Duration first,
+      Duration period,
+      Executor executor,
+      Runnable job) {
+    return timers.scheduleWithFixedDelay(
+        new OffTimer(name, executor, job), first.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * {@link #every(ScheduledExecutorService, String, Duration, Duration, Executor, Runnable)}, first
+   * after one {@code period}.
+   */
+  public static ScheduledFuture<?> every(
+      ScheduledExecutorService timers,
+      String name,
+      Duration period,
+      Executor executor,
+      Runnable job) {
+    return every(timers, name, period, period, executor, job);
   }
 
   @Override

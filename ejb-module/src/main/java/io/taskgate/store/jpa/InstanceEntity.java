@@ -9,7 +9,6 @@ import jakarta.persistence.Lob;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 
 /** The row of one engine instance and its heartbeat. */
 @Entity
@@ -44,6 +43,16 @@ class InstanceEntity {
 
   protected InstanceEntity() {}
 
+  /**
+   * Refuses an instance id the {@code id} column cannot hold: blank, or over {@link #ID_LENGTH}.
+   */
+  static void checkId(String id) {
+    if (id.isBlank() || id.length() > ID_LENGTH) {
+      throw new IllegalArgumentException(
+          "an instance id must be 1 to " + ID_LENGTH + " characters, was '" + id + "'");
+    }
+  }
+
   InstanceEntity(InstanceRecord instance) {
     id = instance.id();
     update(instance);
@@ -51,7 +60,7 @@ class InstanceEntity {
 
   /** Takes the record's start, host, version and last beat (if later than the stored one). */
   void update(InstanceRecord instance) {
-    startedAt = instance.started().atOffset(ZoneOffset.UTC);
+    startedAt = TaskEntity.column(instance.started());
     host = instance.host();
     version = instance.version();
     gridMember = instance.gridMember();
@@ -59,7 +68,7 @@ class InstanceEntity {
     if (!summary.equals(parked)) {
       parked = summary;
     }
-    OffsetDateTime beat = instance.lastBeat().atOffset(ZoneOffset.UTC);
+    OffsetDateTime beat = TaskEntity.column(instance.lastBeat());
     if (lastBeat == null || beat.isAfter(lastBeat)) {
       lastBeat = beat;
     }
@@ -67,7 +76,7 @@ class InstanceEntity {
 
   /** A clean stop: the last beat goes back to the epoch, so every peer sees the instance dead. */
   void stopped() {
-    lastBeat = Instant.EPOCH.atOffset(ZoneOffset.UTC);
+    lastBeat = TaskEntity.column(Instant.EPOCH);
   }
 
   InstanceRecord toRecord() {

@@ -72,50 +72,68 @@ final class JdbcWrites {
   /** Applies {@code writes} in order; result {@code i} is write {@code i}'s row, or empty. */
   static List<Optional<StoredTask>> apply(Connection connection, List<Prepared> writes) {
     try {
-      boolean[] applied = new boolean[writes.size()];
-      int start = 0;
-      while (start < writes.size()) {
-        Kind kind = writes.get(start).kind();
-        int end = start + 1;
-        while (end < writes.size() && writes.get(end).kind() == kind) {
-          end++;
-        }
-        run(connection, kind, writes, start, end, applied);
-        start = end;
-      }
-      List<Optional<StoredTask>> results = new ArrayList<>(writes.size());
+      boolean[] applied = runAll(connection, writes, false);
       List<Prepared> audited = new ArrayList<>();
       for (int i = 0; i < writes.size(); i++) {
-        Prepared write = writes.get(i);
-        results.add(applied[i] ? Optional.of(write.stored()) : Optional.empty());
-        if (applied[i] && write.audit() != null) {
-          audited.add(write);
+        if (applied[i] && writes.get(i).audit() != null) {
+          audited.add(writes.get(i));
         }
       }
       audit(connection, audited);
-      return results;
+      return results(writes, applied);
     } catch (SQLException e) {
-      throw new PersistenceException(
-          "Storing " + writes.size() + " task write(s) failed: " + e.getMessage(), e);
+      throw failed(writes, e);
     }
   }
 
+  /**
+   * Runs {@code writes} in order, consecutive writes of one kind as one statement (a JDBC batch
+   * when there are several); whether each took effect. {@code combined}: a write's statement adds
+   * its audit row too ({@link #AUDIT_FROM_WRITTEN}), and the writes of one statement are alike in
+   * having one or not.
+   */
+  private static boolean[] runAll(Connection connection, List<Prepared> writes, boolean combined)
+      throws SQLException {
+    boolean[] applied = new boolean[writes.size()];
+    int start = 0;
+    while (start < writes.size()) {
+      Prepared first = writes.get(start);
+      boolean audited = combined && first.audit() != null;
+      int end = start + 1;
+      while (end < writes.size()
+          && writes.get(end).kind() == first.kind()
+          && (!combined || (writes.get(end).audit() != null) == audited)) {
+        end++;
+      }
+      run(connection, first.kind(), audited, writes, start, end, applied);
+      start = end;
+    }
+    return applied;
+  }
+
+  /**
+   * Runs writes {@code start} to {@code end} (exclusive), all of {@code kind}, as one statement.
+   */
   private static void run(
       Connection connection,
       Kind kind,
+      boolean audited,
       List<Prepared> writes,
       int start,
       int end,
       boolean[] applied)
       throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(kind.sql)) {
-      if (end - start == 1) {
-        bind(statement, kind, writes.get(start));
-        applied[start] = affected(statement.executeUpdate(), kind, writes.get(start));
-        return;
-      }
+    String sql = audited ? "WITH w AS (" + kind.sql + AUDIT_FROM_WRITTEN : kind.sql;
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
       for (int i = start; i < end; i++) {
-        bind(statement, kind, writes.get(i));
+        int next = bind(statement, kind, writes.get(i));
+        if (audited) {
+          bindAudit(statement, next, writes.get(i).audit());
+        }
+        if (end - start == 1) {
+          applied[i] = affected(statement.executeUpdate(), kind, writes.get(i));
+          return;
+        }
         statement.addBatch();
       }
       int[] counts = statement.executeBatch();
@@ -127,6 +145,20 @@ final class JdbcWrites {
         applied[i] = affected(counts[i - start], kind, writes.get(i));
       }
     }
+  }
+
+  /** Result {@code i}: write {@code i}'s row if it took effect, else empty. */
+  private static List<Optional<StoredTask>> results(List<Prepared> writes, boolean[] applied) {
+    List<Optional<StoredTask>> results = new ArrayList<>(writes.size());
+    for (int i = 0; i < writes.size(); i++) {
+      results.add(applied[i] ? Optional.of(writes.get(i).stored()) : Optional.empty());
+    }
+    return results;
+  }
+
+  private static PersistenceException failed(List<Prepared> writes, SQLException e) {
+    return new PersistenceException(
+        "Storing " + writes.size() + " task write(s) failed: " + e.getMessage(), e);
   }
 
   private static boolean affected(int count, Kind kind, Prepared write) throws SQLException {
@@ -197,55 +229,9 @@ final class JdbcWrites {
    */
   static List<Optional<StoredTask>> applyCombined(Connection connection, List<Prepared> writes) {
     try {
-      boolean[] applied = new boolean[writes.size()];
-      int start = 0;
-      while (start < writes.size()) {
-        Kind kind = writes.get(start).kind();
-        boolean audited = writes.get(start).audit() != null;
-        int end = start + 1;
-        while (end < writes.size()
-            && writes.get(end).kind() == kind
-            && (writes.get(end).audit() != null) == audited) {
-          end++;
-        }
-        String sql = audited ? "WITH w AS (" + kind.sql + AUDIT_FROM_WRITTEN : kind.sql;
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-          for (int i = start; i < end; i++) {
-            int next = bind(statement, kind, writes.get(i));
-            if (audited) {
-              bindAudit(statement, next, writes.get(i).audit());
-            }
-            if (end - start == 1) {
-              applied[i] = affected(statement.executeUpdate(), kind, writes.get(i));
-            } else {
-              statement.addBatch();
-            }
-          }
-          if (end - start > 1) {
-            int[] counts = statement.executeBatch();
-            if (counts.length != end - start) {
-              throw new SQLException(
-                  "The driver reported "
-                      + counts.length
-                      + " counts for "
-                      + (end - start)
-                      + " rows");
-            }
-            for (int i = start; i < end; i++) {
-              applied[i] = affected(counts[i - start], kind, writes.get(i));
-            }
-          }
-        }
-        start = end;
-      }
-      List<Optional<StoredTask>> results = new ArrayList<>(writes.size());
-      for (int i = 0; i < writes.size(); i++) {
-        results.add(applied[i] ? Optional.of(writes.get(i).stored()) : Optional.empty());
-      }
-      return results;
+      return results(writes, runAll(connection, writes, true));
     } catch (SQLException e) {
-      throw new PersistenceException(
-          "Storing " + writes.size() + " task write(s) failed: " + e.getMessage(), e);
+      throw failed(writes, e);
     }
   }
 

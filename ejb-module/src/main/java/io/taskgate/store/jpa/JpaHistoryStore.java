@@ -19,16 +19,7 @@ public final class JpaHistoryStore implements HistoryStore {
 
   @Override
   public void save(List<MinuteRecord> records) {
-    for (MinuteRecord record : records) {
-      if (record.instance().isBlank() || record.instance().length() > InstanceEntity.ID_LENGTH) {
-        throw new IllegalArgumentException(
-            "an instance id must be 1 to "
-                + InstanceEntity.ID_LENGTH
-                + " characters, was '"
-                + record.instance()
-                + "'");
-      }
-    }
+    records.forEach(record -> InstanceEntity.checkId(record.instance()));
     if (records.isEmpty()) {
       return;
     }
@@ -83,10 +74,10 @@ public final class JpaHistoryStore implements HistoryStore {
 
   @Override
   public int deleteBefore(long epochMinute) {
-    return transactor.inTransaction(
-        em ->
-            em.createQuery("DELETE FROM MinuteCountEntity m WHERE m.epochMinute < :before")
-                .setParameter("before", epochMinute)
-                .executeUpdate());
+    return Rows.execute(
+        transactor,
+        "DELETE FROM MinuteCountEntity m WHERE m.epochMinute < :before",
+        "before",
+        epochMinute);
   }
 }

@@ -3,7 +3,6 @@ package io.taskgate.store.jpa;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.InstanceStore;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,14 +16,7 @@ public final class JpaInstanceStore implements InstanceStore {
 
   @Override
   public Optional<InstanceRecord> beat(InstanceRecord instance, Instant now) {
-    if (instance.id().isBlank() || instance.id().length() > InstanceEntity.ID_LENGTH) {
-      throw new IllegalArgumentException(
-          "an instance id must be 1 to "
-              + InstanceEntity.ID_LENGTH
-              + " characters, was '"
-              + instance.id()
-              + "'");
-    }
+    InstanceEntity.checkId(instance.id());
     InstanceRecord beating =
         new InstanceRecord(
             instance.id(),
@@ -49,14 +41,11 @@ public final class JpaInstanceStore implements InstanceStore {
 
   @Override
   public List<InstanceRecord> instances() {
-    return transactor.inTransaction(
-        em ->
-            em
-                .createQuery("SELECT i FROM InstanceEntity i ORDER BY i.id", InstanceEntity.class)
-                .getResultList()
-                .stream()
-                .map(InstanceEntity::toRecord)
-                .toList());
+    return Rows.list(
+        transactor,
+        "SELECT i FROM InstanceEntity i ORDER BY i.id",
+        InstanceEntity.class,
+        InstanceEntity::toRecord);
   }
 
   @Override
@@ -78,7 +67,7 @@ public final class JpaInstanceStore implements InstanceStore {
         em ->
             em.createQuery("DELETE FROM InstanceEntity i WHERE i.id = :id AND i.lastBeat = :beat")
                     .setParameter("id", id)
-                    .setParameter("beat", lastBeat.atOffset(ZoneOffset.UTC))
+                    .setParameter("beat", TaskEntity.column(lastBeat))
                     .executeUpdate()
                 > 0);
   }

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * The read model ({@link TaskQueries}) over JPA, on the same transactions as {@link JpaTaskStore}:
@@ -32,10 +33,7 @@ public final class JpaTaskQueries implements TaskQueries {
   @Override
   public List<StoredTask> findByStatus(Set<TaskStatus> statuses, int max) {
     Objects.requireNonNull(statuses, "statuses");
-    if (max < 0) {
-      throw new IllegalArgumentException("max must not be negative, was " + max);
-    }
-    if (statuses.isEmpty() || max == 0) {
+    if (noRows(max) || statuses.isEmpty()) {
       return List.of();
     }
     Set<TaskStatus> wanted = EnumSet.copyOf(statuses);
@@ -55,32 +53,19 @@ public final class JpaTaskQueries implements TaskQueries {
   public List<StoredTask> findOrphans(TaskStatus status, Set<String> live, UUID after, int max) {
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(live, "live");
-    if (max < 0) {
-      throw new IllegalArgumentException("max must not be negative, was " + max);
-    }
-    if (max == 0) {
+    if (noRows(max)) {
       return List.of();
     }
     String owners = live.isEmpty() ? "" : " AND (t.owner IS NULL OR t.owner NOT IN :live)";
-    String from = after == null ? "" : " AND t.id > :after";
-    return tx.inTransaction(
-        em -> {
-          var query =
-              em.createQuery(
-                      "SELECT t FROM TaskEntity t WHERE t.status = :status"
-                          + owners
-                          + from
-                          + " ORDER BY t.id",
-                      TaskEntity.class)
-                  .setParameter("status", status)
-                  .setMaxResults(max);
+    return pageById(
+        "t.status = :status" + owners,
+        after,
+        max,
+        query -> {
+          query.setParameter("status", status);
           if (!live.isEmpty()) {
             query.setParameter("live", List.copyOf(live));
           }
-          if (after != null) {
-            query.setParameter("after", after.toString());
-          }
-          return JpaTaskStore.readAll(em, query);
         });
   }
 
@@ -88,60 +73,67 @@ public final class JpaTaskQueries implements TaskQueries {
   public List<StoredTask> findOwnedBy(TaskStatus status, Set<String> owners, UUID after, int max) {
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(owners, "owners");
-    if (max < 0) {
-      throw new IllegalArgumentException("max must not be negative, was " + max);
-    }
-    if (max == 0 || owners.isEmpty()) {
+    if (noRows(max) || owners.isEmpty()) {
       return List.of();
     }
-    String from = after == null ? "" : " AND t.id > :after";
-    return tx.inTransaction(
-        em -> {
-          var query =
-              em.createQuery(
-                      "SELECT t FROM TaskEntity t WHERE t.owner IN :owners AND t.status = :status"
-                          + from
-                          + " ORDER BY t.id",
-                      TaskEntity.class)
-                  .setParameter("owners", List.copyOf(owners))
-                  .setParameter("status", status)
-                  .setMaxResults(max);
-          if (after != null) {
-            query.setParameter("after", after.toString());
-          }
-          return JpaTaskStore.readAll(em, query);
-        });
+    return pageById(
+        "t.owner IN :owners AND t.status = :status",
+        after,
+        max,
+        query -> query.setParameter("owners", List.copyOf(owners)).setParameter("status", status));
   }
 
   @Override
   public List<StoredTask> findStarted(Set<String> types, boolean retrying, UUID after, int max) {
     Objects.requireNonNull(types, "types");
-    if (max < 0) {
-      throw new IllegalArgumentException("max must not be negative, was " + max);
-    }
-    if (max == 0 || types.isEmpty()) {
+    if (noRows(max) || types.isEmpty()) {
       return List.of();
     }
-    String from = after == null ? "" : " AND t.id > :after";
     String started =
         retrying
             ? "(t.status = :running OR (t.status = :queued AND t.attempt > 0))"
             : "t.status = :running";
-    return tx.inTransaction(
-        em -> {
-          var query =
-              em.createQuery(
-                      "SELECT t FROM TaskEntity t WHERE t.type IN :types AND "
-                          + started
-                          + from
-                          + " ORDER BY t.id",
-                      TaskEntity.class)
-                  .setParameter("types", List.copyOf(types))
-                  .setParameter("running", TaskStatus.IN_PROGRESS)
-                  .setMaxResults(max);
+    return pageById(
+        "t.type IN :types AND " + started,
+        after,
+        max,
+        query -> {
+          query
+              .setParameter("types", List.copyOf(types))
+              .setParameter("running", TaskStatus.IN_PROGRESS);
           if (retrying) {
             query.setParameter("queued", TaskStatus.QUEUED);
           }
+        });
+  }
+
+  /**
+   * Whether a read of at most {@code max} rows reads none; refuses a negative {@code max}.
+   *
+   * @throws IllegalArgumentException when {@code max} is negative
+   */
+  static boolean noRows(int max) {
+    if (max < 0) {
+      throw new IllegalArgumentException("max must not be negative, was " + max);
+    }
+    return max == 0;
+  }
+
+  /**
+   * At most {@code max} of the tasks {@code where} selects, in id order, after the id {@code after}
+   * (null: from the first); {@code bind} sets the parameters of {@code where}.
+   */
+  private List<StoredTask> pageById(
+      String where, UUID after, int max, Consumer<TypedQuery<TaskEntity>> bind) {
+    String from = after == null ? "" : " AND t.id > :after";
+    return tx.inTransaction(
+        em -> {
+          TypedQuery<TaskEntity> query =
+              em.createQuery(
+                      "SELECT t FROM TaskEntity t WHERE " + where + from + " ORDER BY t.id",
+                      TaskEntity.class)
+                  .setMaxResults(max);
+          bind.accept(query);
           if (after != null) {
             query.setParameter("after", after.toString());
           }

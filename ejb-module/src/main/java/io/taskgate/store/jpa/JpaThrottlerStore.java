@@ -5,6 +5,7 @@ import io.taskgate.store.ThrottlerChange;
 import io.taskgate.store.ThrottlerRecord;
 import io.taskgate.store.ThrottlerStore;
 import io.taskgate.store.ThrottlerStore.RateOverride;
+import jakarta.persistence.EntityManager;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -22,16 +23,14 @@ public final class JpaThrottlerStore implements ThrottlerStore {
 
   @Override
   public List<ThrottlerRecord> definitions() {
-    return transactor.inTransaction(
-        em ->
-            em
-                .createQuery("SELECT t FROM ThrottlerEntity t", ThrottlerEntity.class)
-                .getResultList()
-                .stream()
-                .map(ThrottlerEntity::toRecord)
-                .sorted(
-                    Comparator.comparing(ThrottlerRecord::kind).thenComparing(ThrottlerRecord::id))
-                .toList());
+    return Rows.list(
+            transactor,
+            "SELECT t FROM ThrottlerEntity t",
+            ThrottlerEntity.class,
+            ThrottlerEntity::toRecord)
+        .stream()
+        .sorted(Comparator.comparing(ThrottlerRecord::kind).thenComparing(ThrottlerRecord::id))
+        .toList();
   }
 
   @Override
@@ -42,24 +41,14 @@ public final class JpaThrottlerStore implements ThrottlerStore {
               em.find(ThrottlerEntity.class, ThrottlerEntity.name(record.kind(), record.id()));
           if (row == null) {
             em.persist(new ThrottlerEntity(record, now));
-            em.persist(
-                new ThrottlerChangeEntity(
-                    new ThrottlerChange(
-                        now, by, record.kind(), record.id(), null, record.describe())));
+            logChange(em, now, by, record.kind(), record.id(), null, record.describe());
             return Optional.empty();
           }
           ThrottlerRecord before = row.toRecord();
           if (!before.equals(record)) {
             row.update(record, now);
-            em.persist(
-                new ThrottlerChangeEntity(
-                    new ThrottlerChange(
-                        now,
-                        by,
-                        record.kind(),
-                        record.id(),
-                        before.describe(),
-                        record.describe())));
+            logChange(
+                em, now, by, record.kind(), record.id(), before.describe(), record.describe());
           }
           return Optional.of(before);
         });
@@ -75,23 +64,18 @@ public final class JpaThrottlerStore implements ThrottlerStore {
           }
           ThrottlerRecord before = row.toRecord();
           em.remove(row);
-          em.persist(
-              new ThrottlerChangeEntity(
-                  new ThrottlerChange(now, by, kind, id, before.describe(), null)));
+          logChange(em, now, by, kind, id, before.describe(), null);
           return Optional.of(before);
         });
   }
 
   @Override
   public List<RateOverride> rateOverrides() {
-    return transactor.inTransaction(
-        em ->
-            em
-                .createQuery("SELECT o FROM RateOverrideEntity o", RateOverrideEntity.class)
-                .getResultList()
-                .stream()
-                .map(RateOverrideEntity::toOverride)
-                .toList());
+    return Rows.list(
+        transactor,
+        "SELECT o FROM RateOverrideEntity o",
+        RateOverrideEntity.class,
+        RateOverrideEntity::toOverride);
   }
 
   @Override
@@ -109,15 +93,14 @@ public final class JpaThrottlerStore implements ThrottlerStore {
             row.update(override, now);
           }
           if (before == null || !before.equals(override)) {
-            em.persist(
-                new ThrottlerChangeEntity(
-                    new ThrottlerChange(
-                        now,
-                        by,
-                        ThrottlerKind.RATE_LIMIT,
-                        override.auditId(),
-                        before == null ? null : before.describe(),
-                        override.describe())));
+            logChange(
+                em,
+                now,
+                by,
+                ThrottlerKind.RATE_LIMIT,
+                override.auditId(),
+                before == null ? null : before.describe(),
+                override.describe());
           }
           return Optional.ofNullable(before);
         });
@@ -135,15 +118,8 @@ public final class JpaThrottlerStore implements ThrottlerStore {
           }
           RateOverride before = row.toOverride();
           em.remove(row);
-          em.persist(
-              new ThrottlerChangeEntity(
-                  new ThrottlerChange(
-                      now,
-                      by,
-                      ThrottlerKind.RATE_LIMIT,
-                      before.auditId(),
-                      before.describe(),
-                      null)));
+          logChange(
+              em, now, by, ThrottlerKind.RATE_LIMIT, before.auditId(), before.describe(), null);
           return Optional.of(before);
         });
   }
@@ -179,42 +155,49 @@ public final class JpaThrottlerStore implements ThrottlerStore {
 
   @Override
   public List<WindowCount> counts(long since) {
-    return transactor.inTransaction(
-        em ->
-            em
-                .createQuery(
-                    "SELECT c FROM WindowCountEntity c WHERE c.bucketStart >= :since"
-                        + " ORDER BY c.bucketStart",
-                    WindowCountEntity.class)
-                .setParameter("since", since)
-                .getResultList()
-                .stream()
-                .filter(c -> c.count() > 0)
-                .map(c -> new WindowCount(c.resource(), c.sub(), c.bucketStart(), c.count()))
-                .toList());
+    return Rows.list(
+            transactor,
+            "SELECT c FROM WindowCountEntity c WHERE c.bucketStart >= :since"
+                + " ORDER BY c.bucketStart",
+            WindowCountEntity.class,
+            query -> query.setParameter("since", since),
+            WindowCountEntity::toCount)
+        .stream()
+        .filter(c -> c.count() > 0)
+        .toList();
   }
 
   @Override
   public int dropCounts(long before) {
-    return transactor.inTransaction(
-        em ->
-            em.createQuery("DELETE FROM WindowCountEntity c WHERE c.bucketStart < :before")
-                .setParameter("before", before)
-                .executeUpdate());
+    return Rows.execute(
+        transactor,
+        "DELETE FROM WindowCountEntity c WHERE c.bucketStart < :before",
+        "before",
+        before);
   }
 
   @Override
   public List<ThrottlerChange> changes(int max) {
-    return transactor.inTransaction(
-        em ->
-            em
-                .createQuery(
-                    "SELECT c FROM ThrottlerChangeEntity c ORDER BY c.at DESC",
-                    ThrottlerChangeEntity.class)
-                .setMaxResults(max)
-                .getResultList()
-                .stream()
-                .map(ThrottlerChangeEntity::toChange)
-                .toList());
+    return Rows.list(
+        transactor,
+        "SELECT c FROM ThrottlerChangeEntity c ORDER BY c.at DESC",
+        ThrottlerChangeEntity.class,
+        query -> query.setMaxResults(max),
+        ThrottlerChangeEntity::toChange);
+  }
+
+  /**
+   * Logs a change of the throttler {@code kind}/{@code id}: its description before and after (null
+   * where there was, or is, none).
+   */
+  private static void logChange(
+      EntityManager em,
+      Instant now,
+      String by,
+      ThrottlerKind kind,
+      String id,
+      String before,
+      String after) {
+    em.persist(new ThrottlerChangeEntity(new ThrottlerChange(now, by, kind, id, before, after)));
   }
 }

@@ -17,10 +17,7 @@ final class QueuedPages {
 
   /** A page of QUEUED tasks in (scheduledAt, id) order after {@code after}, due by {@code now}. */
   static List<DueTask> page(Transactor tx, Instant now, DueTask after, int max) {
-    if (max < 0) {
-      throw new IllegalArgumentException("max must not be negative, was " + max);
-    }
-    if (max == 0) {
+    if (JpaTaskQueries.noRows(max)) {
       return List.of();
     }
     String due = now == null ? "" : " AND t.scheduledAt <= :now";

@@ -7,7 +7,6 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 
 /** A task type's rate limit (or one key's) changed at run time. */
 @Entity
@@ -52,7 +51,7 @@ class RateOverrideEntity {
     permits = override.permits();
     periodNanos = override.periodNanos();
     burst = override.burst();
-    updatedAt = now.atOffset(ZoneOffset.UTC);
+    updatedAt = TaskEntity.column(now);
   }
 
   RateOverride toOverride() {

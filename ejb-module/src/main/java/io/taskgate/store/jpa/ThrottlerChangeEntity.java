@@ -7,7 +7,6 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Index;
 import jakarta.persistence.Table;
-import java.time.ZoneOffset;
 import java.util.UUID;
 
 /** One audited change of a throttler definition. */
@@ -46,7 +45,7 @@ class ThrottlerChangeEntity {
 
   ThrottlerChangeEntity(ThrottlerChange change) {
     id = UUID.randomUUID().toString();
-    at = change.at().atOffset(ZoneOffset.UTC);
+    at = TaskEntity.column(change.at());
     by = change.by().length() > 128 ? change.by().substring(0, 128) : change.by();
     kind = change.kind().name();
     resourceId = change.id();

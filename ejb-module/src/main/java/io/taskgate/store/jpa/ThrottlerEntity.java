@@ -8,7 +8,6 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 
 /** The row of one semaphore or window definition. */
 @Entity
@@ -65,7 +64,7 @@ class ThrottlerEntity {
     capacity = record.capacity();
     minLimit = record.minLimit();
     maxLimit = record.maxLimit();
-    updatedAt = now.atOffset(ZoneOffset.UTC);
+    updatedAt = TaskEntity.column(now);
   }
 
   ThrottlerRecord toRecord() {

@@ -1,5 +1,6 @@
 package io.taskgate.store.jpa;
 
+import io.taskgate.store.ThrottlerStore.WindowCount;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
@@ -43,19 +44,7 @@ class WindowCountEntity {
     return resource + "|" + (sub == null ? "" : sub) + "|" + bucketStart;
   }
 
-  String resource() {
-    return resource;
-  }
-
-  String sub() {
-    return sub;
-  }
-
-  long bucketStart() {
-    return bucketStart;
-  }
-
-  int count() {
-    return starts;
+  WindowCount toCount() {
+    return new WindowCount(resource, sub, bucketStart, starts);
   }
 }

@@ -8,6 +8,7 @@ import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.admin.dto.MonitorEvent;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.event.TaskTransitions;
 import io.taskgate.store.StoredTask;
 import java.time.Duration;
@@ -22,13 +23,9 @@ import org.junit.jupiter.api.Test;
 class MonitorFeedTest {
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
-  final TaskTransitions transitions = new TaskTransitions();
-  final MonitorFeed feed = new MonitorFeed();
-
-  MonitorFeedTest() {
-    feed.transitions = transitions;
-    feed.clock = InstantSource.fixed(T0);
-  }
+  final EngineEvents events = new EngineEvents();
+  final TaskTransitions transitions = new TaskTransitions(events);
+  final MonitorFeed feed = new MonitorFeed(events, InstantSource.fixed(T0));
 
   static StoredTask queued() {
     return StoredTask.queued(
@@ -70,7 +67,7 @@ class MonitorFeedTest {
     RateLimitDeferred deferred =
         new RateLimitDeferred(
             UUID.randomUUID(), "Mail", "k", T0.plusSeconds(5), 1, false, T0, Duration.ofMinutes(1));
-    feed.onDeferred(deferred); // no subscriber: dropped at once
+    events.publish(deferred); // no subscriber: dropped at once
 
     List<MonitorEvent> seen = new ArrayList<>();
     feed.subscribe(seen::add);
@@ -79,8 +76,8 @@ class MonitorFeedTest {
           throw new IllegalStateException("a broken subscriber");
         });
     try (LogCapture log = new LogCapture(MonitorFeed.class, Level.WARNING)) {
-      feed.onDeferred(deferred);
-      feed.onFailOpen(new RateLimitFailOpen("Mail", "k2", 3));
+      events.publish(deferred);
+      events.publish(new RateLimitFailOpen("Mail", "k2", 3));
 
       assertThat(log.messages(Level.WARNING))
           .containsExactly(

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.admin.dto.StatsView;
 import io.taskgate.engine.cluster.ClusterWiring;
+import io.taskgate.engine.event.Counted;
 import io.taskgate.engine.event.HistoryPublisher;
 import io.taskgate.engine.event.MinuteCounts;
+import io.taskgate.engine.event.MinuteCounts.Count;
 import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.time.SettableClock;
 import io.taskgate.store.MinuteRecord;
@@ -61,8 +63,8 @@ class StatsViewsTest {
 
   @Test
   void theCountsOfEveryInstanceAreSummedMinuteByMinute() {
-    TaskHistory a = new TaskHistory(clock);
-    TaskHistory b = new TaskHistory(clock);
+    TaskHistory a = new TaskHistory();
+    TaskHistory b = new TaskHistory();
     count(a, "default", TaskStatus.IN_PROGRESS, 2);
     count(b, "default", TaskStatus.IN_PROGRESS, 3);
     count(b, "mail", TaskStatus.FAILED, 1);
@@ -87,16 +89,23 @@ class StatsViewsTest {
     assertThat(mailOnly.total().started()).containsOnly(0L);
   }
 
+  /** A call to {@code limiter} counted as {@code counts} now in {@code history}. */
+  void call(TaskHistory history, String limiter, Count... counts) {
+    for (Count count : counts) {
+      history.count(Counted.ofLimiter(limiter, count, clock.instant()));
+    }
+  }
+
   @Test
   void aLimitersCallsAreItsOwnSeriesSummedOverTheInstancesAndOutsideTheTasksTotal() {
-    TaskHistory a = new TaskHistory(clock);
-    TaskHistory b = new TaskHistory(clock);
-    a.callGranted("partner-api", false);
-    a.callGranted("partner-api", true);
-    a.callRefused("partner-api");
-    b.callGranted("partner-api", false);
-    b.callFailedOpen("partner-api");
-    b.callRefused("search");
+    TaskHistory a = new TaskHistory();
+    TaskHistory b = new TaskHistory();
+    call(a, "partner-api", Count.CALL_GRANTED);
+    call(a, "partner-api", Count.CALL_GRANTED, Count.CALL_WAITED);
+    call(a, "partner-api", Count.CALL_REFUSED);
+    call(b, "partner-api", Count.CALL_GRANTED);
+    call(b, "partner-api", Count.FAILED_OPEN);
+    call(b, "search", Count.CALL_REFUSED);
     count(a, "default", TaskStatus.IN_PROGRESS, 1);
     new HistoryPublisher(b, store).publish("b", clock.instant());
 
@@ -119,7 +128,7 @@ class StatsViewsTest {
 
   @Test
   void minutesBeyondWhatMemoryKeepsComeFromTheDatabaseForThisInstanceToo() {
-    TaskHistory a = new TaskHistory(clock);
+    TaskHistory a = new TaskHistory();
     long old = M0 - TaskHistory.RETAINED_MINUTES - 30;
     store.save(
         List.of(
@@ -139,7 +148,7 @@ class StatsViewsTest {
 
   @Test
   void theDatabaseIsReadAgainForTheSameWindowOnlyAfterFiveSeconds() {
-    StatsViews views = views("a", new TaskHistory(clock));
+    StatsViews views = views("a", new TaskHistory());
     store.save(
         List.of(new MinuteRecord("b", M0, "q", "shop.Mail", 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
     assertThat(last(views.stats(5, Optional.empty(), Optional.empty()).total().started(), 1))
@@ -164,7 +173,7 @@ class StatsViewsTest {
 
   @Test
   void withoutTheDatabaseTheViewIsThisInstancesAloneAndSaysSo() {
-    TaskHistory a = new TaskHistory(clock);
+    TaskHistory a = new TaskHistory();
     count(a, "default", TaskStatus.IN_PROGRESS, 2);
     store.save(
         List.of(
@@ -179,7 +188,7 @@ class StatsViewsTest {
 
   @Test
   void beyond256SeriesTheRestAreSummedUnderOtherLast() {
-    TaskHistory a = new TaskHistory(clock);
+    TaskHistory a = new TaskHistory();
     List<MinuteRecord> rows = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       rows.add(

@@ -42,10 +42,10 @@ class HistoryPublisherTest {
 
   @Test
   void eachHeartbeatWritesTheCountsAsTheyStandOfTheMinutesThatChanged() {
-    TaskHistory history = new TaskHistory(clock);
+    TaskHistory history = new TaskHistory();
     HistoryPublisher publisher = new HistoryPublisher(history, store);
     started(history, 2);
-    history.parked("q", "T");
+    history.count(new Counted("q", "T", MinuteCounts.Count.PARKED, clock.instant()));
     publisher.publish("a", clock.instant());
     started(history, 1);
     publisher.publish("a", clock.instant().plusSeconds(10));
@@ -67,14 +67,14 @@ class HistoryPublisherTest {
 
   @Test
   void aRestartedInstanceReadsItsCountsBackAndGoesOnCountingFromThem() {
-    TaskHistory before = new TaskHistory(clock);
+    TaskHistory before = new TaskHistory();
     started(before, 4);
     new HistoryPublisher(before, store).publish("a", clock.instant());
     // another instance's rows are not this one's to read back
     store.save(List.of(new MinuteRecord("b", M0, "q", "T", 50, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
 
     clock.advance(Duration.ofSeconds(20));
-    TaskHistory after = new TaskHistory(clock);
+    TaskHistory after = new TaskHistory();
     started(after, 1); // counted before the first heartbeat
     new HistoryPublisher(after, store).publish("a", clock.instant());
 
@@ -122,7 +122,7 @@ class HistoryPublisherTest {
                 0,
                 0,
                 0)));
-    HistoryPublisher publisher = new HistoryPublisher(new TaskHistory(clock), store);
+    HistoryPublisher publisher = new HistoryPublisher(new TaskHistory(), store);
     publisher.publish("a", T0);
 
     assertThat(stored())

@@ -2,6 +2,8 @@ package io.taskgate.engine.limiter;
 
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.EngineParts;
+import io.taskgate.engine.event.Counted;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.time.ManualTimeline;
 import jakarta.interceptor.InvocationContext;
@@ -25,7 +27,7 @@ final class Limited {
   final Map<String, String> config = new HashMap<>();
   final RateLimitedInterceptor interceptor = new RateLimitedInterceptor();
   volatile String caller = "alice";
-  final TaskHistory history = new TaskHistory(timeline.clock());
+  final TaskHistory history = new TaskHistory();
   final MethodLimits limits =
       new MethodLimits() {
         @Override
@@ -43,7 +45,10 @@ final class Limited {
     limits.config = EngineParts.config(config);
     limits.ticker = ticker;
     limits.timers = timeline.timers();
-    limits.history = history;
+    EngineEvents events = new EngineEvents();
+    events.subscribe(Counted.class, history::count);
+    limits.events = events;
+    limits.clock = timeline.clock();
     interceptor.limits = limits;
     interceptor.ticker = ticker;
   }

@@ -6,6 +6,7 @@ import io.taskgate.api.TaskStatus;
 import io.taskgate.api.TaskTransition;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.engine.LogCapture;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.event.TaskTransitions;
 import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.StoredTask;
@@ -28,7 +29,8 @@ class ListeningTaskStoreTest {
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
   EntityManagerFactory factory;
-  TaskTransitions transitions = new TaskTransitions();
+  EngineEvents events = new EngineEvents();
+  TaskTransitions transitions = new TaskTransitions(events);
   List<TaskTransition> seen = new ArrayList<>();
   ListeningTaskStore store;
 
@@ -63,7 +65,7 @@ class ListeningTaskStoreTest {
   void nothingIsBuiltWhileNobodyListens() {
     assertThat(transitions.listening()).isFalse();
     store.insert(queued()); // no listener: nothing to see, nothing fails
-    Runnable unsubscribe = transitions.subscribe(seen::add);
+    Runnable unsubscribe = events.subscribe(TaskTransition.class, seen::add);
     assertThat(transitions.listening()).isTrue();
     unsubscribe.run();
     assertThat(transitions.listening()).isFalse();
@@ -72,7 +74,7 @@ class ListeningTaskStoreTest {
 
   @Test
   void insertsAndStatusChangesAreTransitionsAndOtherWritesAreNot() {
-    transitions.subscribe(seen::add);
+    events.subscribe(TaskTransition.class, seen::add);
     StoredTask task = queued();
     store.insert(task);
     StoredTask stored = store.find(task.id()).orElseThrow();
@@ -104,16 +106,20 @@ class ListeningTaskStoreTest {
 
   @Test
   void aListenerThatThrowsDoesNotFailTheWrite() {
-    transitions.subscribe(
+    events.subscribe(
+        TaskTransition.class,
         t -> {
           throw new IllegalStateException("boom");
         });
-    transitions.subscribe(seen::add);
+    events.subscribe(TaskTransition.class, seen::add);
     StoredTask task = queued();
-    try (LogCapture log = new LogCapture(TaskTransitions.class, Level.WARNING)) {
+    try (LogCapture log = new LogCapture(EngineEvents.class, Level.WARNING)) {
       store.insert(task);
       assertThat(log.messages(Level.WARNING))
-          .containsExactly("A listener of task transitions threw; ignored");
+          .singleElement()
+          .asString()
+          .startsWith("A subscriber of TaskTransition[")
+          .endsWith("threw; ignored");
     }
     assertThat(store.find(task.id())).isPresent();
     assertThat(seen).hasSize(1);

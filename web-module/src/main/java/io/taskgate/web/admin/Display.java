@@ -1,5 +1,8 @@
 package io.taskgate.web.admin;
 
+import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.LimiterStats;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.time.HumanDuration;
 import io.taskgate.engine.admin.LastErrors;
 import io.taskgate.engine.admin.dto.PolicyView;
@@ -79,13 +82,7 @@ public class Display {
     if (policy == null) {
       return "";
     }
-    StringBuilder text =
-        new StringBuilder()
-            .append(policy.permits())
-            .append(" per ")
-            .append(duration(policy.period()))
-            .append(", burst ")
-            .append(policy.burst());
+    StringBuilder text = new StringBuilder(limit(policy).describe());
     if (policy.startEmpty()) {
       text.append(", starts empty");
     }
@@ -100,7 +97,21 @@ public class Display {
 
   /** A policy's rate: {@code 15 per 1 min}; empty for null. */
   public String rate(PolicyView policy) {
-    return policy == null ? "" : policy.permits() + " per " + duration(policy.period());
+    return policy == null ? "" : limit(policy).rate();
+  }
+
+  /** A limiter's limit now: {@code 5 per 1 s, burst 5}, or {@code 5 at once}; empty for null. */
+  public String limiter(LimiterStats stats) {
+    if (stats == null) {
+      return "";
+    }
+    return stats.algorithm() == LimiterAlgorithm.CONCURRENCY
+        ? stats.permits() + " at once"
+        : new Limit(stats.permits(), stats.period(), stats.burst()).describe();
+  }
+
+  private static Limit limit(PolicyView policy) {
+    return new Limit(policy.permits(), policy.period(), policy.burst());
   }
 
   /** {@code text} encoded for a URL's query. */

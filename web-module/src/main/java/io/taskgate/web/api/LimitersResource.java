@@ -1,5 +1,6 @@
 package io.taskgate.web.api;
 
+import io.taskgate.core.limit.Limit;
 import io.taskgate.engine.admin.LimiterAdmin;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -19,7 +20,6 @@ import jakarta.ws.rs.core.SecurityContext;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -37,7 +37,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class LimitersResource {
   static final String UNKNOWN_LIMITER = "urn:taskgate:problem:unknown-limiter";
   private static final int MAX_BODY = 4_096;
-  private static final Set<String> FIELDS = Set.of("permits", "period", "burst");
 
   @Inject LimiterAdmin admin;
   @Context SecurityContext security;
@@ -86,15 +85,10 @@ public class LimitersResource {
     }
     JsonObject json =
         ThrottlersResource.object(JsonBody.read(contentType, contentLength, body, MAX_BODY));
-    ThrottlersResource.only(json, FIELDS);
-    int permits = ThrottlersResource.integer(json, "permits", null);
+    ThrottlersResource.only(json, LimitFields.NAMES);
+    Limit limit = LimitFields.limit(json);
     try {
-      admin.set(
-          name,
-          permits,
-          ThrottlersResource.duration(json, "period"),
-          ThrottlersResource.integer(json, "burst", permits),
-          user());
+      admin.set(name, limit.permits(), limit.period(), limit.burst(), user());
     } catch (IllegalArgumentException e) {
       throw ThrottlersResource.invalid(json, e);
     }

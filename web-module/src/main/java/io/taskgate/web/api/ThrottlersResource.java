@@ -5,6 +5,7 @@ import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.throttle.JobKind;
 import io.taskgate.engine.admin.ThrottlerAdmin;
 import io.taskgate.engine.admin.dto.ThrottlerChangeView;
@@ -61,7 +62,7 @@ public class ThrottlersResource {
   private static final int MAX_BODY = 4_096;
   private static final Set<String> SEMAPHORE_FIELDS = Set.of("maxCount");
   private static final Set<String> RATE_FIELDS =
-      Set.of("permits", "period", "burst", "key", RateScope.FIELD);
+      Set.of(Limit.PERMITS, Limit.PERIOD, Limit.BURST, "key", RateScope.FIELD);
   private static final Set<String> WINDOW_FIELDS =
       Set.of("limit", "interval", "buckets", "capacity", "minLimit", "maxLimit");
 
@@ -131,10 +132,10 @@ public class ThrottlersResource {
     try {
       if (k == ThrottlerKind.RATE_LIMIT) {
         only(json, RATE_FIELDS);
-        int permits = count(json, "permits", null);
-        Duration period = period(json, "period");
-        int burst = count(json, "burst", permits);
-        return Response.ok(admin.setRateLimit(id, RateScope.of(json), permits, period, burst, by))
+        Limit limit = LimitFields.taskRate(json);
+        return Response.ok(
+                admin.setRateLimit(
+                    id, RateScope.of(json), limit.permits(), limit.period(), limit.burst(), by))
             .build();
       }
       if (!JobKind.of(k).defined()) {

@@ -7,7 +7,6 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.function.ToDoubleFunction;
-import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
@@ -71,7 +70,7 @@ public class LimiterMetrics {
       Tag tag,
       ToDoubleFunction<LimiterStats> value) {
     registry.gauge(
-        Metadata.builder().withName(metric).withDescription(description).withUnit(unit).build(),
+        MetricMetadata.of(metric, description, unit),
         () -> limiters.find(limiter).map(value::applyAsDouble).orElse(0.0),
         tag);
   }

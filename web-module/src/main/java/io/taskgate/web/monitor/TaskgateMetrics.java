@@ -22,7 +22,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
@@ -104,26 +103,26 @@ public class TaskgateMetrics {
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
     registry.gauge(
-        meta(PARKED, "Tasks parked until their rate-limit slot", MetricUnits.NONE),
+        MetricMetadata.of(PARKED, "Tasks parked until their rate-limit slot", MetricUnits.NONE),
         engine::parkedTasks);
     registry.gauge(
-        meta(
+        MetricMetadata.of(
             HELD,
             "Rate-limited tasks held on their queues: the parking lot is full",
             MetricUnits.NONE),
         engine::heldTasks);
     registry.gauge(
-        meta(TRACKED_KEYS, "Keys the rate limiter tracks", MetricUnits.NONE),
+        MetricMetadata.of(TRACKED_KEYS, "Keys the rate limiter tracks", MetricUnits.NONE),
         () -> limiter.stats().trackedKeys());
     registry.gauge(
-        meta(
+        MetricMetadata.of(
             FAIL_OPEN,
             "New keys run unthrottled because the key cap was reached",
             MetricUnits.NONE),
         () -> limiter.stats().untrackedDecisions());
     Tag instance = new Tag("instance", cluster.self());
     registry.gauge(
-        meta(
+        MetricMetadata.of(
             GRID_DEGRADED,
             "1 while the data grid does not answer and this instance decides locally at its share"
                 + " of each key's rate, else 0",
@@ -131,27 +130,28 @@ public class TaskgateMetrics {
         () -> cluster.limiter().degraded() ? 1 : 0,
         instance);
     registry.gauge(
-        meta(GRID_DEGRADATIONS, "Times the data grid stopped answering", MetricUnits.NONE),
+        MetricMetadata.of(
+            GRID_DEGRADATIONS, "Times the data grid stopped answering", MetricUnits.NONE),
         () -> cluster.limiter().degradations(),
         instance);
     registry.gauge(
-        meta(
+        MetricMetadata.of(
             LOCAL_DECISIONS,
             "Rate-limit decisions taken locally because the data grid did not answer",
             MetricUnits.NONE),
         () -> cluster.limiter().localDecisions(),
         instance);
     registry.gauge(
-        meta(EVENT_CONNECTIONS, "Open /api/events connections", MetricUnits.NONE),
+        MetricMetadata.of(EVENT_CONNECTIONS, "Open /api/events connections", MetricUnits.NONE),
         events::connections);
     registry.gauge(
-        meta(
+        MetricMetadata.of(
             EVENTS_DROPPED,
             "Monitoring events dropped: /api/events clients too slow",
             MetricUnits.NONE),
         events::dropped);
     registry.gauge(
-        meta(
+        MetricMetadata.of(
             TRANSITIONS_DROPPED,
             "Task transitions left out of the task metrics: more than "
                 + MAX_PENDING
@@ -255,7 +255,10 @@ public class TaskgateMetrics {
     return counter != null
         ? counter
         : taskCounters.computeIfAbsent(
-            series, s -> registry.counter(meta(s.name(), description, MetricUnits.NONE), s.tags()));
+            series,
+            s ->
+                registry.counter(
+                    MetricMetadata.of(s.name(), description, MetricUnits.NONE), s.tags()));
   }
 
   private Timer taskTimer(Series series, String description) {
@@ -264,13 +267,15 @@ public class TaskgateMetrics {
         ? timer
         : taskTimers.computeIfAbsent(
             series,
-            s -> registry.timer(meta(s.name(), description, MetricUnits.NANOSECONDS), s.tags()));
+            s ->
+                registry.timer(
+                    MetricMetadata.of(s.name(), description, MetricUnits.NANOSECONDS), s.tags()));
   }
 
   private Counter counter(String name, String description, Tag... tags) {
     return counters.computeIfAbsent(
         cacheKey(name, tags),
-        k -> registry.counter(meta(name, description, MetricUnits.NONE), tags));
+        k -> registry.counter(MetricMetadata.of(name, description, MetricUnits.NONE), tags));
   }
 
   private static String cacheKey(String name, Tag... tags) {
@@ -279,9 +284,5 @@ public class TaskgateMetrics {
       key.append('\0').append(tag.getTagValue());
     }
     return key.toString();
-  }
-
-  private static Metadata meta(String name, String description, String unit) {
-    return Metadata.builder().withName(name).withDescription(description).withUnit(unit).build();
   }
 }

@@ -6,7 +6,6 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
@@ -31,15 +30,16 @@ public class ThrottlerMetrics {
     for (String name : throttlers.throttleNames()) {
       Tag throttle = new Tag("throttle", name);
       registry.gauge(
-          meta(ACQUIRED, "Attempts the throttle let run", MetricUnits.NONE),
+          MetricMetadata.of(ACQUIRED, "Attempts the throttle let run", MetricUnits.NONE),
           () -> throttlers.counts(name)[0],
           throttle);
       registry.gauge(
-          meta(WAITED, "Times the throttle made a task wait", MetricUnits.NONE),
+          MetricMetadata.of(WAITED, "Times the throttle made a task wait", MetricUnits.NONE),
           () -> throttlers.counts(name)[1],
           throttle);
       registry.gauge(
-          meta(DROPPED, "Tasks the throttle dropped (action DROP or max wait)", MetricUnits.NONE),
+          MetricMetadata.of(
+              DROPPED, "Tasks the throttle dropped (action DROP or max wait)", MetricUnits.NONE),
           () -> throttlers.counts(name)[2],
           throttle);
     }
@@ -49,12 +49,9 @@ public class ThrottlerMetrics {
   private void waited(String throttle, Duration waited) {
     registry
         .timer(
-            meta(WAIT, "How long tasks waited for the throttle", MetricUnits.NANOSECONDS),
+            MetricMetadata.of(
+                WAIT, "How long tasks waited for the throttle", MetricUnits.NANOSECONDS),
             new Tag("throttle", throttle))
         .update(waited);
-  }
-
-  private static Metadata meta(String name, String description, String unit) {
-    return Metadata.builder().withName(name).withDescription(description).withUnit(unit).build();
   }
 }

@@ -27,7 +27,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricID;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
@@ -174,15 +173,11 @@ public class TopKeyMetrics {
     AtomicLong holder = keyValues.get(id);
     if (holder == null) {
       AtomicLong created = new AtomicLong(value);
-      registry.gauge(meta(name, description, unit), created::get, tags);
+      registry.gauge(MetricMetadata.of(name, description, unit), created::get, tags);
       keyValues.put(id, created);
     } else {
       holder.set(value);
     }
     return id;
-  }
-
-  private static Metadata meta(String name, String description, String unit) {
-    return Metadata.builder().withName(name).withDescription(description).withUnit(unit).build();
   }
 }

@@ -2,6 +2,8 @@ package io.taskgate.web.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.LimiterStats;
 import io.taskgate.engine.admin.dto.PolicyView;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,6 +70,21 @@ class DisplayTest {
     assertThat(display.policy(plain)).isEqualTo("15 per 1 min, burst 15");
     assertThat(display.policy(special))
         .isEqualTo("1 per 10 s, burst 1, starts empty, retries unthrottled, overflow DISCARD");
+  }
+
+  @Test
+  void aLimiterReadsAsItsLimitOrItsPermitsAtOnce() {
+    assertThat(display.limiter(stats(LimiterAlgorithm.SLIDING_LOG, 5, Duration.ofSeconds(1), 5)))
+        .isEqualTo("5 per 1 s, burst 5");
+    assertThat(display.limiter(stats(LimiterAlgorithm.CONCURRENCY, 3, Duration.ofSeconds(1), 3)))
+        .isEqualTo("3 at once");
+    assertThat(display.limiter(null)).isEmpty();
+  }
+
+  private static LimiterStats stats(
+      LimiterAlgorithm algorithm, int permits, Duration period, int burst) {
+    return new LimiterStats(
+        "quotes", algorithm, permits, period, burst, false, 0, 0, 0, 0, Duration.ZERO, 0, 0, 100);
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.taskgate.store.TaskAudit;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * One task as {@link TaskAdmin} shows it to the web module: what is stored, without the version.
@@ -87,13 +88,9 @@ public record TaskView(
         createdAt,
         updatedAt,
         payload,
-        history == null
-            ? null
-            : history.stream()
-                .map(
-                    c ->
-                        new Change(c.from(), c.to(), c.at(), c.attempt(), errors.apply(c.detail())))
-                .toList(),
+        changes(
+            history,
+            c -> new Change(c.from(), c.to(), c.at(), c.attempt(), errors.apply(c.detail()))),
         throttledUntil,
         held,
         owner,
@@ -130,15 +127,18 @@ public record TaskView(
         task.createdAt(),
         task.updatedAt(),
         task.payload(),
-        history == null
-            ? null
-            : history.stream()
-                .map(a -> new Change(a.from(), a.to(), a.at(), a.attempt(), a.detail()))
-                .toList(),
+        changes(history, a -> new Change(a.from(), a.to(), a.at(), a.attempt(), a.detail())),
         throttledUntil,
         held,
         task.owner(),
         waitingFor,
         task.rateKey());
+  }
+
+  /**
+   * Each of {@code history} as {@code change} makes it a change; null (not asked for) stays null.
+   */
+  private static <T> List<Change> changes(List<T> history, Function<T, Change> change) {
+    return history == null ? null : history.stream().map(change).toList();
   }
 }

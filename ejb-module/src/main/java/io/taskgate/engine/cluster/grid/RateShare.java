@@ -1,6 +1,7 @@
 package io.taskgate.engine.cluster.grid;
 
 import io.taskgate.api.RateLimitPolicy;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.ratelimit.RateLimitScope;
 
 /**
@@ -11,25 +12,15 @@ import io.taskgate.core.ratelimit.RateLimitScope;
 final class RateShare {
   private RateShare() {}
 
-  /** {@code scope} at 1/{@code n} of its rate (n ≤ 1: as it is). */
+  /** {@code scope} at 1/{@code n} of its rate (n ≤ 1: as it is); see {@link Limit#share}. */
   static RateLimitScope of(RateLimitScope scope, int n) {
     if (n <= 1) {
       return scope;
     }
-    RateLimitPolicy p = scope.policy();
+    RateLimitPolicy policy = scope.policy();
     try {
-      return new RateLimitScope(
-          scope.name(),
-          new RateLimitPolicy(
-              p.permits(),
-              p.period().multipliedBy(n),
-              Math.max(1, p.burst() / n),
-              p.throttleRetries(),
-              p.startEmpty(),
-              p.maxReservationHorizon(),
-              p.maxInSlotWait(),
-              p.overflow()));
-    } catch (IllegalArgumentException e) {
+      return new RateLimitScope(scope.name(), Limit.of(policy).share(n).applyTo(policy));
+    } catch (IllegalArgumentException | ArithmeticException e) {
       return scope; // a period near the longest span: the share would not fit, keep the policy
     }
   }

@@ -1,8 +1,9 @@
 package io.taskgate.engine.throttle.concurrency;
 
+import io.taskgate.api.TaskTransition;
 import io.taskgate.core.throttle.LocalThrottlerState;
 import io.taskgate.core.throttle.ThrottlerState;
-import io.taskgate.engine.event.TaskTransitions;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.Throttle;
@@ -32,7 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 @ApplicationScoped
 public class ConcurrencyProvider implements ThrottleProvider {
   private final Throttles throttles;
-  private final TaskTransitions transitions;
+  private final EngineEvents events;
   private final Map<String, ConcurrencyLimit> limits = new ConcurrentHashMap<>();
   private final AtomicBoolean subscribed = new AtomicBoolean();
   private volatile ThrottlerState state = new LocalThrottlerState();
@@ -43,9 +44,9 @@ public class ConcurrencyProvider implements ThrottleProvider {
   }
 
   @Inject
-  public ConcurrencyProvider(Throttles throttles, TaskTransitions transitions) {
+  public ConcurrencyProvider(Throttles throttles, EngineEvents events) {
     this.throttles = throttles;
-    this.transitions = transitions;
+    this.events = events;
   }
 
   @Override
@@ -82,8 +83,9 @@ public class ConcurrencyProvider implements ThrottleProvider {
    * (the tasks of other types cost nothing: on the grid, each release is a call).
    */
   private void subscribe() {
-    if (transitions != null && subscribed.compareAndSet(false, true)) {
-      transitions.subscribe(
+    if (events != null && subscribed.compareAndSet(false, true)) {
+      events.subscribe(
+          TaskTransition.class,
           t -> {
             if (t.to() != null && t.to().terminal() && limits.containsKey(t.taskType())) {
               throttles.freed(state.releaseAll(t.taskId().toString()));

@@ -7,6 +7,7 @@ import io.taskgate.api.ThrottlerInUseException;
 import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.ThrottlingManager;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.throttle.JobKind;
 import io.taskgate.core.throttle.ResourceTemplate;
 import io.taskgate.engine.budget.RatePolicies;
@@ -43,12 +44,33 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
   /** Who the audit names for changes made by application code. */
   public static final String APPLICATION = "application";
 
-  @Inject ThrottlerStore store;
-  @Inject JobThrottlers throttlers;
-  @Inject InstantSource clock;
-  @Inject RatePolicies rates;
-  @Inject HandlerRegistry registry;
-  @Inject LimiterChanges limiterChanges;
+  private final ThrottlerStore store;
+  private final JobThrottlers throttlers;
+  private final InstantSource clock;
+  private final RatePolicies rates;
+  private final HandlerRegistry registry;
+  private final LimiterChanges limiterChanges;
+
+  /** For the CDI proxy. */
+  protected DefaultThrottlingManager() {
+    this(null, null, null, null, null, null);
+  }
+
+  @Inject
+  DefaultThrottlingManager(
+      ThrottlerStore store,
+      JobThrottlers throttlers,
+      InstantSource clock,
+      RatePolicies rates,
+      HandlerRegistry registry,
+      LimiterChanges limiterChanges) {
+    this.store = store;
+    this.throttlers = throttlers;
+    this.clock = clock;
+    this.rates = rates;
+    this.registry = registry;
+    this.limiterChanges = limiterChanges;
+  }
 
   @Override
   public void addOrUpdateSemaphore(String id, int maxCount) {
@@ -184,8 +206,8 @@ public class DefaultThrottlingManager implements ThrottlingManager, ThrottlerCha
       SettingRanges.key("key", key);
     }
     GateSpec gate = gateOf(taskType);
-    SettingRanges.taskRate(permits, period, burst); // before toNanos: a period that fits
-    RateOverride override = new RateOverride(taskType, key, permits, period.toNanos(), burst);
+    Limit limit = Limit.taskRate(permits, period, burst); // the ranges first: a period that fits
+    RateOverride override = RatePolicies.override(taskType, key, limit);
     RateLimitPolicy policy;
     try {
       policy = RatePolicies.apply(gate.policy(), override);

@@ -23,16 +23,21 @@ import java.util.function.BiConsumer;
  */
 @ApplicationScoped
 public class JobThrottlerViews implements JobThrottlerReads, ThrottlerWaits {
-  @Inject JobThrottlers throttlers;
+  private final JobThrottlers throttlers;
 
-  /** For CDI. */
-  public JobThrottlerViews() {}
+  /** For the CDI proxy. */
+  protected JobThrottlerViews() {
+    this(null);
+  }
+
+  @Inject
+  JobThrottlerViews(JobThrottlers throttlers) {
+    this.throttlers = throttlers;
+  }
 
   /** The views of {@code throttlers}, for tests and code outside the container. */
   public static JobThrottlerViews of(JobThrottlers throttlers) {
-    JobThrottlerViews views = new JobThrottlerViews();
-    views.throttlers = throttlers;
-    return views;
+    return new JobThrottlerViews(throttlers);
   }
 
   @Override

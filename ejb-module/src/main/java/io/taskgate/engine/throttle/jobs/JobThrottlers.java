@@ -1,10 +1,14 @@
 package io.taskgate.engine.throttle.jobs;
 
+import static io.taskgate.engine.event.MinuteCounts.Count.THROTTLE_DROPPED;
+import static io.taskgate.engine.event.MinuteCounts.Count.THROTTLE_WAITED;
+
+import io.taskgate.api.TaskTransition;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.core.throttle.LocalThrottlerState;
 import io.taskgate.core.throttle.ThrottlerState;
-import io.taskgate.engine.event.TaskHistory;
-import io.taskgate.engine.event.TaskTransitions;
+import io.taskgate.engine.event.Counted;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.handler.ThrottlerSpec;
@@ -43,8 +47,7 @@ public class JobThrottlers {
 
   private final InstantSource clock;
   private final Config config;
-  private final TaskTransitions transitions;
-  private final TaskHistory history;
+  private final EngineEvents events;
   private final Throttles throttles;
   private final JobDefinitions definitions;
   private final WindowCountLog counts;
@@ -56,34 +59,38 @@ public class JobThrottlers {
 
   /** For the CDI proxy. */
   protected JobThrottlers() {
-    this(null, null, null, null, null, null);
+    this(null, null, null, null, null);
   }
 
   /**
    * The throttlers whose definitions and window counts are in {@code store}, their waiters woken
-   * through {@code throttles}; {@code config} and {@code history} may be null outside the container
-   * (then {@link #configure} sets the defaults).
+   * through {@code throttles}, reporting the tasks they make wait or drop to {@code events}; {@code
+   * config} may be null outside the container (then {@link #configure} sets the defaults).
    */
   @Inject
   public JobThrottlers(
       ThrottlerStore store,
       InstantSource clock,
       Config config,
-      TaskTransitions transitions,
-      TaskHistory history,
+      EngineEvents events,
       Throttles throttles) {
     this.clock = clock;
     this.config = config;
-    this.transitions = transitions;
-    this.history = history;
+    this.events = events;
     this.throttles = throttles;
     this.definitions = new JobDefinitions(store, clock, () -> executor);
     this.counts = new WindowCountLog(store);
+    if (events != null) {
+      stats.onTask(
+          (queue, type) ->
+              events.publish(new Counted(queue, type, THROTTLE_WAITED, clock.instant())),
+          (queue, type) ->
+              events.publish(new Counted(queue, type, THROTTLE_DROPPED, clock.instant())));
+    }
   }
 
   @PostConstruct
   void readSettings() {
-    stats.onTask(history::throttleWaited, history::throttleDropped);
     settings = JobThrottleSettings.of(config);
   }
 
@@ -174,7 +181,8 @@ public class JobThrottlers {
   /** Listens for tasks reaching a final state, once. */
   private void subscribe() {
     if (subscribed.compareAndSet(false, true)) {
-      transitions.subscribe(
+      events.subscribe(
+          TaskTransition.class,
           t -> {
             if (t.to() != null && t.to().terminal()) {
               ended(t.taskId());

@@ -22,11 +22,30 @@ import java.util.UUID;
 /** The gate's state for the views, read from the parts that hold it. */
 @ApplicationScoped
 public class GateReads implements RateLimitReads {
-  @Inject ParkingLot parkingLot;
-  @Inject GateSettings settings;
-  @Inject RatePolicies policies;
-  @Inject PacingLog pacing;
-  @Inject PushBacks pushBacks;
+  private final ParkingLot parkingLot;
+  private final GateSettings settings;
+  private final RatePolicies policies;
+  private final PacingLog pacing;
+  private final PushBacks pushBacks;
+
+  /** For the CDI proxy. */
+  protected GateReads() {
+    this(null, null, null, null, null);
+  }
+
+  @Inject
+  GateReads(
+      ParkingLot parkingLot,
+      GateSettings settings,
+      RatePolicies policies,
+      PacingLog pacing,
+      PushBacks pushBacks) {
+    this.parkingLot = parkingLot;
+    this.settings = settings;
+    this.policies = policies;
+    this.pacing = pacing;
+    this.pushBacks = pushBacks;
+  }
 
   @Override
   public Collection<ParkedTask> parkedTasks() {

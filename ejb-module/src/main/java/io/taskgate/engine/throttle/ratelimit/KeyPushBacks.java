@@ -21,8 +21,19 @@ import java.util.logging.Logger;
 class KeyPushBacks {
   private static final Logger LOG = Logger.getLogger(KeyPushBacks.class.getName());
 
-  @Inject KeyedRateLimiter limiter;
-  @Inject PushBacks pushBacks;
+  private final KeyedRateLimiter limiter;
+  private final PushBacks pushBacks;
+
+  /** For the CDI proxy. */
+  protected KeyPushBacks() {
+    this(null, null);
+  }
+
+  @Inject
+  KeyPushBacks(KeyedRateLimiter limiter, PushBacks pushBacks) {
+    this.limiter = limiter;
+    this.pushBacks = pushBacks;
+  }
 
   /**
    * The key's schedule moves after {@code until}; returns when the task comes back to its gate

@@ -19,9 +19,21 @@ import java.util.logging.Logger;
 class KeyStarts {
   private static final Logger LOG = Logger.getLogger(KeyStarts.class.getName());
 
-  @Inject StartSpacingGuard spacing;
-  @Inject PacingLog pacing;
-  @Inject InstantSource clock;
+  private final StartSpacingGuard spacing;
+  private final PacingLog pacing;
+  private final InstantSource clock;
+
+  /** For the CDI proxy. */
+  protected KeyStarts() {
+    this(null, null, null);
+  }
+
+  @Inject
+  KeyStarts(StartSpacingGuard spacing, PacingLog pacing, InstantSource clock) {
+    this.spacing = spacing;
+    this.pacing = pacing;
+    this.clock = clock;
+  }
 
   /** The check of task {@code taskId}'s start, let through with {@code permit}. */
   StartCheck of(RateLimitGate.GatePermit permit, UUID taskId) {

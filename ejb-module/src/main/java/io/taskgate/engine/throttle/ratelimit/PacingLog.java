@@ -41,18 +41,27 @@ public class PacingLog {
   /** Marks kept per key. */
   public static final int MARKS_PER_KEY = 200;
 
-  @Inject Config config;
+  private final Config config;
 
   private final Map<String, Map<String, Ring>> rings = new ConcurrentHashMap<>();
   private final AtomicInteger keys = new AtomicInteger();
   private final AtomicBoolean evicting = new AtomicBoolean();
   private int maxKeys;
 
-  /** For CDI. */
-  public PacingLog() {}
+  /** For the CDI proxy. */
+  protected PacingLog() {
+    this((Config) null);
+  }
+
+  /** A log of at most {@link #MAX_KEYS_KEY} keys, read from {@code config} once constructed. */
+  @Inject
+  PacingLog(Config config) {
+    this.config = config;
+  }
 
   /** A log of at most {@code maxKeys} keys, for tests and code outside the container. */
   public PacingLog(int maxKeys) {
+    this.config = null;
     this.maxKeys = checked(maxKeys);
   }
 

@@ -37,16 +37,35 @@ import java.util.logging.Logger;
 public class ParkingLot {
   private static final Logger LOG = Logger.getLogger(ParkingLot.class.getName());
 
-  @Inject KeyedRateLimiter limiter;
-  @Inject GateSettings gateSettings;
-  @Inject TaskQueues queues;
-  @Inject TaskScheduler scheduler;
-  @Inject Ticker ticker;
+  private final KeyedRateLimiter limiter;
+  private final GateSettings gateSettings;
+  private final TaskQueues queues;
+  private final TaskScheduler scheduler;
 
   private final Map<UUID, ParkedTask> parked = new ConcurrentHashMap<>();
 
-  private final LogThrottle fullWarnings =
-      new LogThrottle(Duration.ofMinutes(1), () -> ticker.nanos());
+  private final LogThrottle fullWarnings;
+
+  /** For the CDI proxy. */
+  protected ParkingLot() {
+    this(null, null, null, null, null);
+  }
+
+  /** The lot of {@code gateSettings}' size; its full-lot warnings timed by {@code ticker}. */
+  @Inject
+  ParkingLot(
+      KeyedRateLimiter limiter,
+      GateSettings gateSettings,
+      TaskQueues queues,
+      TaskScheduler scheduler,
+      Ticker ticker) {
+    this.limiter = limiter;
+    this.gateSettings = gateSettings;
+    this.queues = queues;
+    this.scheduler = scheduler;
+    // a lambda, not ticker::nanos: the proxy's constructor passes a null ticker
+    this.fullWarnings = new LogThrottle(Duration.ofMinutes(1), () -> ticker.nanos());
+  }
 
   /** Parks a task until its slot; returns whether it was not parked before. */
   boolean park(UUID taskId, ParkedTask reservation) {

@@ -1,7 +1,7 @@
 package io.taskgate.engine.throttle.ratelimit;
 
 import io.taskgate.api.RateLimitPolicy;
-import io.taskgate.core.time.HumanDuration;
+import io.taskgate.core.limit.Limit;
 import io.taskgate.core.time.Ticker;
 import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.schedule.OffTimer;
@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -57,27 +56,35 @@ public class ParkingNotes {
    */
   static final int BATCHES_PER_FLUSH = 2;
 
-  @Inject TaskStore store;
+  private final TaskStore store;
+  private final Ticker ticker;
+
+  // @Resource cannot annotate a constructor parameter: the container's executors stay fields
   @Resource ManagedScheduledExecutorService timers;
   @Resource ManagedExecutorService executor;
 
   private final ConcurrentLinkedQueue<Parking> pending = new ConcurrentLinkedQueue<>();
   private final AtomicInteger size = new AtomicInteger();
   private final AtomicLong dropped = new AtomicLong();
-  @Inject Ticker ticker;
   private LogThrottle warnings;
   private ScheduledFuture<?> flusher;
+
+  /** For the CDI proxy. */
+  protected ParkingNotes() {
+    this(null, null);
+  }
+
+  /** Notes written to {@code store}, warnings timed by {@code ticker}. */
+  @Inject
+  ParkingNotes(TaskStore store, Ticker ticker) {
+    this.store = store;
+    this.ticker = ticker;
+  }
 
   @PostConstruct
   void start() {
     warnings = new LogThrottle(Duration.ofMinutes(1), ticker::nanos);
-    long every = FLUSH_EVERY.toNanos();
-    flusher =
-        timers.scheduleWithFixedDelay(
-            new OffTimer("parking notes", executor, this::flush),
-            every,
-            every,
-            TimeUnit.NANOSECONDS);
+    flusher = OffTimer.every(timers, "parking notes", FLUSH_EVERY, executor, this::flush);
   }
 
   @PreDestroy
@@ -122,11 +129,7 @@ public class ParkingNotes {
               + ", the next free slot of key "
               + key
               + " ("
-              + policy.permits()
-              + " per "
-              + HumanDuration.of(policy.period())
-              + ", burst "
-              + policy.burst()
+              + Limit.of(policy).describe()
               + ")");
     }
   }

@@ -10,7 +10,6 @@ import io.taskgate.core.ratelimit.RateLimitScope;
 import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.budget.RatePolicies;
 import io.taskgate.engine.cluster.Instances;
-import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerInvoker;
@@ -46,22 +45,53 @@ public class RateLimitGate implements Throttle {
   /** A slot this close beyond the claim-ahead lead still counts as within it. */
   private static final Duration CLAIM_AHEAD_SLACK = GateTuning.DEFAULT.claimAheadSlack();
 
-  @Inject RatePolicies policies;
-  @Inject KeyedRateLimiter limiter;
-  @Inject ParkingLot parkingLot;
-  @Inject StartSpacingGuard spacing;
-  @Inject RateLimitEvents events;
-  @Inject PacingLog pacing;
-  @Inject GateSettings gateSettings;
-  @Inject RateLimitKeySelector keys;
-  @Inject Instances instances;
-  @Inject TaskHistory history;
-  @Inject ParkingNotes notes;
+  private final RatePolicies policies;
+  private final KeyedRateLimiter limiter;
+  private final ParkingLot parkingLot;
+  private final StartSpacingGuard spacing;
+  private final RateLimitEvents events;
+  private final PacingLog pacing;
+  private final GateSettings gateSettings;
+  private final RateLimitKeySelector keys;
+  private final Instances instances;
+  private final ParkingNotes notes;
+  private final KeyStarts starts;
+  private final KeyPushBacks pushBacks;
 
   private final StartLead startLead = new StartLead();
 
-  @Inject KeyStarts starts;
-  @Inject KeyPushBacks pushBacks;
+  /** For the CDI proxy. */
+  protected RateLimitGate() {
+    this(null, null, null, null, null, null, null, null, null, null, null, null);
+  }
+
+  @Inject
+  RateLimitGate(
+      RatePolicies policies,
+      KeyedRateLimiter limiter,
+      ParkingLot parkingLot,
+      StartSpacingGuard spacing,
+      RateLimitEvents events,
+      PacingLog pacing,
+      GateSettings gateSettings,
+      RateLimitKeySelector keys,
+      Instances instances,
+      ParkingNotes notes,
+      KeyStarts starts,
+      KeyPushBacks pushBacks) {
+    this.policies = policies;
+    this.limiter = limiter;
+    this.parkingLot = parkingLot;
+    this.spacing = spacing;
+    this.events = events;
+    this.pacing = pacing;
+    this.gateSettings = gateSettings;
+    this.keys = keys;
+    this.instances = instances;
+    this.notes = notes;
+    this.starts = starts;
+    this.pushBacks = pushBacks;
+  }
 
   /**
    * The permit of task {@code taskId} the gate let through: its key's scope and key, and the slot
@@ -176,8 +206,7 @@ public class RateLimitGate implements Throttle {
         return ThrottleDecision.Run.now(permit);
       case UNTRACKED:
         parkingLot.left(queued.id());
-        events.failedOpen(queued.type(), key, limiter.stats().untrackedDecisions());
-        history.failedOpen(queued.queue(), queued.type());
+        events.failedOpen(queued, key, limiter.stats().untrackedDecisions());
         return ThrottleDecision.Run.now(permit);
       case DEFERRED:
         return deferred(queued, gate, permit, EpochNanos.toInstant(decision.slotEpochNanos()), now);
@@ -225,8 +254,7 @@ public class RateLimitGate implements Throttle {
       // deferred now; a parked task seen again before its slot (claimed ahead, redelivered) is not
       // deferred again
       pacing.reserved(gate.scope().name(), key, now, slot);
-      events.deferred(queued.id(), queued.type(), key, slot);
-      history.parked(queued.queue(), queued.type());
+      events.deferred(queued, key, slot);
       notes.parked(queued, key, slot, gate.policy(), now);
     }
     Duration claimAhead = gateSettings.claimAhead();
@@ -254,8 +282,7 @@ public class RateLimitGate implements Throttle {
     RateLimitRejectedException rejection =
         new RateLimitRejectedException(
             queued.type(), handlerInfo.beanClass().getName(), key, slot, gate.policy(), reason);
-    events.rejected(queued.id(), queued.type(), key, slot, reason);
-    history.rejected(queued.queue(), queued.type(), reason);
+    events.rejected(queued, key, slot, reason);
     return new ThrottleDecision.Reject(HandlerInvoker.describe(rejection), slot, rejection);
   }
 

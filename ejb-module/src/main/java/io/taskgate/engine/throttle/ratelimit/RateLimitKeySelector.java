@@ -33,11 +33,23 @@ public class RateLimitKeySelector {
   /** At most one warning per task type this often. */
   static final Duration WARNING_INTERVAL = Duration.ofMinutes(1);
 
-  @Inject GateSettings settings;
-  @Inject Ticker ticker;
-  @Inject HandlerInvoker invoker;
+  private final GateSettings settings;
+  private final HandlerInvoker invoker;
+  private final LogThrottle warnings;
 
-  LogThrottle warnings = new LogThrottle(WARNING_INTERVAL, () -> ticker.nanos());
+  /** For the CDI proxy. */
+  protected RateLimitKeySelector() {
+    this(null, null, null);
+  }
+
+  /** Keys within {@code settings}' length; warnings timed by {@code ticker}. */
+  @Inject
+  RateLimitKeySelector(GateSettings settings, Ticker ticker, HandlerInvoker invoker) {
+    this.settings = settings;
+    this.invoker = invoker;
+    // a lambda, not ticker::nanos: the proxy's constructor passes a null ticker
+    this.warnings = new LogThrottle(WARNING_INTERVAL, () -> ticker.nanos());
+  }
 
   /**
    * The task's throttling key, asking a handler instance (created for the call, released after)

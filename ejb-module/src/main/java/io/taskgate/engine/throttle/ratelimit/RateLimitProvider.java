@@ -28,12 +28,33 @@ import java.util.UUID;
  */
 @ApplicationScoped
 public class RateLimitProvider implements ThrottleProvider {
-  @Inject RateLimitGate gate;
-  @Inject ParkingLot parkingLot;
-  @Inject GateSettings settings;
-  @Inject RateLimitKeySelector keys;
-  @Inject RatePolicies policies;
-  @Inject KeyedRateLimiter limiter;
+  private final RateLimitGate gate;
+  private final ParkingLot parkingLot;
+  private final GateSettings settings;
+  private final RateLimitKeySelector keys;
+  private final RatePolicies policies;
+  private final KeyedRateLimiter limiter;
+
+  /** For the CDI proxy. */
+  protected RateLimitProvider() {
+    this(null, null, null, null, null, null);
+  }
+
+  @Inject
+  RateLimitProvider(
+      RateLimitGate gate,
+      ParkingLot parkingLot,
+      GateSettings settings,
+      RateLimitKeySelector keys,
+      RatePolicies policies,
+      KeyedRateLimiter limiter) {
+    this.gate = gate;
+    this.parkingLot = parkingLot;
+    this.settings = settings;
+    this.keys = keys;
+    this.policies = policies;
+    this.limiter = limiter;
+  }
 
   @Override
   public List<? extends Throttle> throttlesOf(HandlerInfo handler) {

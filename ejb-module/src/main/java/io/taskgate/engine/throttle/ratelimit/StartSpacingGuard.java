@@ -41,8 +41,8 @@ public class StartSpacingGuard {
    */
   private static final long SLACK_NANOS = GateTuning.DEFAULT.spacingSlack().toNanos();
 
-  @Inject GateSettings gateSettings;
-  @Inject GridState grid;
+  private final GateSettings gateSettings;
+  private final GridState grid;
 
   private volatile StartSpacing spacing; // made on first use, from the gate's settings
 
@@ -52,6 +52,21 @@ public class StartSpacingGuard {
   private final ThreadLocal<long[]> pendingToken = ThreadLocal.withInitial(() -> new long[1]);
 
   private final ReentrantLock[] startWindows = newLocks(256);
+
+  /** For the CDI proxy. */
+  protected StartSpacingGuard() {
+    this(null, null);
+  }
+
+  /**
+   * Local spacing sized by {@code gateSettings}; starts checked in {@code grid} when the budgets
+   * are there (null: never, as in tests outside the container).
+   */
+  @Inject
+  StartSpacingGuard(GateSettings gateSettings, GridState grid) {
+    this.gateSettings = gateSettings;
+    this.grid = grid;
+  }
 
   /**
    * When a claimed task of the key may start, if not now: null to start now, otherwise the instant

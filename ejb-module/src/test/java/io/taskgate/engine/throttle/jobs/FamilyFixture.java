@@ -5,7 +5,7 @@ import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.ThrottlingAction;
-import io.taskgate.engine.event.TaskTransitions;
+import io.taskgate.engine.event.EngineEvents;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.TaskgateExtension;
 import io.taskgate.engine.throttle.ThrottleChain;
@@ -38,10 +38,11 @@ public final class FamilyFixture {
 
   final SettableClock clock = new SettableClock(T0);
   final MemoryThrottlerStore store;
+  final EngineEvents events = new EngineEvents();
   final io.taskgate.engine.throttle.Throttles throttles =
       io.taskgate.engine.throttle.Throttles.of(java.util.List.of());
   final JobThrottlers family;
-  final DefaultThrottlingManager manager = new DefaultThrottlingManager();
+  final DefaultThrottlingManager manager;
 
   FamilyFixture() {
     this(new MemoryThrottlerStore());
@@ -50,11 +51,9 @@ public final class FamilyFixture {
   /** A fresh engine over {@code store}, as after a restart. */
   FamilyFixture(MemoryThrottlerStore store) {
     this.store = store;
-    family = new JobThrottlers(store, clock, null, new TaskTransitions(), null, throttles);
+    family = new JobThrottlers(store, clock, null, events, throttles);
     family.configure(ThrottlingAction.WAIT, null, false, Duration.ofSeconds(30));
-    manager.store = store;
-    manager.throttlers = family;
-    manager.clock = clock;
+    manager = new DefaultThrottlingManager(store, family, clock, null, null, null);
   }
 
   /** The handler {@code beanClass} as deployment reads it. */

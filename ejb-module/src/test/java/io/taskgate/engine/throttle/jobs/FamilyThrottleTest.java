@@ -14,6 +14,7 @@ import io.taskgate.api.Throttling;
 import io.taskgate.api.ThrottlingAction;
 import io.taskgate.api.UnknownThrottlerException;
 import io.taskgate.api.WindowOptions;
+import io.taskgate.engine.event.Counted;
 import io.taskgate.engine.event.MinuteCounts;
 import io.taskgate.engine.event.TaskHistory;
 import io.taskgate.engine.throttle.AttemptEnd;
@@ -403,8 +404,8 @@ class FamilyThrottleTest {
 
   @Test
   void thePerMinuteHistoryCountsATaskMadeToWaitOnceAndEachDrop() {
-    TaskHistory history = new TaskHistory(f.clock);
-    f.family.stats().onTask(history::throttleWaited, history::throttleDropped);
+    TaskHistory history = new TaskHistory();
+    f.events.subscribe(Counted.class, history::count);
     f.manager.addOrUpdateSemaphore("newsletter", 1);
     admitted(ByOrder.class, Ship.order(1));
     UUID waiting = UUID.randomUUID();

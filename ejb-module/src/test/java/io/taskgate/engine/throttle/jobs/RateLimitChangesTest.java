@@ -44,14 +44,11 @@ class RateLimitChangesTest {
 
   private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final MemoryThrottlerStore store = new MemoryThrottlerStore();
-  private final DefaultThrottlingManager manager = new DefaultThrottlingManager();
+  private final RatePolicies rates = GateFixture.policies(clock, store);
+  private final DefaultThrottlingManager manager;
 
   RateLimitChangesTest() {
-    RatePolicies rates = GateFixture.policies(clock, store);
-    manager.store = store;
-    manager.clock = clock;
-    manager.rates = rates;
-    manager.registry =
+    HandlerRegistry registry =
         new HandlerRegistry() {
           @Override
           public Optional<HandlerInfo> find(String typeName) {
@@ -63,6 +60,7 @@ class RateLimitChangesTest {
             return List.of(SHIP);
           }
         };
+    manager = new DefaultThrottlingManager(store, null, clock, rates, registry, null);
   }
 
   @ParameterizedTest
@@ -104,15 +102,15 @@ class RateLimitChangesTest {
   @Test
   void aKeysChangeIsTheKeysAndANullKeyChangesTheWholeType() {
     manager.setRateLimit(TYPE, "acme", 5, Duration.ofSeconds(1), 2, "alice");
-    assertThat(manager.rates.override(TYPE, "acme")).isPresent();
-    assertThat(manager.rates.override(TYPE, null)).isEmpty();
+    assertThat(rates.override(TYPE, "acme")).isPresent();
+    assertThat(rates.override(TYPE, null)).isEmpty();
 
     RateLimitPolicy typeWide =
         manager.setRateLimit(TYPE, null, 1000, Duration.ofSeconds(1), 1000, "alice");
 
     assertThat(typeWide.emissionIntervalNanos()).isEqualTo(Duration.ofMillis(1).toNanos());
-    assertThat(manager.rates.override(TYPE, null)).isPresent();
+    assertThat(rates.override(TYPE, null)).isPresent();
     assertThat(manager.resetRateLimit(TYPE, null, "alice")).isTrue();
-    assertThat(manager.rates.override(TYPE, "acme")).isPresent();
+    assertThat(rates.override(TYPE, "acme")).isPresent();
   }
 }

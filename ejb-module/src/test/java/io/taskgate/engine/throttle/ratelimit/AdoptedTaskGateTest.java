@@ -81,7 +81,7 @@ class AdoptedTaskGateTest {
     Instant now = GateFixture.T0.plusMillis(350);
     survivor.clock.set(now);
     for (int i = 1; i < tasks.length; i++) {
-      survivor.gate.instances.adopted(tasks[i], now);
+      survivor.instances.adopted(tasks[i], now);
     }
 
     ThrottleDecision longPassed = acquire(tasks[1]); // slot +100: 250 ms ago

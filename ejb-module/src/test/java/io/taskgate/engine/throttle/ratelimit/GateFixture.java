@@ -11,7 +11,6 @@ import io.taskgate.engine.RecordingEvent;
 import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.budget.RatePolicies;
-import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.queue.TaskQueues;
@@ -49,14 +48,17 @@ public final class GateFixture {
   final RateLimitScope scope;
   final HandlerInfo handler;
   final GateSettings settings;
-  final ParkingLot parkingLot = new ParkingLot();
-  final RateLimitEvents events = new RateLimitEvents();
+  final KeyedRateLimiter limiter;
+  final RatePolicies policies;
+  final io.taskgate.engine.cluster.Instances instances = new io.taskgate.engine.cluster.Instances();
+  final ParkingLot parkingLot;
+  final RateLimitEvents events;
   final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
-  final RateLimitGate gate = new RateLimitGate();
-  final ParkingNotes notes = new ParkingNotes();
-  final io.taskgate.engine.event.TaskHistory history =
-      new io.taskgate.engine.event.TaskHistory(clock);
+  final RateLimitGate gate;
+  final ParkingNotes notes = new ParkingNotes(null, null);
+  final io.taskgate.engine.event.TaskHistory history = new io.taskgate.engine.event.TaskHistory();
+  final io.taskgate.engine.event.EngineEvents channel = new io.taskgate.engine.event.EngineEvents();
   final PacingLog pacing = new PacingLog(10);
   final io.taskgate.store.ThrottlerStore policyStore =
       new io.taskgate.engine.throttle.jobs.MemoryThrottlerStore();
@@ -84,41 +86,31 @@ public final class GateFixture {
             Optional.of(
                 new GateSpec(scope, GateSpec.KeySource.TASK, GateSpec.PolicySource.ANNOTATION)));
     settings = GateSettings.of(new GateSettings.Values(maxParked, 1_000, 256, true, claimAhead));
-    parkingLot.limiter = limiter;
-    parkingLot.gateSettings = settings;
-    parkingLot.queues = new TaskQueues();
-    parkingLot.ticker = ticker;
-    StartSpacingGuard spacing = new StartSpacingGuard();
-    spacing.gateSettings = settings;
-    events.settings = settings;
-    events.clock = clock;
-    events.deferredEvents = deferred;
-    events.failOpenEvents = new RecordingEvent<>();
-    events.rejectedEvents = rejected;
-    events.warnings = new LogThrottle(RateLimitEvents.WARNING_INTERVAL, ticker::nanos);
-    RateLimitKeySelector keys = new RateLimitKeySelector();
-    keys.settings = settings;
-    keys.warnings = new LogThrottle(RateLimitKeySelector.WARNING_INTERVAL, ticker::nanos);
-    gate.limiter = limiter;
-    gate.policies = policies(clock, policyStore);
-    gate.parkingLot = parkingLot;
-    gate.spacing = spacing;
-    gate.events = events;
-    gate.pacing = pacing;
-    gate.gateSettings = settings;
-    gate.keys = keys;
-    gate.instances = new io.taskgate.engine.cluster.Instances();
-    gate.history = history;
-    gate.notes = notes;
-    KeyStarts starts = new KeyStarts();
-    starts.spacing = spacing;
-    starts.pacing = pacing;
-    starts.clock = clock;
-    gate.starts = starts;
-    KeyPushBacks keyPushBacks = new KeyPushBacks();
-    keyPushBacks.limiter = limiter;
-    keyPushBacks.pushBacks = pushBacks;
-    gate.pushBacks = keyPushBacks;
+    this.limiter = limiter;
+    policies = policies(clock, policyStore);
+    parkingLot = new ParkingLot(limiter, settings, new TaskQueues(), null, ticker);
+    StartSpacingGuard spacing = new StartSpacingGuard(settings, null);
+    channel.subscribe(io.taskgate.engine.event.Counted.class, history::count);
+    channel.subscribe(io.taskgate.api.RateLimitDeferred.class, deferred::fire);
+    channel.subscribe(io.taskgate.api.RateLimitRejected.class, rejected::fire);
+    events = new RateLimitEvents(settings, clock, channel, ticker);
+    RateLimitKeySelector keys = new RateLimitKeySelector(settings, ticker, null);
+    KeyStarts starts = new KeyStarts(spacing, pacing, clock);
+    KeyPushBacks keyPushBacks = new KeyPushBacks(limiter, pushBacks);
+    gate =
+        new RateLimitGate(
+            policies,
+            limiter,
+            parkingLot,
+            spacing,
+            events,
+            pacing,
+            settings,
+            keys,
+            instances,
+            notes,
+            starts,
+            keyPushBacks);
   }
 
   /**
@@ -139,13 +131,7 @@ public final class GateFixture {
       RatePolicies policies,
       PacingLog pacing,
       PushBacks pushBacks) {
-    GateReads reads = new GateReads();
-    reads.parkingLot = parkingLot;
-    reads.settings = settings;
-    reads.policies = policies;
-    reads.pacing = pacing;
-    reads.pushBacks = pushBacks;
-    return reads;
+    return new GateReads(parkingLot, settings, policies, pacing, pushBacks);
   }
 
   public static RatePolicies policies(java.time.InstantSource clock) {

@@ -87,7 +87,7 @@ class GateHooksTest {
     fixture.gate.claimedAhead(ahead.permit(), id);
 
     assertThat(ahead.startAt()).isEqualTo(slot);
-    assertThat(fixture.parkingLot.limiter.reservedSlot(fixture.scope, "acme", id))
+    assertThat(fixture.limiter.reservedSlot(fixture.scope, "acme", id))
         .isEqualTo(KeyedRateLimiter.NO_RESERVATION);
     assertThat(fixture.parkingLot.contains(id)).isTrue();
     fixture.gate.leftWaiting(ahead.permit(), id);

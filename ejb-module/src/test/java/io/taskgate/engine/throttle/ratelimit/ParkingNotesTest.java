@@ -21,10 +21,10 @@ class ParkingNotesTest {
   static final Instant NOW = Instant.parse("2026-11-27T01:00:00Z");
 
   final List<List<TaskNote>> written = new ArrayList<>();
-  final ParkingNotes notes = new ParkingNotes();
+  final ParkingNotes notes;
 
   ParkingNotesTest() {
-    notes.store =
+    TaskStore store =
         (TaskStore)
             Proxy.newProxyInstance(
                 TaskStore.class.getClassLoader(),
@@ -38,6 +38,7 @@ class ParkingNotesTest {
                   }
                   throw new AssertionError("the notes call only note(), not " + method.getName());
                 });
+    notes = new ParkingNotes(store, null);
   }
 
   @Test

@@ -9,7 +9,8 @@ import io.taskgate.api.RateLimitRejectedException.Reason;
 import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.RecordingEvent;
 import io.taskgate.engine.budget.GateSettings;
-import io.taskgate.engine.event.LogThrottle;
+import io.taskgate.engine.event.EngineEvents;
+import io.taskgate.store.StoredTask;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -28,19 +29,26 @@ class RateLimitEventsTest {
   final RecordingEvent<RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<RateLimitFailOpen> failedOpen = new RecordingEvent<>();
   final RecordingEvent<RateLimitRejected> rejected = new RecordingEvent<>();
-  final RateLimitEvents events = new RateLimitEvents();
+  final EngineEvents channel = new EngineEvents();
+  RateLimitEvents events = events(GateSettings.of(GateSettings.Values.defaults(1000)));
 
   RateLimitEventsTest() {
-    events.settings = GateSettings.of(GateSettings.Values.defaults(1000));
-    events.clock = now::get;
-    events.deferredEvents = deferred;
-    events.failOpenEvents = failedOpen;
-    events.rejectedEvents = rejected;
-    events.warnings = new LogThrottle(RateLimitEvents.WARNING_INTERVAL, nanos::get);
+    channel.subscribe(RateLimitDeferred.class, deferred::fire);
+    channel.subscribe(RateLimitFailOpen.class, failedOpen::fire);
+    channel.subscribe(RateLimitRejected.class, rejected::fire);
+  }
+
+  RateLimitEvents events(GateSettings settings) {
+    return new RateLimitEvents(settings, now::get, channel, nanos::get);
   }
 
   static UUID task(int n) {
     return new UUID(0, n);
+  }
+
+  /** Task {@code n} of {@link #TYPE}, as stored. */
+  static StoredTask stored(int n) {
+    return StoredTask.queued(task(n), TYPE, "{}", "default", null, T0, null, T0);
   }
 
   void at(Duration sinceT0) {
@@ -49,10 +57,10 @@ class RateLimitEventsTest {
 
   @Test
   void theFirstDeferralOfAKeyIsFiredAtOnceAndTheRestOfItsWindowAsOneSummary() {
-    events.deferred(task(1), TYPE, "tenant-1", T0.plusSeconds(4));
+    events.deferred(stored(1), "tenant-1", T0.plusSeconds(4));
     at(Duration.ofSeconds(1));
-    events.deferred(task(2), TYPE, "tenant-1", T0.plusSeconds(8));
-    events.deferred(task(3), TYPE, "tenant-1", T0.plusSeconds(12));
+    events.deferred(stored(2), "tenant-1", T0.plusSeconds(8));
+    events.deferred(stored(3), "tenant-1", T0.plusSeconds(12));
     events.drainDue();
 
     assertThat(deferred.fired)
@@ -92,8 +100,8 @@ class RateLimitEventsTest {
   @Test
   void everyDeferralIsLoggedAtDebugLevel() {
     try (LogCapture log = new LogCapture(RateLimitEvents.class, Level.FINE)) {
-      events.deferred(task(1), TYPE, "tenant-1", T0.plusSeconds(4));
-      events.deferred(task(2), TYPE, "tenant-1", T0.plusSeconds(8));
+      events.deferred(stored(1), "tenant-1", T0.plusSeconds(4));
+      events.deferred(stored(2), "tenant-1", T0.plusSeconds(8));
 
       assertThat(log.messages(Level.FINE))
           .containsExactly(
@@ -108,10 +116,10 @@ class RateLimitEventsTest {
 
   @Test
   void deferralEventsCanBeSwitchedOff() {
-    events.settings = GateSettings.of(new GateSettings.Values(10, 10, 10, false));
+    events = events(GateSettings.of(new GateSettings.Values(10, 10, 10, false)));
 
-    events.deferred(task(1), TYPE, "tenant-1", T0.plusSeconds(4));
-    events.deferred(task(2), TYPE, "tenant-1", T0.plusSeconds(8));
+    events.deferred(stored(1), "tenant-1", T0.plusSeconds(4));
+    events.deferred(stored(2), "tenant-1", T0.plusSeconds(8));
     at(RateLimitEvents.WINDOW);
     events.drainDue();
 
@@ -121,12 +129,12 @@ class RateLimitEventsTest {
 
   @Test
   void failingOpenAlwaysFiresAndWarnsOncePerTypeAndMinute() {
-    events.settings = GateSettings.of(new GateSettings.Values(10, 10, 10, false));
+    events = events(GateSettings.of(new GateSettings.Values(10, 10, 10, false)));
     try (LogCapture log = new LogCapture(RateLimitEvents.class, Level.WARNING)) {
-      events.failedOpen(TYPE, "tenant-9", 1);
-      events.failedOpen(TYPE, "tenant-10", 2);
+      events.failedOpen(stored(9), "tenant-9", 1);
+      events.failedOpen(stored(9), "tenant-10", 2);
       nanos.addAndGet(RateLimitEvents.WARNING_INTERVAL.toNanos());
-      events.failedOpen(TYPE, "tenant-11", 3);
+      events.failedOpen(stored(9), "tenant-11", 3);
 
       assertThat(failedOpen.fired)
           .containsExactly(
@@ -150,24 +158,13 @@ class RateLimitEventsTest {
   @Test
   void aRejectionIsFiredAndLogged() {
     try (LogCapture log = new LogCapture(RateLimitEvents.class, Level.INFO)) {
-      events.rejected(task(5), TYPE, "tenant-1", T0.plusSeconds(7200), Reason.BEYOND_HORIZON);
+      events.rejected(stored(5), "tenant-1", T0.plusSeconds(7200), Reason.BEYOND_HORIZON);
 
       assertThat(rejected.fired)
           .containsExactly(
               new RateLimitRejected(
                   task(5), TYPE, "tenant-1", T0.plusSeconds(7200), Reason.BEYOND_HORIZON));
       assertThat(log.messages(Level.INFO)).containsExactly(rejected.fired.get(0).message());
-    }
-  }
-
-  @Test
-  void anObserverThatThrowsIsLoggedAndIgnored() {
-    rejected.observerFailure = new IllegalStateException("observer broke");
-    try (LogCapture log = new LogCapture(RateLimitEvents.class, Level.WARNING)) {
-      events.rejected(task(5), TYPE, "tenant-1", T0, Reason.DISCARDED);
-
-      assertThat(rejected.fired).hasSize(1);
-      assertThat(log.messages(Level.WARNING)).singleElement().asString().contains("threw; ignored");
     }
   }
 }

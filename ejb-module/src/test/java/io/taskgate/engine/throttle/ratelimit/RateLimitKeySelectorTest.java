@@ -11,7 +11,6 @@ import io.taskgate.api.TaskHandler;
 import io.taskgate.core.ratelimit.RateLimitKeys;
 import io.taskgate.engine.LogCapture;
 import io.taskgate.engine.budget.GateSettings;
-import io.taskgate.engine.event.LogThrottle;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.TaskgateExtension;
 import java.time.Duration;
@@ -80,12 +79,9 @@ class RateLimitKeySelectorTest {
 
   final AtomicLong nanos = new AtomicLong();
   final AtomicInteger handlersCreated = new AtomicInteger();
-  final RateLimitKeySelector selector = new RateLimitKeySelector();
-
-  RateLimitKeySelectorTest() {
-    selector.settings = GateSettings.of(GateSettings.Values.defaults(1000));
-    selector.warnings = new LogThrottle(RateLimitKeySelector.WARNING_INTERVAL, nanos::get);
-  }
+  RateLimitKeySelector selector =
+      new RateLimitKeySelector(
+          GateSettings.of(GateSettings.Values.defaults(1000)), nanos::get, null);
 
   Optional<String> keyOf(Class<? extends Handler<?>> handlerClass, Task task) {
     HandlerInfo handler =
@@ -142,7 +138,9 @@ class RateLimitKeySelectorTest {
 
   @Test
   void theMaximumKeyLengthComesFromTheSettings() {
-    selector.settings = GateSettings.of(new GateSettings.Values(10, 10, 5, true));
+    selector =
+        new RateLimitKeySelector(
+            GateSettings.of(new GateSettings.Values(10, 10, 5, true)), nanos::get, null);
 
     assertThat(keyOf(SyncHandler.class, new Sync("12345"))).contains("12345");
     assertThat(keyOf(SyncHandler.class, new Sync("123456")))

@@ -23,7 +23,7 @@ class RatePoliciesTest {
         new RateOverride(f.scope.name(), key, permits, Duration.ofSeconds(1).toNanos(), burst),
         "alice",
         f.clock.instant());
-    f.gate.policies.reload(f.clock.instant());
+    f.policies.reload(f.clock.instant());
   }
 
   @Test
@@ -52,7 +52,7 @@ class RatePoliciesTest {
         .isBefore(f.clock.instant().plusMillis(500));
 
     f.policyStore.removeRateOverride(f.scope.name(), null, "alice", f.clock.instant());
-    f.gate.policies.reload(f.clock.instant());
+    f.policies.reload(f.clock.instant());
     assertThat(decide("b")).isInstanceOf(ThrottleDecision.Run.class);
     assertThat(decide("b")).isInstanceOf(ThrottleDecision.ParkUntil.class);
     assertThat(f.policyStore.changes(10))
@@ -64,7 +64,7 @@ class RatePoliciesTest {
 
   @Test
   void aChangeMadeByAnotherInstanceArrivesWithinTwoSeconds() {
-    f.gate.policies.reload(f.clock.instant());
+    f.policies.reload(f.clock.instant());
     // stored by another instance: this one has not reloaded
     f.policyStore.putRateOverride(
         new RateOverride(f.scope.name(), null, 10, Duration.ofSeconds(1).toNanos(), 5),
@@ -87,7 +87,7 @@ class RatePoliciesTest {
   void aStoredChangeOutsideTheRangesIsIgnoredAndTheAnnotationApplies() {
     f.policyStore.putRateOverride(
         new RateOverride(f.scope.name(), "vip", Integer.MAX_VALUE, 1, 1), "old", f.clock.instant());
-    f.gate.policies.reload(f.clock.instant());
+    f.policies.reload(f.clock.instant());
 
     assertThat(decide("vip")).isInstanceOf(ThrottleDecision.Run.class);
     assertThat(decide("vip"))

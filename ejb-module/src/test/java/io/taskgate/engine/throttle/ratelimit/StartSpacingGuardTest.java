@@ -18,11 +18,9 @@ class StartSpacingGuardTest {
   static final RateLimitPolicy TEN_A_SECOND =
       RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(1);
 
-  final StartSpacingGuard guard = new StartSpacingGuard();
+  static final GateSettings SETTINGS = GateSettings.of(GateSettings.Values.defaults(1000));
 
-  StartSpacingGuardTest() {
-    guard.gateSettings = GateSettings.of(GateSettings.Values.defaults(1000));
-  }
+  StartSpacingGuard guard = new StartSpacingGuard(SETTINGS, null);
 
   @Test
   void aStartTooCloseToTheKeysLastWaitsUntilItConformsOtherKeysDoNot() {
@@ -48,10 +46,12 @@ class StartSpacingGuardTest {
 
   @Test
   void withTheBudgetsInTheGridNothingIsHeld() {
-    guard.grid =
-        GridState.of(
-            GridSettings.read(
-                key -> Optional.ofNullable(Map.of(GridSettings.LIMITER, "grid").get(key))));
+    guard =
+        new StartSpacingGuard(
+            SETTINGS,
+            GridState.of(
+                GridSettings.read(
+                    key -> Optional.ofNullable(Map.of(GridSettings.LIMITER, "grid").get(key)))));
     guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, false);
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
