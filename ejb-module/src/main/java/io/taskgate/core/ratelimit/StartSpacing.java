@@ -87,22 +87,45 @@ public final class StartSpacing {
   }
 
   /**
-   * A task of {@code scope}'s {@code key} is about to start at {@code nowEpochNanos}. Returns 0 if
-   * it may (its start is recorded), else how many nanoseconds to wait before asking again.
+   * A start told to wait: until when ({@code until}, epoch nanoseconds), and its place in its key's
+   * line ({@code place}: when it would start if the line did not slip), to be handed back when it
+   * comes back ({@link #hold}).
+   */
+  public record Hold(long until, long place) {}
+
+  /**
+   * {@link #hold} for a task not told to wait before: 0 if it may start now (its start is
+   * recorded), else how many nanoseconds to wait before asking again.
+   */
+  public long tryStart(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
+    Hold hold = hold(scope, key, policy, nowEpochNanos, null);
+    return hold == null ? 0 : hold.until() - nowEpochNanos;
+  }
+
+  /**
+   * A task of {@code scope}'s {@code key} is about to start at {@code nowEpochNanos}. Returns null
+   * if it may (its start is recorded), else how long it waits, and its place in line.
    *
    * <p>Two chains are kept per key. The observed one holds the starts really made: every start must
    * conform to it, which is the guarantee. The reserved one adds the starts told to wait: a task
-   * told to wait is given the next conforming time after every start and every wait before it
-   * ({@code TAT − τ} of this chain, which then moves on one interval), so waiting tasks come back
-   * one interval apart in the order they were told, and a new start lines up behind them. A task
-   * coming back ({@code held}) has its place already: it is checked against the observed chain
-   * only, and if an earlier start came late and it still does not conform, it waits for exactly
-   * that.
+   * told to wait is given the next conforming time after every start and every wait before it, its
+   * place in line ({@code TAT − τ} of this chain, which then moves on one interval), so waiting
+   * tasks come back one interval apart in the order they were told, and a new start lines up behind
+   * them.
    *
-   * @param held whether this task was told to wait before and is coming back
+   * <p>A task coming back ({@code previous}: what it was told last) keeps its place. Places are
+   * kept as they were given out, and the line's slip is kept apart: when a task back at its place
+   * (as far as the line slipped) still does not conform, because the starts before it began later
+   * than their places, the line slips by as much, and it waits for the observed chain; every place
+   * after it moves with it, in order, and a task that comes back before its place (the line slipped
+   * while it waited) waits until then. So a task is never sent to the back of the line (there, it
+   * could meet another late start, and again, and never start), waiting tasks never bunch, and a
+   * stall leaves the starts after it late by the stall less the tolerance.
+   *
+   * @param previous null, or the hold this task was told last
    */
-  public long tryStart(
-      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, boolean held) {
+  public Hold hold(
+      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, Hold previous) {
     Objects.requireNonNull(policy, "policy");
     Scoped scoped = new Scoped(scope, key);
     if (!states.containsKey(scoped)) {
@@ -112,13 +135,13 @@ public final class StartSpacing {
         sweep(nowEpochNanos);
       }
       if (states.size() >= maxKeys) {
-        return 0; // fail open: too many keys in use to check one more
+        return null; // fail open: too many keys in use to check one more
       }
     }
     long emission = policy.emissionIntervalNanos();
     long tolerance = policy.burstToleranceNanos();
     long margin = marginNanos(policy);
-    long[] wait = {0};
+    Hold[] hold = {null};
     states.compute(
         scoped,
         (k, state) -> {
@@ -127,25 +150,37 @@ public final class StartSpacing {
                   ? state
                   : policy.startEmpty() ? State.empty(nowEpochNanos, tolerance) : State.NEW;
           long observedBound = bound(was.observed(), tolerance);
-          // a task coming back has its place: only the starts really made can hold it back
-          long bound =
-              held ? observedBound : Math.max(bound(was.reserved(), tolerance), observedBound);
-          if (nowEpochNanos < bound) {
-            // told to wait (again, if an earlier start came late): the next place in line
-            long at = Math.max(bound(was.reserved(), tolerance), observedBound);
-            wait[0] = at - nowEpochNanos;
-            return new State(
-                Math.max(was.reserved(), at + margin) + emission,
+          long startNow = nowEpochNanos + margin;
+          if (previous == null) {
+            long lineBound = Math.max(bound(was.reserved(), tolerance), observedBound);
+            if (nowEpochNanos >= lineBound) {
+              long observed = Math.max(was.observed(), startNow) + emission;
+              long reserved = Math.max(was.reserved(), startNow) + emission;
+              return was.with(
+                  Math.max(reserved, observed), observed, state == null && policy.startEmpty());
+            }
+            // told to wait: the next place in line
+            hold[0] = new Hold(lineBound, lineBound - was.slip());
+            return was.with(
+                Math.max(was.reserved(), lineBound + margin) + emission,
                 was.observed(),
                 was.firstOfEmpty());
           }
-          long observed = Math.max(was.observed(), nowEpochNanos + margin) + emission;
-          long reserved =
-              held ? was.reserved() : Math.max(was.reserved(), nowEpochNanos + margin) + emission;
-          return new State(
-              Math.max(reserved, observed), observed, state == null && policy.startEmpty());
+          long due = previous.place() + was.slip(); // its place, as far as the line slipped
+          if (nowEpochNanos < due) {
+            hold[0] = new Hold(due, previous.place()); // the line slipped while it waited
+            return was;
+          }
+          if (nowEpochNanos >= observedBound) {
+            long observed = Math.max(was.observed(), startNow) + emission;
+            return was.with(
+                Math.max(was.reserved(), observed), observed, state == null && policy.startEmpty());
+          }
+          // the starts before it came late: the line slips, it and every place after it
+          hold[0] = new Hold(observedBound, previous.place());
+          return was.slipped(observedBound - due);
         });
-    return wait[0];
+    return hold[0];
   }
 
   private static long bound(long tat, long tolerance) {
@@ -168,28 +203,48 @@ public final class StartSpacing {
           // the first start of a key that starts empty leaves the bucket empty from when it began
           long floor = nowEpochNanos + margin + emission + (state.firstOfEmpty() ? tolerance : 0);
           if (floor <= state.observed()) {
-            return state.firstOfEmpty()
-                ? new State(state.reserved(), state.observed(), false)
-                : state;
+            return state.firstOfEmpty() ? state.begun() : state;
           }
-          return new State(Math.max(state.reserved(), floor), floor, false);
+          return state.startedAt(floor);
         });
   }
 
   /**
    * A key's two chains: the theoretical arrival time of its starts and waiting tasks ({@code
-   * reserved}), and of its starts alone ({@code observed}); {@code firstOfEmpty}: the only start so
+   * reserved}, as the line's places stand now: slipped), and of its starts alone ({@code
+   * observed}); how far the line slipped since its places were given out ({@code slip}: a place
+   * given out as {@code p} now stands at {@code p + slip}); {@code firstOfEmpty}: the only start so
    * far is the first of a key that starts empty, not yet begun.
    */
-  private record State(long reserved, long observed, boolean firstOfEmpty) {
-    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE, false);
+  private record State(long reserved, long observed, long slip, boolean firstOfEmpty) {
+    static final State NEW = new State(Long.MIN_VALUE, Long.MIN_VALUE, 0, false);
 
     /**
      * A key whose policy starts empty, seen first at {@code now}: its first start is free, the next
      * one interval later, as the limiter's slots of a new key are.
      */
     static State empty(long now, long tolerance) {
-      return new State(now + tolerance, now + tolerance, false);
+      return new State(now + tolerance, now + tolerance, 0, false);
+    }
+
+    State with(long reserved, long observed, boolean firstOfEmpty) {
+      return new State(reserved, observed, slip, firstOfEmpty);
+    }
+
+    /** The line slipped {@code by} more: its end moves with it. */
+    State slipped(long by) {
+      return new State(
+          reserved == Long.MIN_VALUE ? reserved : reserved + by, observed, slip + by, firstOfEmpty);
+    }
+
+    /** The first start of a key that starts empty has begun. */
+    State begun() {
+      return with(reserved, observed, false);
+    }
+
+    /** A start began later than checked: both chains move on from {@code tat}. */
+    State startedAt(long tat) {
+      return with(Math.max(reserved, tat), tat, false);
     }
 
     /** Whether a start now would find nothing a new key would not. */

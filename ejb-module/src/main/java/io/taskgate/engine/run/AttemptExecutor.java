@@ -66,10 +66,10 @@ public class AttemptExecutor {
 
   /**
    * Runs the attempt of a claimed task now; null if, at the last moment, a throttle holds it back
-   * ({@link StartCheck#holdUntil}: it then waits on the timeline). {@code held}: it was held
-   * before.
+   * ({@link StartCheck#holdUntil}: it then waits on the timeline). {@code held}: null, or how it
+   * was held back last time.
    */
-  AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
+  AttemptOutcome execute(StoredTask claimed, Claim claim, StartCheck.Hold held) {
     HandlerInfo handlerInfo = claim.handler();
     Task task = claim.task();
     TaskContext context = HandlerInvoker.context(claimed, handlerInfo, claim.throttledUntil());
@@ -135,7 +135,7 @@ public class AttemptExecutor {
   private boolean started(
       StoredTask claimed,
       Claim claim,
-      boolean held,
+      StartCheck.Hold held,
       Handler<Task> handler,
       Task task,
       TaskContext context) {
@@ -147,9 +147,9 @@ public class AttemptExecutor {
     check.open();
     boolean entering = false;
     try {
-      Instant holdUntil = check.holdUntil(clock.instant(), held);
-      if (holdUntil != null) {
-        ahead.waitOnTimeline(claimed, claim, holdUntil, true);
+      StartCheck.Hold hold = check.holdUntil(clock.instant(), held);
+      if (hold != null) {
+        ahead.waitOnTimeline(claimed, claim, hold.until(), hold);
         return false;
       }
       invoker.callback(claimed, "onStarted", () -> handler.onStarted(task, context));

@@ -7,6 +7,7 @@ import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.Permits;
+import io.taskgate.engine.throttle.StartCheck;
 import io.taskgate.engine.throttle.Throttle;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -195,7 +196,7 @@ public class AttemptRunner {
         StoredTask claimedTask = claimed.get(i);
         if (claimedTask != null) {
           oldest = finishIfOld(outcomes, open, oldest, helping);
-          AttemptOutcome outcome = execute(claimedTask, claims.get(i), false);
+          AttemptOutcome outcome = execute(claimedTask, claims.get(i), null);
           ran(outcome, claimedTask.id(), outcomes, open, waiting);
         }
       }
@@ -271,7 +272,7 @@ public class AttemptRunner {
    * catches those) fails the attempt under its retry policy instead of leaving the task IN_PROGRESS
    * with nobody running it, which only a restart would find.
    */
-  private AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
+  private AttemptOutcome execute(StoredTask claimed, Claim claim, StartCheck.Hold held) {
     try {
       return executor.execute(claimed, claim, held);
     } catch (RuntimeException | LinkageError fault) {

@@ -3,6 +3,7 @@ package io.taskgate.engine.run;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.StartCheck;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -72,7 +73,7 @@ public class ClaimsAhead {
       claim.permits().claimedAhead(claimedTask.id());
       if (startAt.isAfter(claimedAt)) {
         waiting.add(claimedTask.id());
-        waitOnTimeline(claimedTask, claim, startAt, false);
+        waitOnTimeline(claimedTask, claim, startAt, null);
         claimed.set(i, null);
       } else {
         claim.permits().leftWaiting(claimedTask.id()); // the claim took longer than the lead
@@ -81,11 +82,11 @@ public class ClaimsAhead {
   }
 
   /**
-   * A claimed task waits on the timeline until {@code at} (its reserved slot, or, {@code held} for
-   * spacing, when it may start), then for a worker of its queue's due lane ({@link
+   * A claimed task waits on the timeline until {@code at} (its reserved slot, or, {@code held} back
+   * for spacing, when it may start), then for a worker of its queue's due lane ({@link
    * AttemptRunner#runAll} starts it without another claim).
    */
-  void waitOnTimeline(StoredTask claimed, Claim claim, Instant at, boolean held) {
+  void waitOnTimeline(StoredTask claimed, Claim claim, Instant at, StartCheck.Hold held) {
     UUID id = claimed.id();
     running.claimedAhead(id, new RunningTasks.Ready(claimed, claim, held));
     scheduler.release(id);

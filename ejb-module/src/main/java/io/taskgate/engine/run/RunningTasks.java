@@ -1,6 +1,7 @@
 package io.taskgate.engine.run;
 
 import io.taskgate.core.time.Ticker;
+import io.taskgate.engine.throttle.StartCheck;
 import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,10 +38,12 @@ public class RunningTasks {
   record Executing(Thread worker, long sinceNanos) {}
 
   /**
-   * A claimed task waiting on the timeline to start: as the claim stored it, what it runs with, and
-   * whether it waits because its start was held for spacing rather than for its slot.
+   * A claimed task waiting on the timeline to start: as the claim stored it, what it runs with,
+   * and, if it waits because its start was held back for spacing rather than for its slot, the
+   * first instant it was held back for (its place among the held starts; null if it waits for its
+   * slot).
    */
-  record Ready(StoredTask running, Claim claim, boolean held) {}
+  record Ready(StoredTask running, Claim claim, StartCheck.Hold held) {}
 
   private final Map<UUID, Executing> executing = new ConcurrentHashMap<>();
 

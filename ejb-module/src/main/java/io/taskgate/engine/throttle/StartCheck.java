@@ -19,10 +19,17 @@ public interface StartCheck {
   default void open() {}
 
   /**
-   * When the attempt may start, if not now: null to start now (the start is counted from here),
-   * otherwise the instant to wait for on the timeline. {@code heldBefore}: it was held back once.
+   * An attempt held back: it waits on the timeline {@code until} then, and {@code place} is the
+   * throttle's note of where it stands among the held attempts, handed back at its next check.
    */
-  default Instant holdUntil(Instant now, boolean heldBefore) {
+  record Hold(Instant until, long place) {}
+
+  /**
+   * When the attempt may start, if not now: null to start now (the start is counted from here),
+   * otherwise until when it waits on the timeline. {@code previous}: null, or what this check
+   * answered for the attempt last time it was held back.
+   */
+  default Hold holdUntil(Instant now, Hold previous) {
     return null;
   }
 

@@ -18,6 +18,7 @@ import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 class StartSpacingTest {
+
   static final long MS = 1_000_000L;
   static final long US = 1_000L;
 
@@ -34,13 +35,11 @@ class StartSpacingTest {
   void aFreshKeyStartsItsBurstBackToBackThenOnePerInterval() {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     for (int i = 0; i < 5; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, 100 * MS + i * MS, false))
-          .as("start %d", i)
-          .isZero();
+      assertThat(spacing.tryStart("T", "k", PACED, 100 * MS + i * MS)).as("start %d", i).isZero();
     }
     // TAT = 100.25 + 5 × 5 = 125.25 ms: the sixth conforms from 105.25 ms
-    assertThat(spacing.tryStart("T", "k", PACED, 104 * MS, false)).isEqualTo(MS + 250 * US);
-    assertThat(spacing.tryStart("T", "k", PACED, 105 * MS + 250 * US, true)).isZero();
+    assertThat(spacing.tryStart("T", "k", PACED, 104 * MS)).isEqualTo(MS + 250 * US);
+    assertThat(back(spacing, PACED, 105 * MS + 250 * US)).isZero();
   }
 
   /**
@@ -52,17 +51,17 @@ class StartSpacingTest {
   void aFreshKeyOfAPolicyThatStartsEmptyGivesOneStartThenOnePerInterval() {
     RateLimitPolicy empty = PACED.withStartEmpty(true);
     StartSpacing spacing = new StartSpacing(10, MARGIN);
-    assertThat(spacing.tryStart("T", "k", empty, 100 * MS, false)).isZero();
+    assertThat(spacing.tryStart("T", "k", empty, 100 * MS)).isZero();
     // the bucket is empty: the second start conforms one interval after the first, from 105 ms
-    assertThat(spacing.tryStart("T", "k", empty, 101 * MS, false)).isEqualTo(4 * MS);
-    assertThat(spacing.tryStart("T", "k", empty, 105 * MS, true)).isZero();
+    assertThat(spacing.tryStart("T", "k", empty, 101 * MS)).isEqualTo(4 * MS);
+    assertThat(back(spacing, empty, 105 * MS)).isZero();
     // the first start began 7 ms after its check: the next one comes one interval after that
     StartSpacing late = new StartSpacing(10, MARGIN);
-    assertThat(late.tryStart("T", "k", empty, 100 * MS, false)).isZero();
+    assertThat(late.tryStart("T", "k", empty, 100 * MS)).isZero();
     late.started("T", "k", empty, 107 * MS);
-    assertThat(late.tryStart("T", "k", empty, 105 * MS, false)).isEqualTo(7 * MS + 250 * US);
+    assertThat(late.tryStart("T", "k", empty, 105 * MS)).isEqualTo(7 * MS + 250 * US);
     // a policy starting full lets the same second start through at once
-    assertThat(new StartSpacing(10, MARGIN).tryStart("T", "k", PACED, 100 * MS, false)).isZero();
+    assertThat(new StartSpacing(10, MARGIN).tryStart("T", "k", PACED, 100 * MS)).isZero();
   }
 
   /**
@@ -80,11 +79,11 @@ class StartSpacingTest {
       RateLimitDecision d = limiter.reserve(scope, "k", i, now);
       long slot = d.runsNow() ? now + i * 300 * US : d.slotEpochNanos(); // the burst, one by one
       long start = slot + (i % 7) * 100 * US;
-      long wait = spacing.tryStart("T", "k", PACED, start, false);
+      long wait = spacing.tryStart("T", "k", PACED, start);
       assertThat(wait).as("task %d at its slot", i).isLessThanOrEqualTo(MARGIN);
       if (wait > 0) {
         waited++;
-        assertThat(spacing.tryStart("T", "k", PACED, start + wait, true)).isZero();
+        assertThat(back(spacing, PACED, start + wait)).isZero();
       }
     }
     int lessLateThanTheMargin = 0;
@@ -115,11 +114,11 @@ class StartSpacingTest {
       RateLimitDecision d = limiter.reserve(scope, "k", i, now + margin);
       long slot = d.runsNow() ? now + i * 300 * US : d.slotEpochNanos(); // the burst, one by one
       long start = slot + (i % 7) * 100 * US;
-      long wait = spacing.tryStart("T", "k", PACED, start, false);
+      long wait = spacing.tryStart("T", "k", PACED, start);
       if (i == 4) {
         assertThat(start + wait).as("the burst's last start").isEqualTo(now + margin);
         start += wait;
-        assertThat(spacing.tryStart("T", "k", PACED, start, true)).isZero();
+        assertThat(back(spacing, PACED, start)).isZero();
       } else {
         assertThat(wait).as("task %d", i).isZero();
       }
@@ -142,7 +141,7 @@ class StartSpacingTest {
     long t0 = 1_000 * MS;
     // a saturated key: a start every 5 ms, on time
     for (int i = 0; i < 10; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, t0 + i * 5 * MS, false)).isZero();
+      assertThat(spacing.tryStart("T", "k", PACED, t0 + i * 5 * MS)).isZero();
     }
     // then nothing starts for 50 ms: the tasks of slots 50..95 ms come all at 100 ms
     long at = t0 + 100 * MS;
@@ -150,10 +149,10 @@ class StartSpacingTest {
     for (int i = 10; i < 40; i++) {
       long slot = t0 + i * 5 * MS;
       long now = Math.max(slot, at);
-      long wait = spacing.tryStart("T", "k", PACED, now, false);
-      while (wait > 0) {
-        now += wait;
-        wait = spacing.tryStart("T", "k", PACED, now, true);
+      StartSpacing.Hold hold = spacing.hold("T", "k", PACED, now, null);
+      while (hold != null) {
+        now = hold.until(); // back when it was told
+        hold = spacing.hold("T", "k", PACED, now, hold);
       }
       starts.add(now - t0);
       at = now;
@@ -204,17 +203,19 @@ class StartSpacingTest {
           at = to + random.nextLong(200 * US);
         }
       }
-      ready.add(new long[] {at, i, slot, 0});
+      ready.add(new long[] {at, i, slot});
     }
+    StartSpacing.Hold[] told = new StartSpacing.Hold[n];
     long[] seen = new long[n];
     int started = 0;
-    int holds = 0;
+    int[] holds = new int[n];
     while (!ready.isEmpty()) {
       long[] task = ready.poll();
-      long wait = spacing.tryStart("T", "k", policy, task[0], task[3] == 1);
-      if (wait > 0) {
-        holds++;
-        ready.add(new long[] {task[0] + wait + random.nextLong(MS), task[1], task[2], 1});
+      StartSpacing.Hold hold = spacing.hold("T", "k", policy, task[0], told[(int) task[1]]);
+      if (hold != null) {
+        holds[(int) task[1]]++;
+        told[(int) task[1]] = hold;
+        ready.add(new long[] {hold.until() + random.nextLong(MS), task[1], task[2]});
         continue;
       }
       assertThat(task[0]).isGreaterThanOrEqualTo(task[2]);
@@ -224,36 +225,41 @@ class StartSpacingTest {
     }
     assertThat(started).isEqualTo(n);
     assertThat(violations(seen, policy)).isZero();
-    // no churn: a task waits about once, and again after a later stall; with burst 1 there is no
-    // tolerance for a late return, and the one after it waits again
-    assertThat(holds).isLessThanOrEqualTo((burst == 1 ? 3 : 2) * n);
+    // no churn: a task waits for its place, and for it again if the line slipped while it waited;
+    // with burst 1 (no tolerance for a late return) the one after a late return waits once more,
+    // and a deep line can slip twice behind a wait (each slip leaves fewer tasks ahead to slip it
+    // again); and once more for each stall (3,000 tries found no more)
+    int stalls = Math.min(stallStartsMillis.size(), stallLengthsMillis.size());
+    assertThat(Arrays.stream(holds).max().orElse(0))
+        .isLessThanOrEqualTo((burst == 1 ? 4 : 2) + stalls);
   }
 
   @Test
   void heldStartsAreLinedUpInTheOrderTheyWereHeldAndANewStartWaitsBehindThem() {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     long t0 = 1_000 * MS;
-    spacing.tryStart("T", "k", PACED, t0, false); // TAT 5.25 ms
+    spacing.tryStart("T", "k", PACED, t0); // TAT 5.25 ms
     for (int i = 0; i < 4; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS, false)).isZero(); // late: at once
+      assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS)).isZero(); // late: at once
     }
     // TAT = 100.25 + 4 × 5 = 120.25 ms: conforms from 100.25 ms. Three more, all at 100.1 ms:
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US, false))
-        .isEqualTo(150 * US);
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US, false))
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US)).isEqualTo(150 * US);
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US))
         .isEqualTo(5 * MS + 150 * US);
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US, false))
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US))
         .isEqualTo(10 * MS + 150 * US);
     // the second held one comes back first, at 105.25 ms: it is only checked for conformance
     // (TAT − τ = 100.25 ms) and starts
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 105 * MS + 250 * US, true)).isZero();
+    assertThat(back(spacing, PACED, t0 + 105 * MS + 250 * US)).isZero();
     // a new start at 105.3 ms would conform (TAT 125.25 − 20) but waits behind the third held one
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 105 * MS + 300 * US, false))
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 105 * MS + 300 * US))
         .isEqualTo(10 * MS - 50 * US);
     // the first held one, coming back late at 106 ms, starts too: every start conforms
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 106 * MS, true)).isZero();
+    long first = t0 + 100 * MS + 250 * US;
+    assertThat(spacing.hold("T", "k", PACED, t0 + 106 * MS, new StartSpacing.Hold(first, first)))
+        .isNull();
     // TAT = 130.25: the third, back at 110.25 ms, conforms from 110.25
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 110 * MS + 250 * US, true)).isZero();
+    assertThat(back(spacing, PACED, t0 + 110 * MS + 250 * US)).isZero();
   }
 
   /**
@@ -288,19 +294,19 @@ class StartSpacingTest {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     long t0 = 1_000 * MS;
     for (int i = 0; i < 5; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, t0 + i * MS, false)).isZero();
+      assertThat(spacing.tryStart("T", "k", PACED, t0 + i * MS)).isZero();
     }
     // checked at 30 ms (it conforms: TAT 35.25 ms), but the handler was only called at 60 ms
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 30 * MS, false)).isZero();
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 30 * MS)).isZero();
     spacing.started("T", "k", PACED, t0 + 60 * MS);
     // TAT 65.25 ms: a start at 40 ms, which would have conformed from 15.25 ms, waits for 45.25
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 40 * MS, false)).isEqualTo(5 * MS + 250 * US);
+    assertThat(spacing.tryStart("T", "k", PACED, t0 + 40 * MS)).isEqualTo(5 * MS + 250 * US);
     // a start that began when checked changes nothing
     StartSpacing onTime = new StartSpacing(10, MARGIN);
-    onTime.tryStart("T", "k", PACED, t0, false);
+    onTime.tryStart("T", "k", PACED, t0);
     onTime.started("T", "k", PACED, t0);
     for (int i = 1; i < 5; i++) {
-      assertThat(onTime.tryStart("T", "k", PACED, t0 + i * MS, false)).isZero();
+      assertThat(onTime.tryStart("T", "k", PACED, t0 + i * MS)).isZero();
     }
   }
 
@@ -327,6 +333,72 @@ class StartSpacingTest {
   }
 
   /**
+   * A backlog of a burst-1 key (no tolerance, no margin) on a busy CPU, as the engine runs it: each
+   * handler is entered up to 3 ms after its start was checked, and that entry moves the key's chain
+   * on ({@link StartSpacing#started}); a task told to wait comes back up to 1.2 ms late. Each late
+   * entry slips the line of waiting tasks. Every task starts, in the order of its slot, and none is
+   * held more than three times: for its place, for its place again if the line slipped while it
+   * waited, and once more if the start just before it entered its handler late; the key falls
+   * behind its slots by no more than the entries' and returns' own lateness. (Sent to the back of
+   * the line when the start before it came late, a held task met the next late start there too: in
+   * the engine, 4 in 10 tasks of such a backlog were held again and again and never started.)
+   */
+  @Test
+  void tasksHeldBehindLateHandlerEntriesKeepTheirPlaceAndAllStart() {
+    RateLimitPolicy burstOne =
+        RateLimitPolicy.of(10, Duration.ofSeconds(3))
+            .withBurst(1)
+            .withMaxReservationHorizon(Duration.ofHours(1));
+    RateLimitScope scope = new RateLimitScope("T", burstOne);
+    GcraShard limiter = new GcraShard(new TrackedKeys(10));
+    StartSpacing spacing = new StartSpacing(10, StartSpacing.DEFAULT_MARGIN_NANOS);
+    SplittableRandom random = new SplittableRandom(17);
+    int n = 2_000;
+    long t0 = 10_000 * MS;
+    long[] slots = new long[n];
+    int[] holds = new int[n];
+    long[] starts = new long[n];
+    long[] entries = new long[n];
+    StartSpacing.Hold[] told = new StartSpacing.Hold[n];
+    PriorityQueue<long[]> ready = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    for (int i = 0; i < n; i++) {
+      RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
+      slots[i] = d.runsNow() ? t0 : d.slotEpochNanos();
+      ready.add(new long[] {slots[i] + random.nextLong(200 * US), i});
+    }
+    int started = 0;
+    long maxEntryLateness = 0;
+    while (!ready.isEmpty() && started < n && holds[(int) ready.peek()[1]] < 50) {
+      long[] task = ready.poll();
+      int i = (int) task[1];
+      StartSpacing.Hold hold = spacing.hold("T", "k", burstOne, task[0], told[i]);
+      if (hold != null) {
+        holds[i]++;
+        told[i] = hold;
+        ready.add(new long[] {hold.until() + 200 * US + random.nextLong(MS), i});
+        continue;
+      }
+      starts[i] = task[0];
+      long lateness = random.nextLong(3 * MS);
+      maxEntryLateness = Math.max(maxEntryLateness, lateness);
+      entries[i] = task[0] + lateness;
+      spacing.started("T", "k", burstOne, entries[i]);
+      started++;
+    }
+    assertThat(started).as("tasks started").isEqualTo(n);
+    for (int i = 0; i < n; i++) {
+      assertThat(holds[i]).as("holds of task %d", i).isLessThanOrEqualTo(3);
+      if (i > 0) {
+        assertThat(starts[i]).as("start of task %d", i).isGreaterThan(starts[i - 1]);
+      }
+    }
+    assertThat(violations(entries, burstOne)).isZero();
+    // each start can be held back by the lateness of the entry before it, and by its return
+    long behind = starts[n - 1] - slots[n - 1];
+    assertThat(behind).isLessThanOrEqualTo(n * (maxEntryLateness + 1_200 * US));
+  }
+
+  /**
    * {@code n} tasks of one key reserved at {@code t0} (a backlog at the full rate of {@link
    * #PACED}), each ready at its slot (plus up to 0.3 ms), or at the end of the stall its readiness
    * falls in; a task told to wait comes back up to 1 ms late (and a stall delays that too). Per
@@ -344,21 +416,29 @@ class StartSpacingTest {
         RateLimitDecision d = limiter.reserve(scope, "k", i, t0);
         run.slots[i] = d.runsNow() ? t0 : d.slotEpochNanos();
         run.came[i] = stalled(run.slots[i] + random.nextLong(300 * US), stalls);
-        ready.add(new long[] {run.came[i], i, 0});
+        ready.add(new long[] {run.came[i], i});
       }
+      StartSpacing.Hold[] told = new StartSpacing.Hold[n];
       while (!ready.isEmpty()) {
         long[] task = ready.poll();
         int i = (int) task[1];
-        long wait = spacing.tryStart("T", "k", PACED, task[0], task[2] == 1);
-        if (wait > 0) {
+        StartSpacing.Hold hold = spacing.hold("T", "k", PACED, task[0], told[i]);
+        if (hold != null) {
           run.holds[i]++;
-          ready.add(new long[] {stalled(task[0] + wait + random.nextLong(MS), stalls), i, 1});
+          told[i] = hold;
+          ready.add(new long[] {stalled(hold.until() + random.nextLong(MS), stalls), i});
           continue;
         }
         run.starts[i] = task[0];
       }
       return run;
     }
+  }
+
+  /** A task told to come back at {@code at}, back then: 0 if it starts, else how long it waits. */
+  private static long back(StartSpacing spacing, RateLimitPolicy policy, long at) {
+    StartSpacing.Hold hold = spacing.hold("T", "k", policy, at, new StartSpacing.Hold(at, at));
+    return hold == null ? 0 : hold.until() - at;
   }
 
   /** {@code at}, or the end of the stall it falls in (keeping the order within the stall). */
@@ -376,27 +456,25 @@ class StartSpacingTest {
     StartSpacing spacing = new StartSpacing(2_000, MARGIN);
     long now = 1_000 * MS;
     for (int i = 0; i < 1_500; i++) {
-      spacing.tryStart("T", "k" + i, PACED, now, false);
+      spacing.tryStart("T", "k" + i, PACED, now);
     }
     assertThat(spacing.keys()).isEqualTo(1_500); // swept at 1,024 (nothing due), next at 2,000
     // a second later every one of them has its next start due: the sweep at the cap forgets them
     for (int i = 0; i < 600; i++) {
-      spacing.tryStart("T", "later" + i, PACED, now + 1_000 * MS, false);
+      spacing.tryStart("T", "later" + i, PACED, now + 1_000 * MS);
     }
     assertThat(spacing.keys()).isEqualTo(600);
 
     StartSpacing capped = new StartSpacing(2, MARGIN);
     for (int i = 0; i < 5; i++) {
-      assertThat(capped.tryStart("T", "a", PACED, now + i * MS, false)).isZero();
+      assertThat(capped.tryStart("T", "a", PACED, now + i * MS)).isZero();
     }
-    assertThat(capped.tryStart("T", "b", PACED, now, false)).isZero();
-    assertThat(capped.tryStart("T", "a", PACED, now + 5 * MS, false))
+    assertThat(capped.tryStart("T", "b", PACED, now)).isZero();
+    assertThat(capped.tryStart("T", "a", PACED, now + 5 * MS))
         .as("a is tracked: its burst is spent")
         .isPositive();
     for (int i = 0; i < 10; i++) {
-      assertThat(capped.tryStart("T", "c", PACED, now, false))
-          .as("c over the cap: unchecked")
-          .isZero();
+      assertThat(capped.tryStart("T", "c", PACED, now)).as("c over the cap: unchecked").isZero();
     }
     assertThat(capped.keys()).isEqualTo(2);
   }
@@ -405,10 +483,10 @@ class StartSpacingTest {
   void theSameKeyInAnotherScopeHasItsOwnSpacing() {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     for (int i = 0; i < 5; i++) {
-      spacing.tryStart("A", "k", PACED, 0, false);
+      spacing.tryStart("A", "k", PACED, 0);
     }
-    assertThat(spacing.tryStart("A", "k", PACED, 0, false)).isPositive();
-    assertThat(spacing.tryStart("B", "k", PACED, 0, false)).isZero();
+    assertThat(spacing.tryStart("A", "k", PACED, 0)).isPositive();
+    assertThat(spacing.tryStart("B", "k", PACED, 0)).isZero();
   }
 
   @Test

@@ -147,7 +147,8 @@ class AttemptRunnerPermitsTest {
     AttemptExecutor executor =
         new AttemptExecutor(clock, null, wakeups, ahead, null, null) {
           @Override
-          AttemptOutcome execute(StoredTask claimed, Claim claim, boolean held) {
+          AttemptOutcome execute(
+              StoredTask claimed, Claim claim, io.taskgate.engine.throttle.StartCheck.Hold held) {
             if (onTheWay != null) {
               throw onTheWay;
             }

@@ -121,7 +121,7 @@ class ClaimsAheadCancelTest {
   @Test
   void itIsCancelledWithItsAttemptGivenBackAndItsPermitsReleasedOnce() {
     Claim claim = claimedAhead();
-    running.claimedAhead(claim.queued().id(), new RunningTasks.Ready(commit(claim), claim, false));
+    running.claimedAhead(claim.queued().id(), new RunningTasks.Ready(commit(claim), claim, null));
 
     assertThat(claimer.cancelClaimed(claim.queued().id())).isTrue();
 
@@ -148,7 +148,7 @@ class ClaimsAheadCancelTest {
   void aRowChangedMeanwhileIsNotCancelledAndTheTaskDoesNotStartHere() {
     Claim claim = claimedAhead();
     StoredTask claimed = commit(claim);
-    running.claimedAhead(claim.queued().id(), new RunningTasks.Ready(claimed, claim, false));
+    running.claimedAhead(claim.queued().id(), new RunningTasks.Ready(claimed, claim, null));
     store.update(claimed, claimed.withStatus(TaskStatus.COMPLETED), T0).orElseThrow();
 
     assertThat(claimer.cancelClaimed(claim.queued().id())).isFalse();
@@ -174,7 +174,7 @@ class ClaimsAheadCancelTest {
     }
     assertThat(cancel).isNotDone();
 
-    running.claimedAhead(claim.queued().id(), new RunningTasks.Ready(commit(claim), claim, false));
+    running.claimedAhead(claim.queued().id(), new RunningTasks.Ready(commit(claim), claim, null));
     running.settled(List.of(claim), settled);
 
     assertThat(cancel.get(10, TimeUnit.SECONDS)).isTrue();

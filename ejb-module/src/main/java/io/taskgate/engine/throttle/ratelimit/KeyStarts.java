@@ -57,10 +57,10 @@ class KeyStarts {
     }
 
     @Override
-    public Instant holdUntil(Instant now, boolean heldBefore) {
+    public Hold holdUntil(Instant now, Hold previous) {
       String scope = permit.scope().name();
-      Instant holdUntil =
-          spacing.holdUntil(scope, permit.key(), permit.policy(), now, heldBefore, taskId);
+      Hold holdUntil =
+          spacing.holdUntil(scope, permit.key(), permit.policy(), now, previous, taskId);
       if (holdUntil != null) {
         LOG.fine(
             () ->
@@ -69,7 +69,7 @@ class KeyStarts {
                     + " of key "
                     + permit.key()
                     + " waits until "
-                    + holdUntil
+                    + holdUntil.until()
                     + " so that its start keeps the policy's spacing after a late start");
         return holdUntil;
       }

@@ -5,6 +5,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.StartSpacing;
 import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.cluster.grid.GridState;
+import io.taskgate.engine.throttle.StartCheck;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -69,35 +70,58 @@ public class StartSpacingGuard {
   }
 
   /**
-   * When a claimed task of the key may start, if not now: null to start now, otherwise the instant
-   * to wait for on the timeline (counted in {@link #spacedStarts}). {@code held}: it was held
-   * before.
+   * When a claimed task of the key may start, if not now: null to start now, otherwise until when
+   * it waits on the timeline, and its place in the key's line (counted in {@link #spacedStarts}).
+   * {@code previous}: null, or what this answered for the task last time it was held back.
    */
-  public Instant holdUntil(
-      String scope, String key, RateLimitPolicy policy, Instant now, boolean held) {
-    return holdUntil(scope, key, policy, now, held, UUID.randomUUID());
+  public StartCheck.Hold holdUntil(
+      String scope, String key, RateLimitPolicy policy, Instant now, StartCheck.Hold previous) {
+    return holdUntil(scope, key, policy, now, previous, UUID.randomUUID());
   }
 
   /**
-   * {@link #holdUntil(String, String, RateLimitPolicy, Instant, boolean)} for the start of task
-   * {@code taskId}, whose id marks its start while it is pending in the grid.
+   * {@link #holdUntil(String, String, RateLimitPolicy, Instant, StartCheck.Hold)} for the start of
+   * task {@code taskId}, whose id marks its start while it is pending in the grid.
    */
-  public Instant holdUntil(
-      String scope, String key, RateLimitPolicy policy, Instant now, boolean held, UUID taskId) {
-    long wait;
+  public StartCheck.Hold holdUntil(
+      String scope,
+      String key,
+      RateLimitPolicy policy,
+      Instant now,
+      StartCheck.Hold previous,
+      UUID taskId) {
+    long nowNanos = EpochNanos.of(now);
+    long until;
+    long place;
     if (budgetsInTheGrid()) {
       long token = (taskId.getMostSignificantBits() ^ taskId.getLeastSignificantBits()) | 1;
-      wait = grid.tryStart(scope, key, policy, EpochNanos.of(now), token);
+      long wait = grid.tryStart(scope, key, policy, nowNanos, token);
       pendingToken.get()[0] = wait == 0 ? token : 0;
-      wait = Math.max(0, wait); // unchecked: the grid's slots alone space it
+      if (wait <= 0) {
+        return null; // unchecked: the grid's slots alone space it
+      }
+      until = nowNanos + wait;
+      place = until;
     } else {
-      wait = spacing().tryStart(scope, key, policy, EpochNanos.of(now), held);
-    }
-    if (wait == 0) {
-      return null;
+      StartSpacing.Hold hold =
+          spacing()
+              .hold(
+                  scope,
+                  key,
+                  policy,
+                  nowNanos,
+                  previous == null
+                      ? null
+                      : new StartSpacing.Hold(
+                          EpochNanos.of(previous.until()) - SLACK_NANOS, previous.place()));
+      if (hold == null) {
+        return null;
+      }
+      until = hold.until();
+      place = hold.place();
     }
     spacedStarts.incrementAndGet();
-    return now.plusNanos(wait + SLACK_NANOS);
+    return new StartCheck.Hold(now.plusNanos(until - nowNanos + SLACK_NANOS), place);
   }
 
   /**

@@ -29,17 +29,17 @@ class GateHooksTest {
     return ((ThrottleDecision.Run) decision).permit();
   }
 
-  /** Runs the start check as the engine does; returns its hold, null when it starts. */
+  /** Runs the start check as the engine does; returns until when it is held, null if it starts. */
   Instant start(Permit permit, UUID taskId) {
     StartCheck check = fixture.gate.startOf(permit, taskId);
     check.open();
     try {
-      Instant hold = check.holdUntil(fixture.clock.instant(), false);
+      StartCheck.Hold hold = check.holdUntil(fixture.clock.instant(), null);
       if (hold == null) {
         check.starting(fixture.clock.instant());
         check.entered(fixture.clock.instant());
       }
-      return hold;
+      return hold == null ? null : hold.until();
     } finally {
       check.close();
     }

@@ -6,6 +6,7 @@ import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.engine.budget.GateSettings;
 import io.taskgate.engine.cluster.grid.GridSettings;
 import io.taskgate.engine.cluster.grid.GridState;
+import io.taskgate.engine.throttle.StartCheck;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -24,23 +25,24 @@ class StartSpacingGuardTest {
 
   @Test
   void aStartTooCloseToTheKeysLastWaitsUntilItConformsOtherKeysDoNot() {
-    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, false)).isNull();
+    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null)).isNull();
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
-    Instant at = guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), false);
+    StartCheck.Hold hold = guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), null);
 
-    assertThat(at).isNotNull();
+    assertThat(hold).isNotNull();
+    Instant at = hold.until();
     assertThat(Duration.between(T0, at)).isBetween(Duration.ofMillis(90), Duration.ofMillis(120));
     assertThat(guard.spacedStarts()).isEqualTo(1);
-    assertThat(guard.holdUntil("mail", "globex", TEN_A_SECOND, T0.plusMillis(30), false)).isNull();
+    assertThat(guard.holdUntil("mail", "globex", TEN_A_SECOND, T0.plusMillis(30), null)).isNull();
   }
 
   @Test
   void aStartThatKeepsThePolicysSpacingIsNotHeld() {
-    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, false);
+    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null);
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
-    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(150), false)).isNull();
+    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(150), null)).isNull();
     assertThat(guard.spacedStarts()).isZero();
   }
 
@@ -52,10 +54,10 @@ class StartSpacingGuardTest {
             GridState.of(
                 GridSettings.read(
                     key -> Optional.ofNullable(Map.of(GridSettings.LIMITER, "grid").get(key)))));
-    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, false);
+    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null);
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
-    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), false)).isNull();
+    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), null)).isNull();
     assertThat(guard.spacedStarts()).isZero();
   }
 
