@@ -135,7 +135,13 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       estimates.add(throttles.estimatedStart(handler, rateKey, due, now));
       inserts.add(new TaskWrite.Insert(stored));
     }
-    store.writeAll(inserts);
+    holdAll(queued);
+    try {
+      store.writeAll(inserts);
+    } catch (RuntimeException e) {
+      queued.forEach(t -> scheduler.release(t.id()));
+      throw e;
+    }
     List<TaskReceipt> receipts = new ArrayList<>(queued.size());
     RuntimeException firstFailure = null;
     for (int i = 0; i < queued.size(); i++) {
@@ -232,7 +238,13 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
             .withRateKey(rateKey);
     // before a worker can take it: later than due only when its key has no budget
     Instant estimate = throttles.estimatedStart(handler, rateKey, due, now);
-    store.insert(queued);
+    holdAll(List.of(queued));
+    try {
+      store.insert(queued);
+    } catch (RuntimeException e) {
+      scheduler.release(id);
+      throw e;
+    }
     handOver(queued, due, now);
     return new TaskReceipt(id, due, false, estimate);
   }
@@ -260,16 +272,27 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     }
   }
 
-  /** Hands a task just stored to the scheduler. */
+  /**
+   * Holds the tasks about to be stored in the scheduler until {@link #handOver}: the sweep, which
+   * reads the store meanwhile (a large dispatch waits for room on its queue), leaves them to the
+   * dispatcher. Taken by the sweep first, a task could run to its end before the dispatcher handed
+   * it over again with its first copy, which the next attempt would take as it was (parking it
+   * again, for ever, in the parking lot).
+   */
+  private void holdAll(List<StoredTask> tasks) {
+    for (StoredTask task : tasks) {
+      scheduler.hold(task.id()); // a new id: nothing else holds it
+    }
+  }
+
+  /** Hands a task just stored, and held since before it was, to the scheduler. */
   private void handOver(StoredTask queued, Instant due, Instant now) {
     boolean dueNow = !due.isAfter(now);
     if (dueNow) {
       running.justStored(queued); // its first attempt claims it without reading it back
     }
     try {
-      if (!scheduler.submit(queued.queue(), queued.id(), due) && dueNow) {
-        running.forget(queued.id());
-      }
+      scheduler.submitHeld(queued.queue(), queued.id(), due);
     } catch (RuntimeException e) {
       running.forget(queued.id());
       throw e;

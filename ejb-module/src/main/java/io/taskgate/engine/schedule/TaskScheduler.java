@@ -55,17 +55,12 @@ public class TaskScheduler {
   private final ConcurrentSkipListSet<Timer> timeline = new ConcurrentSkipListSet<>();
 
   /**
-   * Parked tasks waiting for their rate-limit slot, and tasks claimed ahead waiting for it to
-   * start: a line of their own, handed over first on every tick, so that a flood of other tasks
-   * coming due at once (a batch scheduled for one time) does not hold a slot up while it is handed
-   * over.
+   * Parked tasks waiting for their slot, and tasks claimed ahead waiting to start: a line of their
+   * own, handed over first on every tick, so that a flood of other tasks does not hold a slot up.
    */
   private final ConcurrentSkipListSet<Timer> redemptions = new ConcurrentSkipListSet<>();
 
-  /**
-   * At most this many other tasks go to their queues per tick or alarm; if more are due, the tick
-   * goes on ({@link #NEAR_NANOS}) and hands the slots that came meanwhile over first.
-   */
+  /** At most this many other tasks go to their queues per tick or alarm; the tick goes on. */
   static final int MAX_HANDOVER = 256;
 
   private final AtomicLong arrivals = new AtomicLong();
@@ -75,13 +70,10 @@ public class TaskScheduler {
   private boolean closed; // guarded by this
 
   /**
-   * The farthest ahead a task can wait on the timeline: its due time is kept as a reading of the
-   * monotonic {@link io.taskgate.core.time.Ticker} (nanoseconds), which runs out about 292 years
-   * from its origin. It allows the longest retry wait ({@link
-   * io.taskgate.core.task.RetryPolicy#MAX_DELAY} doubled by jitter, 200 years) and a day more; a
-   * dispatch is refused beyond {@link io.taskgate.api.DispatchOptions#MAX_DELAY} (100 years), and a
-   * stored task due later than this (stored by an earlier release) is failed when the engine comes
-   * across it.
+   * The farthest ahead a task can wait on the timeline (due times are monotonic nanoseconds, which
+   * run out about 292 years from their origin): the longest retry wait ({@link
+   * io.taskgate.core.task.RetryPolicy#MAX_DELAY} doubled by jitter) and a day; a stored task due
+   * later (stored by an earlier release) is failed when the engine comes across it.
    */
   public static final Duration MAX_AHEAD =
       io.taskgate.core.task.RetryPolicy.MAX_DELAY.multipliedBy(2).plusDays(1);
@@ -97,9 +89,8 @@ public class TaskScheduler {
   }
 
   /**
-   * Hands the task to {@code queue} at {@code due} without waiting for room: what the engine does
-   * with tasks it finds in the store (recovery and the sweep), which must never stall on a full
-   * queue.
+   * Hands the task to {@code queue} at {@code due} without waiting for room, as for tasks found in
+   * the store (recovery, the sweep), which must never stall on a full queue.
    *
    * @throws UnschedulableTaskException if {@code due} is more than {@link #MAX_AHEAD} away
    */
@@ -173,6 +164,24 @@ public class TaskScheduler {
     if (!tracked.add(taskId)) {
       return false;
     }
+    place(queue, taskId, waitNanos, lane);
+    return true;
+  }
+
+  /**
+   * {@link #submit} for a task the caller holds already ({@link #hold}: the dispatcher, from before
+   * its insert, so that the sweep never takes it first); one that cannot be handed over is let go.
+   */
+  public void submitHeld(String queue, UUID taskId, Instant due) {
+    try {
+      place(queue, taskId, waitNanos(taskId, due), Timer.Lane.QUEUE);
+    } catch (RuntimeException e) {
+      letGo(taskId);
+      throw e;
+    }
+  }
+
+  private void place(String queue, UUID taskId, long waitNanos, Timer.Lane lane) {
     if (waitNanos == 0) {
       switch (lane) {
         case DUE -> queues.enqueueDue(queue, taskId);
@@ -182,7 +191,6 @@ public class TaskScheduler {
     } else {
       addTimer(waitNanos, taskId, queue, lane);
     }
-    return true;
   }
 
   private void addTimer(long waitNanos, UUID taskId, String queue, Timer.Lane lane) {
@@ -338,10 +346,7 @@ public class TaskScheduler {
     return true;
   }
 
-  /**
-   * A worker holds this task to run it next, outside any queue; false if the engine holds it
-   * already (in a channel, on a timer, or still on its last worker).
-   */
+  /** A worker or the dispatcher holds the task, outside any queue; false if already held. */
   public boolean hold(UUID taskId) {
     return tracked.add(taskId);
   }

@@ -1,8 +1,10 @@
 package io.taskgate.engine.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.QueueFullException;
 import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.engine.EngineParts;
 import java.time.Instant;
@@ -141,6 +143,61 @@ class TaskSchedulerTest {
     assertThat(scheduler.cancelTimer(farthestDispatch)).isTrue();
     assertThat(scheduler.cancelTimer(farthestRetry)).isTrue();
     assertThat(ranAt).isEmpty();
+  }
+
+  /**
+   * The dispatcher holds a task from before its insert until it hands it over: the sweep, reading
+   * the store meanwhile, finds it held and leaves it, so that it is handed over once, by the
+   * dispatcher (taken by the sweep first, it could run to its end before the dispatcher handed it
+   * over again, with its first copy).
+   */
+  @Test
+  void aTaskTheDispatcherHoldsIsLeftToItAndHandedOverOnce() throws Exception {
+    TaskScheduler scheduler = scheduler();
+    UUID id = UUID.randomUUID();
+    assertThat(scheduler.hold(id)).isTrue(); // before its insert
+    assertThat(scheduler.offer("default", id, t0)).isEqualTo(TaskScheduler.Offer.HELD); // sweep
+    scheduler.submitHeld("default", id, t0);
+    awaitRuns(1);
+    assertThat(scheduler.holds(id)).as("held until the runner is done with it").isTrue();
+    Thread.sleep(50);
+    assertThat(order).containsExactly(id);
+  }
+
+  /** A held task whose queue stays full is let go: the sweep brings it when there is room. */
+  @Test
+  void aHeldTaskThatFindsItsQueueFullIsLetGoForTheSweep() throws Exception {
+    TaskScheduler scheduler = scheduler();
+    java.util.concurrent.CountDownLatch taken = new java.util.concurrent.CountDownLatch(1);
+    scheduler.queues =
+        EngineParts.queues(
+            Map.of(
+                "taskgate.queue.default.parallelism", "1", // one worker, kept busy
+                "taskgate.queue.default.capacity", "1",
+                "taskgate.dispatch.max-wait", "PT0S"),
+            workers,
+            batch -> {
+              taken.countDown();
+              try {
+                Thread.sleep(10_000); // busy: nothing more leaves the queue
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    UUID running = UUID.randomUUID();
+    UUID waiting = UUID.randomUUID();
+    UUID refused = UUID.randomUUID();
+    for (UUID id : List.of(running, waiting, refused)) {
+      scheduler.hold(id);
+    }
+    scheduler.submitHeld("default", running, t0);
+    assertThat(taken.await(10, TimeUnit.SECONDS)).isTrue();
+    scheduler.submitHeld("default", waiting, t0); // the queue's one place
+    assertThatThrownBy(() -> scheduler.submitHeld("default", refused, t0))
+        .isInstanceOf(QueueFullException.class);
+    assertThat(scheduler.holds(refused)).isFalse();
+    assertThat(scheduler.holds(waiting)).isTrue();
+    assertThat(scheduler.takeLetGo()).isTrue();
   }
 
   private TaskScheduler scheduler() {
