@@ -225,13 +225,17 @@ class StartSpacingTest {
     }
     assertThat(started).isEqualTo(n);
     assertThat(violations(seen, policy)).isZero();
-    // no churn: a task waits for its place, and for it again if the line slipped while it waited;
-    // with burst 1 (no tolerance for a late return) the one after a late return waits once more,
-    // and a deep line can slip twice behind a wait (each slip leaves fewer tasks ahead to slip it
-    // again); and once more for each stall (3,000 tries found no more)
+    // no churn. With a tolerance, a late return still conforms: a task waits for its place, and
+    // once more for each stall. With burst 1 (none), a return later than the one before it slips
+    // the line: a task waits for its place, then for its slipped place once for each round in which
+    // the tasks still ahead of it slipped it again (each round leaves at most the share of them
+    // that
+    // came back late, returns here being up to 1 ms late on an interval of at least 2.5 ms: at most
+    // six rounds for 200 tasks), then once for a late return just before it; and once per stall.
+    // (5 was the most seen in 3,000 samples of the worst case, 400 per second.)
     int stalls = Math.min(stallStartsMillis.size(), stallLengthsMillis.size());
     assertThat(Arrays.stream(holds).max().orElse(0))
-        .isLessThanOrEqualTo((burst == 1 ? 4 : 2) + stalls);
+        .isLessThanOrEqualTo((burst == 1 ? 8 : 2) + stalls);
   }
 
   @Test
