@@ -19,10 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * T}. A start that would not conform waits until it does, so a stall leaves the key's later starts
  * late (by the stall less the burst tolerance) instead of bunched; on-time starts conform, because
  * the slots do. Tasks told to wait are lined up one emission interval apart, in the order they were
- * told, and a new start waits behind them (see {@link #tryStart}). A new key of a policy that
- * starts empty starts empty here too (its first start is free, the next comes one interval later):
- * a first start that came late (a cold claim after a restart) must not leave the slots decided
- * before it free to catch up at once, as a full bucket would.
+ * told, and a new start waits behind them (see {@link #hold}). A new key of a policy that starts
+ * empty starts empty here too (its first start is free, the next comes one interval later): a first
+ * start that came late (a cold claim after a restart) must not leave the slots decided before it
+ * free to catch up at once, as a full bucket would.
  *
  * <p>The {@code margin} (at most half the burst tolerance: {@link #marginNanos}) covers the time
  * between the moment a start is counted and the handler's own first instruction: a start is
