@@ -160,8 +160,12 @@ class TaskSchedulerTest {
     scheduler.submitHeld("default", id, t0);
     awaitRuns(1);
     assertThat(scheduler.holds(id)).as("held until the runner is done with it").isTrue();
-    Thread.sleep(50);
-    assertThat(order).containsExactly(id);
+    assertThat(scheduler.offer("default", id, t0))
+        .as("a sweep meanwhile")
+        .isEqualTo(TaskScheduler.Offer.HELD);
+    synchronized (order) {
+      assertThat(order).containsExactly(id);
+    }
   }
 
   /** A held task whose queue stays full is let go: the sweep brings it when there is room. */
@@ -169,6 +173,7 @@ class TaskSchedulerTest {
   void aHeldTaskThatFindsItsQueueFullIsLetGoForTheSweep() throws Exception {
     TaskScheduler scheduler = scheduler();
     java.util.concurrent.CountDownLatch taken = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
     scheduler.queues =
         EngineParts.queues(
             Map.of(
@@ -179,7 +184,7 @@ class TaskSchedulerTest {
             batch -> {
               taken.countDown();
               try {
-                Thread.sleep(10_000); // busy: nothing more leaves the queue
+                done.await(); // busy until the test ends: nothing more leaves the queue
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
@@ -198,6 +203,7 @@ class TaskSchedulerTest {
     assertThat(scheduler.holds(refused)).isFalse();
     assertThat(scheduler.holds(waiting)).isTrue();
     assertThat(scheduler.takeLetGo()).isTrue();
+    done.countDown();
   }
 
   private TaskScheduler scheduler() {
