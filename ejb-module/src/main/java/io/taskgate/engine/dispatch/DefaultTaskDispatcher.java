@@ -238,7 +238,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
             .withRateKey(rateKey);
     // before a worker can take it: later than due only when its key has no budget
     Instant estimate = throttles.estimatedStart(handler, rateKey, due, now);
-    holdAll(List.of(queued));
+    scheduler.hold(id); // until handOver (see holdAll)
     try {
       store.insert(queued);
     } catch (RuntimeException e) {
