@@ -2,18 +2,16 @@ package io.taskgate.engine.cluster.grid;
 
 import com.hazelcast.map.IMap;
 import io.taskgate.core.ratelimit.GcraCell;
-import io.taskgate.core.ratelimit.KeyQuery;
-import io.taskgate.core.ratelimit.KeyState;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
 import io.taskgate.core.ratelimit.RateLimitDecision;
 import io.taskgate.core.ratelimit.RateLimitScope;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -50,8 +48,10 @@ import java.util.logging.Logger;
  * Instances that share the database but not this grid (another cluster name, a grid of their own,
  * the local limiter) spend budgets of their own. Told so ({@link #peersOutside}, at each
  * heartbeat), the instance decides locally at 1/N of each key's rate, N the live instances, until
- * every one of them is in its grid again; then it resumes as after the degraded mode. Logged as
- * {@code SEVERE} once a minute at most.
+ * every one of them is in its grid again; then it resumes as after the degraded mode. The grid
+ * still answers meanwhile: a slot it holds for a task stays the task's, and a key's first local
+ * slot comes after the grid's last ({@link FallbackBridge#kept}). Logged as {@code SEVERE} once a
+ * minute at most.
  */
 public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private static final Logger LOG = Logger.getLogger(GridKeyedRateLimiter.class.getName());
@@ -70,14 +70,14 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
 
   private final GridCells cells;
   private final GridStarts starts;
+  private final FallbackBridge bridge;
   private final IntSupplier members;
   private final Duration budget;
   private final long budgetNanos;
   private final Supplier<KeyedRateLimiter> fallbacks;
   private final int maxTrackedKeys;
   private final AtomicBoolean degraded = new AtomicBoolean();
-  private final java.util.concurrent.atomic.AtomicInteger failures =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger failures = new AtomicInteger();
   private volatile long failureWindow = Long.MIN_VALUE;
   private final AtomicLong nextProbe = new AtomicLong();
   private final AtomicLong degradations = new AtomicLong();
@@ -88,7 +88,6 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private volatile KeyedRateLimiter fallback;
   private volatile List<String> outside = List.of();
   private volatile long lastSplitWarning = Long.MIN_VALUE;
-  private final Map<String, RateLimitScope> scopes = new ConcurrentHashMap<>();
   private final Map<UUID, Long> fallbackReservations = new ConcurrentHashMap<>();
 
   /**
@@ -112,6 +111,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     this.maxTrackedKeys = maxTrackedKeys;
     this.cells = new GridCells(map, budget);
     this.starts = new GridStarts(cells, degraded::get, budgetNanos);
+    this.bridge = new FallbackBridge(cells);
     cells.warmUp();
   }
 
@@ -144,9 +144,17 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
         }
       }
     }
-    scopes.putIfAbsent(scope.name(), scope);
+    bridge.deciding(scope);
     fallbackDecisions.incrementAndGet();
-    RateLimitDecision decision = fallback.reserve(shareOf(scope), key, id, nowEpochNanos);
+    KeyedRateLimiter local = fallback;
+    RateLimitDecision kept =
+        outside.isEmpty()
+            ? null
+            : bridge.kept(scope, key, id, nowEpochNanos, local, shareOf(scope));
+    if (kept != null) {
+      return kept; // the grid answers, and holds a slot for it
+    }
+    RateLimitDecision decision = local.reserve(shareOf(scope), key, id, nowEpochNanos);
     if (id != null && decision.outcome() == RateLimitDecision.Outcome.DEFERRED) {
       fallbackReservations.put(id, decision.slotEpochNanos());
     }
@@ -357,16 +365,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
    * budget (or a second, for many keys). The caller is the one thread whose probe is due.
    */
   private boolean resumed(long now) {
-    KeyedRateLimiter spent = fallback;
-    Map<String, Long> floors = new HashMap<>();
-    for (KeyState state : spent.keys(KeyQuery.all(KeyQuery.MAX_LIMIT), now).keys()) {
-      RateLimitScope scope = scopes.get(state.scope());
-      if (scope != null && state.nextSlotEpochNanos() > now) {
-        floors.put(
-            GridCells.cellKey(scope, state.key()),
-            state.nextSlotEpochNanos() + scope.policy().burstToleranceNanos());
-      }
-    }
+    Map<String, Long> floors = bridge.floors(fallback, now);
     try {
       cells.raiseAll(floors, Math.max(budget.toNanos(), PROBE_EVERY_NANOS));
     } catch (GridUnavailable e) {

@@ -90,8 +90,8 @@ class GridKeyedRateLimiterTest {
       RateLimitDecision d = a.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0);
       local.add(d.runsNow() ? T0 : d.slotEpochNanos());
     }
-    // a third of the rate, from a fresh local budget: 300 ms apart
-    assertThat(local).containsExactly(T0, T0 + 300 * MS, T0 + 600 * MS);
+    // a third of the rate, 300 ms apart, after the grid's last slot of the key (T0)
+    assertThat(local).containsExactly(T0 + 100 * MS, T0 + 400 * MS, T0 + 700 * MS);
     assertThat(a.status().degraded()).isTrue();
     assertThat(a.status().outside()).containsExactly("c");
     assertThat(a.status().share()).isEqualTo(3);
@@ -105,6 +105,34 @@ class GridKeyedRateLimiterTest {
     assertThat(a.status().outside()).isEmpty();
     // the local slots were carried into the grid: the next one comes after them
     assertThat(back.slotEpochNanos()).isGreaterThanOrEqualTo(T0 + 900 * MS);
+  }
+
+  /**
+   * While peers are outside, the grid still answers: a slot it holds for a task stays that task's,
+   * and a new task's local slot comes after the grid's chain, not from a full budget beside it
+   * (ClusterIT's kill: the killed instance's heartbeat looked alive for a moment after its member
+   * left, and the survivor's first local slots fell among the grid's).
+   */
+  @Test
+  void whatTheGridHoldsOfAKeyStillCountsWhilePeersAreOutside() {
+    GridKeyedRateLimiter a = limiterOn(members.get(0), Duration.ofSeconds(5));
+    UUID parked = UUID.randomUUID();
+    assertThat(a.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0).runsNow()).isTrue();
+    assertThat(a.reserve(TEN_PER_SECOND, "k", parked, T0).slotEpochNanos())
+        .isEqualTo(T0 + 100 * MS);
+
+    a.peersOutside(List.of("c"), 2, T0);
+    RateLimitDecision early = a.reserve(TEN_PER_SECOND, "k", parked, T0 + 50 * MS);
+    assertThat(early.outcome()).isEqualTo(Outcome.DEFERRED);
+    assertThat(early.slotEpochNanos()).isEqualTo(T0 + 100 * MS);
+    assertThat(a.reserve(TEN_PER_SECOND, "k", parked, T0 + 100 * MS).runsNow()).isTrue();
+    // a new task: after the grid's last slot (T0 + 100 ms), then at half the rate
+    List<Long> local = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      local.add(a.reserve(TEN_PER_SECOND, "k", UUID.randomUUID(), T0 + 100 * MS).slotEpochNanos());
+    }
+    assertThat(local).containsExactly(T0 + 200 * MS, T0 + 400 * MS);
+    assertThat(a.status().degraded()).isTrue();
   }
 
   @Test
