@@ -13,12 +13,10 @@ package io.taskgate.core.limiter;
  * <p>Permits are consumed, not held: in a {@link ChainedLimiter} that refuses later on they stay
  * spent until the window ends.
  */
-public final class FixedWindowLimiter extends CasLimiter<SegmentRing.Segments> {
-
-  private final SegmentRing ring;
+public final class FixedWindowLimiter extends RingLimiter {
 
   public FixedWindowLimiter(FixedWindowLimiterOptions options) {
-    this(
+    super(
         new SegmentRing(
             options.permitLimit(),
             options.windowNanos(),
@@ -31,25 +29,5 @@ public final class FixedWindowLimiter extends CasLimiter<SegmentRing.Segments> {
                     + " permits granted in this window, "
                     + permits
                     + " requested"));
-  }
-
-  private FixedWindowLimiter(SegmentRing ring) {
-    super(ring.empty(), ring.permitLimit());
-    this.ring = ring;
-  }
-
-  @Override
-  Verdict<SegmentRing.Segments> decide(SegmentRing.Segments state, int permits, long nowNanos) {
-    return ring.decide(state, permits, nowNanos);
-  }
-
-  @Override
-  int available(SegmentRing.Segments state, long nowNanos) {
-    return ring.available(state, nowNanos);
-  }
-
-  @Override
-  boolean idle(SegmentRing.Segments state, long nowNanos) {
-    return ring.idle(state, nowNanos);
   }
 }

@@ -17,12 +17,10 @@ import io.taskgate.core.window.WindowRule;
  * <p>Permits are consumed, not held: in a {@link ChainedLimiter} that refuses later on they stay
  * counted until their segment slides out.
  */
-public final class SlidingWindowLimiter extends CasLimiter<SegmentRing.Segments> {
-
-  private final SegmentRing ring;
+public final class SlidingWindowLimiter extends RingLimiter {
 
   public SlidingWindowLimiter(SlidingWindowLimiterOptions options) {
-    this(
+    super(
         new SegmentRing(
             options.permitLimit(),
             options.segmentNanos(),
@@ -35,25 +33,5 @@ public final class SlidingWindowLimiter extends CasLimiter<SegmentRing.Segments>
                     + " permits granted in the window, "
                     + permits
                     + " requested"));
-  }
-
-  private SlidingWindowLimiter(SegmentRing ring) {
-    super(ring.empty(), ring.permitLimit());
-    this.ring = ring;
-  }
-
-  @Override
-  Verdict<SegmentRing.Segments> decide(SegmentRing.Segments state, int permits, long nowNanos) {
-    return ring.decide(state, permits, nowNanos);
-  }
-
-  @Override
-  int available(SegmentRing.Segments state, long nowNanos) {
-    return ring.available(state, nowNanos);
-  }
-
-  @Override
-  boolean idle(SegmentRing.Segments state, long nowNanos) {
-    return ring.idle(state, nowNanos);
   }
 }
