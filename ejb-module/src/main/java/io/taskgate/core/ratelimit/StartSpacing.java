@@ -94,15 +94,6 @@ public final class StartSpacing {
   public record Hold(long until, long place) {}
 
   /**
-   * {@link #hold} for a task not told to wait before: 0 if it may start now (its start is
-   * recorded), else how many nanoseconds to wait before asking again.
-   */
-  public long tryStart(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
-    Hold hold = hold(scope, key, policy, nowEpochNanos, null);
-    return hold == null ? 0 : hold.until() - nowEpochNanos;
-  }
-
-  /**
    * A task of {@code scope}'s {@code key} is about to start at {@code nowEpochNanos}. Returns null
    * if it may (its start is recorded), else how long it waits, and its place in line.
    *
@@ -188,10 +179,10 @@ public final class StartSpacing {
   }
 
   /**
-   * The start {@link #tryStart} let through really began at {@code nowEpochNanos} (the handler is
-   * being called): the observed chain moves on as if it had been recorded then, if that is later.
-   * Calling this as close to the handler as possible keeps the path between the check and the
-   * handler out of the margin.
+   * The start {@link #hold} let through really began at {@code nowEpochNanos} (the handler is being
+   * called): the observed chain moves on as if it had been recorded then, if that is later. Calling
+   * this as close to the handler as possible keeps the path between the check and the handler out
+   * of the margin.
    */
   public void started(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
     long emission = policy.emissionIntervalNanos();

@@ -35,10 +35,10 @@ class StartSpacingTest {
   void aFreshKeyStartsItsBurstBackToBackThenOnePerInterval() {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     for (int i = 0; i < 5; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, 100 * MS + i * MS)).as("start %d", i).isZero();
+      assertThat(tryStart(spacing, "T", "k", PACED, 100 * MS + i * MS)).as("start %d", i).isZero();
     }
     // TAT = 100.25 + 5 × 5 = 125.25 ms: the sixth conforms from 105.25 ms
-    assertThat(spacing.tryStart("T", "k", PACED, 104 * MS)).isEqualTo(MS + 250 * US);
+    assertThat(tryStart(spacing, "T", "k", PACED, 104 * MS)).isEqualTo(MS + 250 * US);
     assertThat(back(spacing, PACED, 105 * MS + 250 * US)).isZero();
   }
 
@@ -51,17 +51,17 @@ class StartSpacingTest {
   void aFreshKeyOfAPolicyThatStartsEmptyGivesOneStartThenOnePerInterval() {
     RateLimitPolicy empty = PACED.withStartEmpty(true);
     StartSpacing spacing = new StartSpacing(10, MARGIN);
-    assertThat(spacing.tryStart("T", "k", empty, 100 * MS)).isZero();
+    assertThat(tryStart(spacing, "T", "k", empty, 100 * MS)).isZero();
     // the bucket is empty: the second start conforms one interval after the first, from 105 ms
-    assertThat(spacing.tryStart("T", "k", empty, 101 * MS)).isEqualTo(4 * MS);
+    assertThat(tryStart(spacing, "T", "k", empty, 101 * MS)).isEqualTo(4 * MS);
     assertThat(back(spacing, empty, 105 * MS)).isZero();
     // the first start began 7 ms after its check: the next one comes one interval after that
     StartSpacing late = new StartSpacing(10, MARGIN);
-    assertThat(late.tryStart("T", "k", empty, 100 * MS)).isZero();
+    assertThat(tryStart(late, "T", "k", empty, 100 * MS)).isZero();
     late.started("T", "k", empty, 107 * MS);
-    assertThat(late.tryStart("T", "k", empty, 105 * MS)).isEqualTo(7 * MS + 250 * US);
+    assertThat(tryStart(late, "T", "k", empty, 105 * MS)).isEqualTo(7 * MS + 250 * US);
     // a policy starting full lets the same second start through at once
-    assertThat(new StartSpacing(10, MARGIN).tryStart("T", "k", PACED, 100 * MS)).isZero();
+    assertThat(tryStart(new StartSpacing(10, MARGIN), "T", "k", PACED, 100 * MS)).isZero();
   }
 
   /**
@@ -79,7 +79,7 @@ class StartSpacingTest {
       RateLimitDecision d = limiter.reserve(scope, "k", i, now);
       long slot = d.runsNow() ? now + i * 300 * US : d.slotEpochNanos(); // the burst, one by one
       long start = slot + (i % 7) * 100 * US;
-      long wait = spacing.tryStart("T", "k", PACED, start);
+      long wait = tryStart(spacing, "T", "k", PACED, start);
       assertThat(wait).as("task %d at its slot", i).isLessThanOrEqualTo(MARGIN);
       if (wait > 0) {
         waited++;
@@ -114,7 +114,7 @@ class StartSpacingTest {
       RateLimitDecision d = limiter.reserve(scope, "k", i, now + margin);
       long slot = d.runsNow() ? now + i * 300 * US : d.slotEpochNanos(); // the burst, one by one
       long start = slot + (i % 7) * 100 * US;
-      long wait = spacing.tryStart("T", "k", PACED, start);
+      long wait = tryStart(spacing, "T", "k", PACED, start);
       if (i == 4) {
         assertThat(start + wait).as("the burst's last start").isEqualTo(now + margin);
         start += wait;
@@ -141,7 +141,7 @@ class StartSpacingTest {
     long t0 = 1_000 * MS;
     // a saturated key: a start every 5 ms, on time
     for (int i = 0; i < 10; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, t0 + i * 5 * MS)).isZero();
+      assertThat(tryStart(spacing, "T", "k", PACED, t0 + i * 5 * MS)).isZero();
     }
     // then nothing starts for 50 ms: the tasks of slots 50..95 ms come all at 100 ms
     long at = t0 + 100 * MS;
@@ -242,21 +242,21 @@ class StartSpacingTest {
   void heldStartsAreLinedUpInTheOrderTheyWereHeldAndANewStartWaitsBehindThem() {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     long t0 = 1_000 * MS;
-    spacing.tryStart("T", "k", PACED, t0); // TAT 5.25 ms
+    tryStart(spacing, "T", "k", PACED, t0); // TAT 5.25 ms
     for (int i = 0; i < 4; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS)).isZero(); // late: at once
+      assertThat(tryStart(spacing, "T", "k", PACED, t0 + 100 * MS)).isZero(); // late: at once
     }
     // TAT = 100.25 + 4 × 5 = 120.25 ms: conforms from 100.25 ms. Three more, all at 100.1 ms:
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US)).isEqualTo(150 * US);
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US))
+    assertThat(tryStart(spacing, "T", "k", PACED, t0 + 100 * MS + 100 * US)).isEqualTo(150 * US);
+    assertThat(tryStart(spacing, "T", "k", PACED, t0 + 100 * MS + 100 * US))
         .isEqualTo(5 * MS + 150 * US);
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 100 * MS + 100 * US))
+    assertThat(tryStart(spacing, "T", "k", PACED, t0 + 100 * MS + 100 * US))
         .isEqualTo(10 * MS + 150 * US);
     // the second held one comes back first, at 105.25 ms: it is only checked for conformance
     // (TAT − τ = 100.25 ms) and starts
     assertThat(back(spacing, PACED, t0 + 105 * MS + 250 * US)).isZero();
     // a new start at 105.3 ms would conform (TAT 125.25 − 20) but waits behind the third held one
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 105 * MS + 300 * US))
+    assertThat(tryStart(spacing, "T", "k", PACED, t0 + 105 * MS + 300 * US))
         .isEqualTo(10 * MS - 50 * US);
     // the first held one, coming back late at 106 ms, starts too: every start conforms
     long first = t0 + 100 * MS + 250 * US;
@@ -298,19 +298,19 @@ class StartSpacingTest {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     long t0 = 1_000 * MS;
     for (int i = 0; i < 5; i++) {
-      assertThat(spacing.tryStart("T", "k", PACED, t0 + i * MS)).isZero();
+      assertThat(tryStart(spacing, "T", "k", PACED, t0 + i * MS)).isZero();
     }
     // checked at 30 ms (it conforms: TAT 35.25 ms), but the handler was only called at 60 ms
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 30 * MS)).isZero();
+    assertThat(tryStart(spacing, "T", "k", PACED, t0 + 30 * MS)).isZero();
     spacing.started("T", "k", PACED, t0 + 60 * MS);
     // TAT 65.25 ms: a start at 40 ms, which would have conformed from 15.25 ms, waits for 45.25
-    assertThat(spacing.tryStart("T", "k", PACED, t0 + 40 * MS)).isEqualTo(5 * MS + 250 * US);
+    assertThat(tryStart(spacing, "T", "k", PACED, t0 + 40 * MS)).isEqualTo(5 * MS + 250 * US);
     // a start that began when checked changes nothing
     StartSpacing onTime = new StartSpacing(10, MARGIN);
-    onTime.tryStart("T", "k", PACED, t0);
+    tryStart(onTime, "T", "k", PACED, t0);
     onTime.started("T", "k", PACED, t0);
     for (int i = 1; i < 5; i++) {
-      assertThat(onTime.tryStart("T", "k", PACED, t0 + i * MS)).isZero();
+      assertThat(tryStart(onTime, "T", "k", PACED, t0 + i * MS)).isZero();
     }
   }
 
@@ -460,25 +460,25 @@ class StartSpacingTest {
     StartSpacing spacing = new StartSpacing(2_000, MARGIN);
     long now = 1_000 * MS;
     for (int i = 0; i < 1_500; i++) {
-      spacing.tryStart("T", "k" + i, PACED, now);
+      tryStart(spacing, "T", "k" + i, PACED, now);
     }
     assertThat(spacing.keys()).isEqualTo(1_500); // swept at 1,024 (nothing due), next at 2,000
     // a second later every one of them has its next start due: the sweep at the cap forgets them
     for (int i = 0; i < 600; i++) {
-      spacing.tryStart("T", "later" + i, PACED, now + 1_000 * MS);
+      tryStart(spacing, "T", "later" + i, PACED, now + 1_000 * MS);
     }
     assertThat(spacing.keys()).isEqualTo(600);
 
     StartSpacing capped = new StartSpacing(2, MARGIN);
     for (int i = 0; i < 5; i++) {
-      assertThat(capped.tryStart("T", "a", PACED, now + i * MS)).isZero();
+      assertThat(tryStart(capped, "T", "a", PACED, now + i * MS)).isZero();
     }
-    assertThat(capped.tryStart("T", "b", PACED, now)).isZero();
-    assertThat(capped.tryStart("T", "a", PACED, now + 5 * MS))
+    assertThat(tryStart(capped, "T", "b", PACED, now)).isZero();
+    assertThat(tryStart(capped, "T", "a", PACED, now + 5 * MS))
         .as("a is tracked: its burst is spent")
         .isPositive();
     for (int i = 0; i < 10; i++) {
-      assertThat(capped.tryStart("T", "c", PACED, now)).as("c over the cap: unchecked").isZero();
+      assertThat(tryStart(capped, "T", "c", PACED, now)).as("c over the cap: unchecked").isZero();
     }
     assertThat(capped.keys()).isEqualTo(2);
   }
@@ -487,10 +487,10 @@ class StartSpacingTest {
   void theSameKeyInAnotherScopeHasItsOwnSpacing() {
     StartSpacing spacing = new StartSpacing(10, MARGIN);
     for (int i = 0; i < 5; i++) {
-      spacing.tryStart("A", "k", PACED, 0);
+      tryStart(spacing, "A", "k", PACED, 0);
     }
-    assertThat(spacing.tryStart("A", "k", PACED, 0)).isPositive();
-    assertThat(spacing.tryStart("B", "k", PACED, 0)).isZero();
+    assertThat(tryStart(spacing, "A", "k", PACED, 0)).isPositive();
+    assertThat(tryStart(spacing, "B", "k", PACED, 0)).isZero();
   }
 
   @Test
@@ -521,5 +521,15 @@ class StartSpacingTest {
       }
     }
     return violations;
+  }
+
+  /**
+   * A first check of a task not held before: 0 if it may start now (its start is recorded), else
+   * how many nanoseconds it waits.
+   */
+  private static long tryStart(
+      StartSpacing spacing, String scope, String key, RateLimitPolicy policy, long now) {
+    StartSpacing.Hold hold = spacing.hold(scope, key, policy, now, null);
+    return hold == null ? 0 : hold.until() - now;
   }
 }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
@@ -251,25 +252,26 @@ public class TaskgateMetrics {
   }
 
   private Counter taskCounter(Series series, String description) {
-    Counter counter = taskCounters.get(series);
-    return counter != null
-        ? counter
-        : taskCounters.computeIfAbsent(
-            series,
-            s ->
-                registry.counter(
-                    MetricMetadata.of(s.name(), description, MetricUnits.NONE), s.tags()));
+    return cached(
+        taskCounters,
+        series,
+        s ->
+            registry.counter(MetricMetadata.of(s.name(), description, MetricUnits.NONE), s.tags()));
   }
 
   private Timer taskTimer(Series series, String description) {
-    Timer timer = taskTimers.get(series);
-    return timer != null
-        ? timer
-        : taskTimers.computeIfAbsent(
-            series,
-            s ->
-                registry.timer(
-                    MetricMetadata.of(s.name(), description, MetricUnits.NANOSECONDS), s.tags()));
+    return cached(
+        taskTimers,
+        series,
+        s ->
+            registry.timer(
+                MetricMetadata.of(s.name(), description, MetricUnits.NANOSECONDS), s.tags()));
+  }
+
+  /** The series' metric, registered on first use (a read first: the common case takes no lock). */
+  private static <M> M cached(Map<Series, M> metrics, Series series, Function<Series, M> make) {
+    M metric = metrics.get(series);
+    return metric != null ? metric : metrics.computeIfAbsent(series, make);
   }
 
   private Counter counter(String name, String description, Tag... tags) {

@@ -72,16 +72,8 @@ public class StartSpacingGuard {
   /**
    * When a claimed task of the key may start, if not now: null to start now, otherwise until when
    * it waits on the timeline, and its place in the key's line (counted in {@link #spacedStarts}).
-   * {@code previous}: null, or what this answered for the task last time it was held back.
-   */
-  public StartCheck.Hold holdUntil(
-      String scope, String key, RateLimitPolicy policy, Instant now, StartCheck.Hold previous) {
-    return holdUntil(scope, key, policy, now, previous, UUID.randomUUID());
-  }
-
-  /**
-   * {@link #holdUntil(String, String, RateLimitPolicy, Instant, StartCheck.Hold)} for the start of
-   * task {@code taskId}, whose id marks its start while it is pending in the grid.
+   * {@code previous}: null, or what this answered for the task last time it was held back; {@code
+   * taskId} marks its start while it is pending in the grid.
    */
   public StartCheck.Hold holdUntil(
       String scope,

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The spacing after a late start, with a clock moved by hand. */
@@ -25,24 +26,31 @@ class StartSpacingGuardTest {
 
   @Test
   void aStartTooCloseToTheKeysLastWaitsUntilItConformsOtherKeysDoNot() {
-    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null)).isNull();
+    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null, UUID.randomUUID())).isNull();
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
-    StartCheck.Hold hold = guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), null);
+    StartCheck.Hold hold =
+        guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), null, UUID.randomUUID());
 
     assertThat(hold).isNotNull();
     Instant at = hold.until();
     assertThat(Duration.between(T0, at)).isBetween(Duration.ofMillis(90), Duration.ofMillis(120));
     assertThat(guard.spacedStarts()).isEqualTo(1);
-    assertThat(guard.holdUntil("mail", "globex", TEN_A_SECOND, T0.plusMillis(30), null)).isNull();
+    assertThat(
+            guard.holdUntil(
+                "mail", "globex", TEN_A_SECOND, T0.plusMillis(30), null, UUID.randomUUID()))
+        .isNull();
   }
 
   @Test
   void aStartThatKeepsThePolicysSpacingIsNotHeld() {
-    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null);
+    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null, UUID.randomUUID());
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
-    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(150), null)).isNull();
+    assertThat(
+            guard.holdUntil(
+                "mail", "acme", TEN_A_SECOND, T0.plusMillis(150), null, UUID.randomUUID()))
+        .isNull();
     assertThat(guard.spacedStarts()).isZero();
   }
 
@@ -54,10 +62,13 @@ class StartSpacingGuardTest {
             GridState.of(
                 GridSettings.read(
                     key -> Optional.ofNullable(Map.of(GridSettings.LIMITER, "grid").get(key)))));
-    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null);
+    guard.holdUntil("mail", "acme", TEN_A_SECOND, T0, null, UUID.randomUUID());
     guard.startedNow("mail", "acme", TEN_A_SECOND, T0);
 
-    assertThat(guard.holdUntil("mail", "acme", TEN_A_SECOND, T0.plusMillis(30), null)).isNull();
+    assertThat(
+            guard.holdUntil(
+                "mail", "acme", TEN_A_SECOND, T0.plusMillis(30), null, UUID.randomUUID()))
+        .isNull();
     assertThat(guard.spacedStarts()).isZero();
   }
 
