@@ -1,6 +1,6 @@
 -- Taskgate's schema, version 1, on H2: the tables, keys and indexes that EclipseLink's
 -- create-or-extend-tables made from Taskgate 0.1's entities (captured from a deployment on
--- Payara Micro 6.2025.10 with H2 2.3.232).
+-- Payara Micro 6.2025.10, whose H2 is 2.2.224, and written out with H2's SCRIPT).
 
 CREATE TABLE "TASKGATE_TASK"(
     "ID" CHARACTER VARYING(36) NOT NULL,

@@ -19,16 +19,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
 import org.junit.jupiter.api.Test;
 
 /**
  * The schema's version 1 ({@code db/taskgate/<database>/V1__baseline.sql}) is exactly what
  * EclipseLink's {@code create-or-extend-tables} makes of the entities: the same tables, columns
  * (type, size, nullability, default, order), primary keys and indexes (columns, order, direction,
- * uniqueness), compared through the JDBC metadata on H2 and on PostgreSQL. PostgreSQL must be
- * running (./test starts it); this class fails without it, it does not skip.
+ * uniqueness), compared through the JDBC metadata on H2 and on PostgreSQL, run as a plain script
+ * and through Flyway (its history in {@value #HISTORY}). PostgreSQL must be running (./test starts
+ * it); this class fails without it, it does not skip.
  */
 class SchemaV1Test {
+  /** Flyway's history table of Taskgate's own schema versions. */
+  static final String HISTORY = "taskgate_schema_history";
 
   @Test
   void theH2ScriptMakesTheSchemaTheEntitiesMake() throws Exception {
@@ -37,12 +42,16 @@ class SchemaV1Test {
     try {
       factory.createEntityManager().close(); // the tables are made at the first use
       String fromScript = "jdbc:h2:mem:v1_sql_" + unique() + ";DB_CLOSE_DELAY=-1";
+      String fromFlyway = "jdbc:h2:mem:v1_flyway_" + unique() + ";DB_CLOSE_DELAY=-1";
       try (Connection entities = DriverManager.getConnection(fromEntities, "sa", "");
-          Connection script = DriverManager.getConnection(fromScript, "sa", "")) {
+          Connection script = DriverManager.getConnection(fromScript, "sa", "");
+          Connection flyway = DriverManager.getConnection(fromFlyway, "sa", "")) {
         run(script, "h2");
+        migrate(fromFlyway, "sa", "h2", "PUBLIC");
         Map<String, List<String>> made = describe(entities, "PUBLIC");
         assertThat(made).hasSize(8);
         assertThat(describe(script, "PUBLIC")).isEqualTo(made);
+        assertThat(describe(flyway, "PUBLIC")).isEqualTo(made);
       }
     } finally {
       factory.close();
@@ -55,10 +64,12 @@ class SchemaV1Test {
     String user = PostgresTaskStoreTest.USER;
     String entitiesSchema = "taskgate_v1_jpa_" + unique();
     String scriptSchema = "taskgate_v1_sql_" + unique();
+    String flywaySchema = "taskgate_v1_flyway_" + unique();
     try (Connection admin = DriverManager.getConnection(server, user, "");
         Statement s = admin.createStatement()) {
       s.execute("CREATE SCHEMA " + entitiesSchema);
       s.execute("CREATE SCHEMA " + scriptSchema);
+      s.execute("CREATE SCHEMA " + flywaySchema);
     }
     try {
       EntityManagerFactory factory =
@@ -84,17 +95,36 @@ class SchemaV1Test {
           Connection script =
               DriverManager.getConnection(server + "?currentSchema=" + scriptSchema, user, "")) {
         run(script, "postgresql");
+        migrate(server + "?currentSchema=" + flywaySchema, user, "postgresql", flywaySchema);
         Map<String, List<String>> made = describe(entities, entitiesSchema);
         assertThat(made).hasSize(8);
         assertThat(describe(script, scriptSchema)).isEqualTo(made);
+        assertThat(describe(entities, flywaySchema)).isEqualTo(made);
       }
     } finally {
       try (Connection admin = DriverManager.getConnection(server, user, "");
           Statement s = admin.createStatement()) {
         s.execute("DROP SCHEMA " + entitiesSchema + " CASCADE");
         s.execute("DROP SCHEMA " + scriptSchema + " CASCADE");
+        s.execute("DROP SCHEMA " + flywaySchema + " CASCADE");
       }
     }
+  }
+
+  /**
+   * Migrates the database at {@code url} with Flyway from the scripts of {@code database}, its
+   * history in {@code taskgate_schema_history}; returns the version it reached.
+   */
+  private static void migrate(String url, String user, String database, String schema) {
+    MigrateResult result =
+        Flyway.configure()
+            .dataSource(url, user, "")
+            .locations("classpath:db/taskgate/" + database)
+            .table(HISTORY)
+            .defaultSchema(schema)
+            .load()
+            .migrate();
+    assertThat(result.targetSchemaVersion).isEqualTo("1");
   }
 
   /** Runs the database's V1 script, statement by statement (each ends a line with ';'). */
@@ -133,7 +163,8 @@ class SchemaV1Test {
     try (ResultSet t = meta.getTables(null, schema, "%", new String[] {"TABLE"})) {
       while (t.next()) {
         String name = t.getString("TABLE_NAME");
-        if (name.toLowerCase(Locale.ROOT).startsWith("taskgate_")) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("taskgate_") && !lower.equals(HISTORY)) {
           tables.put(name.toLowerCase(Locale.ROOT), name);
         }
       }
