@@ -3,13 +3,11 @@ package io.taskgate.store.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -28,14 +26,7 @@ class H2TaskStoreTest extends TaskStoreContract {
         "jdbc:h2:mem:taskgate_"
             + UUID.randomUUID().toString().replace("-", "")
             + ";DB_CLOSE_DELAY=-1";
-    return Persistence.createEntityManagerFactory(
-        TEST_UNIT,
-        Map.of(
-            "eclipselink.persistencexml", TEST_PERSISTENCE_XML,
-            "jakarta.persistence.jdbc.driver", "org.h2.Driver",
-            "jakarta.persistence.jdbc.url", url,
-            "jakarta.persistence.jdbc.user", "sa",
-            "jakarta.persistence.jdbc.password", ""));
+    return H2TestDatabase.at(url);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.taskgate.store.jpa;
 
+import io.taskgate.store.schema.UrlDataSource;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import java.util.Map;
@@ -19,8 +20,12 @@ public final class H2TestDatabase {
             + ";DB_CLOSE_DELAY=-1");
   }
 
-  /** A factory on the H2 database at {@code url}. */
+  /**
+   * A factory on the H2 database at {@code url}, once its schema is this build's (migrated as the
+   * container does it). An in-memory database's URL must keep it open ({@code DB_CLOSE_DELAY=-1}).
+   */
   public static EntityManagerFactory at(String url) {
+    UrlDataSource.migrate(url, "sa");
     return Persistence.createEntityManagerFactory(
         TaskStoreContract.TEST_UNIT,
         Map.of(

@@ -12,11 +12,9 @@ import io.taskgate.store.ListeningTaskStore;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.Persistence;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -36,16 +34,7 @@ class ListeningTaskStoreTest {
 
   @BeforeEach
   void open() throws Exception {
-    factory =
-        Persistence.createEntityManagerFactory(
-            TaskStoreContract.TEST_UNIT,
-            Map.of(
-                "eclipselink.persistencexml", TaskStoreContract.TEST_PERSISTENCE_XML,
-                "jakarta.persistence.jdbc.driver", "org.h2.Driver",
-                "jakarta.persistence.jdbc.url",
-                    "jdbc:h2:mem:listening_" + UUID.randomUUID().toString().replace("-", ""),
-                "jakarta.persistence.jdbc.user", "sa",
-                "jakarta.persistence.jdbc.password", ""));
+    factory = H2TestDatabase.inMemory("listening");
     store =
         new ListeningTaskStore(
             new JpaTaskStore(new ResourceLocalTransactor(factory), AuditLevel.FULL), transitions);

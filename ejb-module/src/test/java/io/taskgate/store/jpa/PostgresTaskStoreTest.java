@@ -1,5 +1,6 @@
 package io.taskgate.store.jpa;
 
+import io.taskgate.store.schema.UrlDataSource;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
 import java.sql.Connection;
@@ -26,6 +27,7 @@ class PostgresTaskStoreTest extends TaskStoreContract {
   @Override
   EntityManagerFactory openFactory() throws SQLException {
     execute("CREATE SCHEMA " + schema);
+    UrlDataSource.migrate(SERVER + "?currentSchema=" + schema, USER);
     return Persistence.createEntityManagerFactory(
         TEST_UNIT,
         Map.of(
