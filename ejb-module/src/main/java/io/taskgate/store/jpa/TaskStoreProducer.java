@@ -54,6 +54,9 @@ public class TaskStoreProducer {
 
   @Inject JtaTransactor transactor;
 
+  /** The schema, migrated or checked before any part of the store is made. */
+  @Inject SchemaAtFirstUse schema;
+
   /** Told about every write once it is stored (the engine's task transitions), if there is one. */
   @Inject Instance<TaskWriteListener> listeners;
 
@@ -84,6 +87,7 @@ public class TaskStoreProducer {
   @Produces
   @ApplicationScoped
   TaskQueries taskQueries() {
+    schema.ensure();
     return new JpaTaskQueries(transactor);
   }
 
@@ -91,6 +95,7 @@ public class TaskStoreProducer {
   @Produces
   @ApplicationScoped
   InstanceStore instanceStore() {
+    schema.ensure();
     return new JpaInstanceStore(transactor);
   }
 
@@ -98,6 +103,7 @@ public class TaskStoreProducer {
   @Produces
   @ApplicationScoped
   ThrottlerStore throttlerStore() {
+    schema.ensure();
     return new JpaThrottlerStore(transactor);
   }
 
@@ -105,12 +111,14 @@ public class TaskStoreProducer {
   @Produces
   @ApplicationScoped
   HistoryStore historyStore() {
+    schema.ensure();
     return new JpaHistoryStore(transactor);
   }
 
   @Produces
   @ApplicationScoped
   TaskStore taskStore() {
+    schema.ensure();
     boolean checkpoint = makeCommitsDurable();
     JpaTaskStore store = new JpaTaskStore(transactor, parseAuditLevel(auditLevel));
     if (checkpoint) {

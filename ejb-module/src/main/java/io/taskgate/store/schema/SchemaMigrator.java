@@ -1,6 +1,7 @@
 package io.taskgate.store.schema;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -105,23 +106,15 @@ public final class SchemaMigrator {
 
   private Outcome migrate(Connection connection, String database, String schema, boolean newer)
       throws SQLException, IOException {
-    String before;
-    if (SchemaShape.hasTable(connection, schema, HISTORY)) {
-      before = null; // read from the history below
-    } else if (SchemaShape.hasTable(connection, schema, "taskgate_task")) {
-      String version = recognise(connection, database, schema);
-      flyway(database, version).load().baseline();
-      before = version;
-      LOG.info(
-          "Taskgate's tables had no schema history: they have version "
-              + version
-              + "'s shape and were baselined there ("
-              + HISTORY
-              + ")");
-    } else {
-      before = "0";
+    String before = null; // with a history: read from it below
+    if (!SchemaShape.hasTable(connection, schema, HISTORY)) {
+      // without: Flyway baselines a schema that has tables (Taskgate's or the application's)
+      before =
+          SchemaShape.hasTable(connection, schema, "taskgate_task")
+              ? recognise(connection, database, schema)
+              : "0";
     }
-    Flyway flyway = flyway(database, "0").baselineOnMigrate(true).load();
+    Flyway flyway = flyway(database, before == null ? "0" : before).baselineOnMigrate(true).load();
     MigrationInfoService info = flyway.info();
     refuseNewer(info, database, newer);
     String from = before != null ? before : version(info.current());
@@ -156,13 +149,21 @@ public final class SchemaMigrator {
     for (int i = versions.size() - 1; i >= 0; i--) {
       SchemaShape shape = shape(database, versions.get(i));
       if (shape != null && found.differencesFrom(shape).isEmpty()) {
+        LOG.info(
+            "Taskgate's tables have no history but version "
+                + versions.get(i)
+                + "'s shape: they are baselined there ("
+                + HISTORY
+                + ")");
         return versions.get(i);
       }
     }
-    runScript(connection, REPAIR + database + "/create-or-extend-to-V1.sql");
+    List<String> failures =
+        runScript(connection, REPAIR + database + "/create-or-extend-to-V1.sql");
     List<String> differences =
-        SchemaShape.read(connection, schema).differencesFrom(shape(database, "1"));
-    if (!differences.isEmpty()) {
+        new ArrayList<>(SchemaShape.read(connection, schema).differencesFrom(shape(database, "1")));
+    if (!differences.isEmpty() || !failures.isEmpty()) {
+      differences.addAll(failures);
       throw new SchemaException(
           "Taskgate's tables in this database were made by an earlier build (no "
               + HISTORY
@@ -173,7 +174,11 @@ public final class SchemaMigrator {
               + database
               + "/V1__baseline.sql), or move the tasks to a new database.");
     }
-    LOG.info("Taskgate brought its tables of an earlier build to its schema's version 1");
+    LOG.info(
+        "Taskgate brought the tables an earlier build made to its schema's version 1; they are"
+            + " baselined there ("
+            + HISTORY
+            + ")");
     return "1";
   }
 
@@ -271,7 +276,6 @@ public final class SchemaMigrator {
         .locations("classpath:" + LOCATIONS + database)
         .table(HISTORY)
         .baselineVersion(baselineVersion)
-        .baselineDescription("Taskgate's tables before their history")
         .ignoreMigrationPatterns("*:future")
         .cleanDisabled(true);
   }
@@ -292,17 +296,22 @@ public final class SchemaMigrator {
     return SchemaShape.load(loader, SHAPES + database + "/V" + version + ".txt");
   }
 
-  /** Runs the statements of a script (each ends its last line with ';'; '--' lines are notes). */
-  private void runScript(Connection connection, String resource) throws SQLException, IOException {
+  /**
+   * Runs the statements of a script (each ends its last line with ';'; '--' lines are notes) one by
+   * one, each committed on its own, and returns the failures: a statement that fails (an index on a
+   * column the table lacks) leaves the rest to run, and the check that follows names what differs.
+   */
+  private List<String> runScript(Connection connection, String resource)
+      throws SQLException, IOException {
     String text;
     try (var in = loader.getResourceAsStream(resource)) {
       if (in == null) {
         throw new IOException("no " + resource + " on the class path");
       }
-      text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-    boolean autoCommit = connection.getAutoCommit();
-    connection.setAutoCommit(false);
+    List<String> failures = new ArrayList<>();
+    connection.setAutoCommit(true);
     try (Statement s = connection.createStatement()) {
       StringBuilder statement = new StringBuilder();
       for (String line : text.split("\n")) {
@@ -312,17 +321,20 @@ public final class SchemaMigrator {
         statement.append(line).append('\n');
         if (line.stripTrailing().endsWith(";")) {
           String sql = statement.toString().strip();
-          s.execute(sql.substring(0, sql.length() - 1));
           statement.setLength(0);
+          try {
+            s.execute(sql.substring(0, sql.length() - 1));
+          } catch (SQLException e) {
+            failures.add(firstLine(sql) + " failed: " + firstLine(e.getMessage()));
+          }
         }
       }
-      connection.commit();
-    } catch (SQLException e) {
-      connection.rollback();
-      throw e;
-    } finally {
-      connection.setAutoCommit(autoCommit);
     }
+    return failures;
+  }
+
+  private static String firstLine(String text) {
+    return text == null ? "" : text.lines().findFirst().orElse("");
   }
 
   private static String whereTheFilesAre(String database, List<String> versions) {

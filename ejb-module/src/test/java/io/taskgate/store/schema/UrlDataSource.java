@@ -5,11 +5,19 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
-/** A data source that opens a new connection to a JDBC URL for each call, for tests. */
-public record UrlDataSource(String url, String user) implements DataSource {
+/**
+ * A data source that opens a new connection to a JDBC URL for each call, for tests; counts the
+ * connections it opened.
+ */
+public record UrlDataSource(String url, String user, AtomicInteger opened) implements DataSource {
+
+  public UrlDataSource(String url, String user) {
+    this(url, user, new AtomicInteger());
+  }
 
   /** Brings the database at {@code url} to this build's schema, as the container does. */
   public static SchemaMigrator.Outcome migrate(String url, String user) {
@@ -18,6 +26,7 @@ public record UrlDataSource(String url, String user) implements DataSource {
 
   @Override
   public Connection getConnection() throws SQLException {
+    opened.incrementAndGet();
     return DriverManager.getConnection(url, user, "");
   }
 
