@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -75,8 +76,41 @@ class ClusterIT {
     Files.createDirectories(dir);
     MicroRuns.recreateDatabase(DB);
     war = war();
-    start("a", 28970);
-    start("b", 28971);
+    // both at once: one migrates the new database's schema, the other waits for it
+    launch("a", 28970);
+    launch("b", 28971);
+    for (Instance instance : List.copyOf(instances.values())) {
+      MicroRuns.awaitAnswering(
+          instance.port(), instance.process(), log(instance.id(), 1), BOOT_TIMEOUT);
+    }
+  }
+
+  @Test
+  @Order(0)
+  void twoInstancesStartingTogetherMigratedTheSchemaOnce() throws Exception {
+    String a = Files.readString(log("a", 1), StandardCharsets.UTF_8);
+    String b = Files.readString(log("b", 1), StandardCharsets.UTF_8);
+    String migrated = "Taskgate migrated its schema on PostgreSQL from version 0 to 1";
+    String found = "Taskgate's schema is at version 1 on PostgreSQL (up to date)";
+    assertThat(List.of(a.contains(migrated), b.contains(migrated)))
+        .as("which instance migrated")
+        .containsExactlyInAnyOrder(true, false);
+    assertThat(a.contains(migrated) ? b : a).contains(found);
+    System.out.println(
+        "ClusterIT: the second instance "
+            + ((a + b).contains("this one waits for it") ? "waited for" : "came after")
+            + " the first one's migration");
+    try (Connection c = MicroRuns.connect(DB);
+        Statement s = c.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT version, success FROM taskgate_schema_history WHERE version IS NOT NULL")) {
+      List<String> rows = new ArrayList<>();
+      while (r.next()) {
+        rows.add(r.getString(1) + " " + r.getBoolean(2));
+      }
+      assertThat(rows).containsExactly("1 true");
+    }
   }
 
   @AfterAll
@@ -881,6 +915,22 @@ class ClusterIT {
   }
 
   private void start(String id, int port) throws Exception {
+    Instance instance = launch(id, port);
+    Path log = dir.resolve(id + "-" + bootOf(id) + ".log");
+    MicroRuns.awaitAnswering(port, instance.process(), log, BOOT_TIMEOUT);
+  }
+
+  /** The number of the last boot of {@code id} whose log exists. */
+  private int bootOf(String id) {
+    int boot = 1;
+    while (Files.exists(dir.resolve(id + "-" + (boot + 1) + ".log"))) {
+      boot++;
+    }
+    return boot;
+  }
+
+  /** Starts Payara Micro for {@code id}, without waiting for it to answer. */
+  private Instance launch(String id, int port) throws Exception {
     Path config = Path.of(ItConfig.required("taskgate.serverConfig"));
     Properties properties = new Properties();
     try (var in = Files.newInputStream(config.resolve("postgresql.properties"))) {
@@ -933,8 +983,9 @@ class ClusterIT {
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     started.add(process);
-    instances.put(id, new Instance(id, port, process, ledger));
-    MicroRuns.awaitAnswering(port, process, log, BOOT_TIMEOUT);
+    Instance instance = new Instance(id, port, process, ledger);
+    instances.put(id, instance);
+    return instance;
   }
 
   private Path log(String id, int boot) {

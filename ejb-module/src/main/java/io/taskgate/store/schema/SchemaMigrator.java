@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -353,6 +354,15 @@ public final class SchemaMigrator {
 
   private static void lock(Connection connection, String database) throws SQLException {
     if (database.equals("postgresql")) {
+      try (PreparedStatement s = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+        s.setLong(1, LOCK_KEY);
+        try (ResultSet r = s.executeQuery()) {
+          if (r.next() && r.getBoolean(1)) {
+            return;
+          }
+        }
+      }
+      LOG.info("Another instance is migrating Taskgate's schema: this one waits for it");
       try (PreparedStatement s = connection.prepareStatement("SELECT pg_advisory_lock(?)")) {
         s.setLong(1, LOCK_KEY);
         s.execute();
