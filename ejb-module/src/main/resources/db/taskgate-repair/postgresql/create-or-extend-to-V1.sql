@@ -135,6 +135,8 @@ CREATE TABLE IF NOT EXISTS taskgate_window_count (
 );
 ALTER TABLE taskgate_window_count ADD COLUMN IF NOT EXISTS sub_window character varying(100);
 
+-- the due index of builds before it had the id: (status, scheduled_at)
+DROP INDEX IF EXISTS taskgate_task_status_due;
 DROP INDEX IF EXISTS taskgate_minute_count_minute;
 CREATE INDEX taskgate_minute_count_minute ON taskgate_minute_count USING btree (epoch_minute);
 DROP INDEX IF EXISTS taskgate_task_audit_task;

@@ -155,6 +155,15 @@ public final class UpgradeFixture {
   static Process start(
       String db, Path run, File war, Path ledger, String logName, String... jvmOptions)
       throws Exception {
+    Process server = launch(db, run, war, ledger, logName, jvmOptions);
+    MicroRuns.awaitAnswering(PORT, server, run.resolve(logName), BOOT_TIMEOUT);
+    return server;
+  }
+
+  /** {@link #start}, without waiting for the application to answer. */
+  static Process launch(
+      String db, Path run, File war, Path ledger, String logName, String... jvmOptions)
+      throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Dtaskgate.examples.enabled=false");
@@ -191,10 +200,10 @@ public final class UpgradeFixture {
     command.addAll(List.of("--deploy", war.getPath(), "--contextroot", "taskgate"));
     assertThat(MicroRuns.taken(PORT)).as("port " + PORT + " is taken by another process").isFalse();
     Path log = run.resolve(logName);
-    Process server =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    MicroRuns.awaitAnswering(PORT, server, log, BOOT_TIMEOUT);
-    return server;
+    return new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
   }
 
   static URI api(String path) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.taskgate.store.schema.SchemaShape;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -29,6 +30,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -164,6 +166,149 @@ class UpgradeIT {
     if (db.equals("h2")) {
       assertSchemaIsAFreshOne(db, run); // the embedded file, once the server let it go
     }
+  }
+
+  /**
+   * A DBA's way: version 1's SQL applied with {@code psql} to an empty PostgreSQL database, then
+   * Taskgate deployed with {@code taskgate.schema.migrate=validate}, and again with {@code none}:
+   * both start and run tasks, and neither runs a single DDL statement (counted by an event trigger
+   * on {@code ddl_command_start}).
+   */
+  @Test
+  void theSqlFilesAppliedWithPsqlStartWithValidateAndNeitherValidateNorNoneRunsDdl()
+      throws Exception {
+    Path run = dir.resolve("by-hand");
+    MicroRuns.deleteTree(run);
+    Files.createDirectories(run);
+    MicroRuns.recreateDatabase(UpgradeFixture.PG_DATABASE);
+    Path v1 = run.resolve("V1__baseline.sql");
+    try (InputStream in =
+        UpgradeIT.class.getResourceAsStream("/db/taskgate/postgresql/V1__baseline.sql")) {
+      assertThat(in).as("the SQL in the EJB jar").isNotNull();
+      Files.copy(in, v1);
+    }
+    psql(run, v1, "psql.log");
+    countDdl();
+    Path ledger = run.resolve("ledger.txt");
+    File war = UpgradeFixture.war(run);
+
+    current =
+        UpgradeFixture.start(
+            "postgresql", run, war, ledger, "validate.log", "-Dtaskgate.schema.migrate=validate");
+    assertThat(Files.readString(run.resolve("validate.log"), StandardCharsets.UTF_8))
+        .contains(
+            "Taskgate's tables have its schema's version 1 on PostgreSQL (applied without"
+                + " taskgate_schema_history)");
+    awaitStatus(plain("v"), "v", "COMPLETED");
+    current.destroy();
+    assertThat(current.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    current =
+        UpgradeFixture.start(
+            "postgresql", run, war, ledger, "none.log", "-Dtaskgate.schema.migrate=none");
+    awaitStatus(plain("n"), "n", "COMPLETED");
+    current.destroy();
+    assertThat(current.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(ddlStatements()).as("DDL run by Taskgate").isEmpty();
+    try (Connection c = MicroRuns.connect(UpgradeFixture.PG_DATABASE);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE counted (x INTEGER)"); // the counter counts
+    }
+    assertThat(ddlStatements()).containsExactly("CREATE TABLE");
+  }
+
+  /**
+   * {@code validate} on a database without Taskgate's tables: the deployment fails, saying what is
+   * missing and where the SQL files are, and changes nothing.
+   */
+  @Test
+  void validateStopsTheDeploymentOfADatabaseWithoutTheSchemaNamingTheFiles() throws Exception {
+    Path run = dir.resolve("validate-empty");
+    MicroRuns.deleteTree(run);
+    Files.createDirectories(run);
+    MicroRuns.recreateDatabase(UpgradeFixture.PG_DATABASE);
+    countDdl();
+
+    current =
+        UpgradeFixture.launch(
+            "postgresql",
+            run,
+            UpgradeFixture.war(run),
+            run.resolve("ledger.txt"),
+            "validate.log",
+            "-Dtaskgate.schema.migrate=validate");
+    Path log = run.resolve("validate.log");
+    Await.until(
+        () ->
+            Files.readString(log, StandardCharsets.UTF_8)
+                .contains("Exception while loading the app"),
+        Boolean::booleanValue,
+        Duration.ofMinutes(4),
+        Duration.ofMillis(250),
+        seen -> "the deployment did not fail: " + log);
+    assertThat(Files.readString(log, StandardCharsets.UTF_8))
+        .contains(
+            "taskgate.schema.migrate=validate and the database has no taskgate_schema_history and"
+                + " not this build's schema (version 1): table taskgate_instance is missing")
+        .contains("The SQL files are db/taskgate/postgresql/V1__… to V1__… in Taskgate's EJB jar");
+    assertThat(Http.get(UpgradeFixture.api("info")).statusCode()).isEqualTo(404);
+    assertThat(ddlStatements()).isEmpty();
+    try (Connection c = MicroRuns.connect(UpgradeFixture.PG_DATABASE)) {
+      assertThat(tables(c, "postgresql")).containsExactly("ddl_log");
+    }
+  }
+
+  private static String plain(String id) throws Exception {
+    return UpgradeFixture.dispatch("Plain", "{\"id\":\"" + id + "\",\"workMillis\":1}", "");
+  }
+
+  /** Counts every DDL statement from now on in {@code ddl_log} (an event trigger). */
+  private static void countDdl() throws Exception {
+    try (Connection c = MicroRuns.connect(UpgradeFixture.PG_DATABASE);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE ddl_log (tag TEXT, query TEXT)");
+      s.execute(
+          "CREATE FUNCTION log_ddl() RETURNS event_trigger LANGUAGE plpgsql AS"
+              + " $$ BEGIN INSERT INTO ddl_log VALUES (tg_tag, current_query()); END $$");
+      s.execute("CREATE EVENT TRIGGER count_ddl ON ddl_command_start EXECUTE FUNCTION log_ddl()");
+    }
+  }
+
+  /** The DDL statements counted so far, their command tags (each printed with its text). */
+  private static List<String> ddlStatements() throws Exception {
+    List<String> tags = new ArrayList<>();
+    try (Connection c = MicroRuns.connect(UpgradeFixture.PG_DATABASE);
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery("SELECT tag, query FROM ddl_log")) {
+      while (r.next()) {
+        tags.add(r.getString(1));
+        System.out.println("UpgradeIT: DDL " + r.getString(2));
+      }
+    }
+    return tags;
+  }
+
+  private static void psql(Path run, Path script, String logName) throws Exception {
+    Process psql =
+        new ProcessBuilder(
+                "psql",
+                "-q",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "postgres",
+                "-d",
+                UpgradeFixture.PG_DATABASE,
+                "-f",
+                script.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(run.resolve(logName).toFile())
+            .start();
+    assertThat(psql.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    assertThat(psql.exitValue()).as(Files.readString(run.resolve(logName))).isZero();
   }
 
   /** Table by table, column by column, index by index: the shape a fresh database gets. */
@@ -309,25 +454,7 @@ class UpgradeIT {
     }
     if (db.equals("postgresql")) {
       MicroRuns.recreateDatabase(UpgradeFixture.PG_DATABASE);
-      Process psql =
-          new ProcessBuilder(
-                  "psql",
-                  "-q",
-                  "-v",
-                  "ON_ERROR_STOP=1",
-                  "-h",
-                  "127.0.0.1",
-                  "-U",
-                  "postgres",
-                  "-d",
-                  UpgradeFixture.PG_DATABASE,
-                  "-f",
-                  script.toString())
-              .redirectErrorStream(true)
-              .redirectOutput(run.resolve("psql.log").toFile())
-              .start();
-      assertThat(psql.waitFor(2, TimeUnit.MINUTES)).isTrue();
-      assertThat(psql.exitValue()).as(Files.readString(run.resolve("psql.log"))).isZero();
+      psql(run, script, "psql.log");
     } else {
       Files.createDirectories(run.resolve("data"));
       try (Connection c = DriverManager.getConnection(UpgradeFixture.h2Url(run), "", "");

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -23,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link SchemaMigrator} on real H2 databases and on PostgreSQL: a fresh database migrated once, a
@@ -86,14 +89,18 @@ class SchemaMigratorTest {
         "ALTER TABLE taskgate_task DROP COLUMN rate_key",
         "DROP TABLE taskgate_minute_count",
         "DROP INDEX taskgate_task_created",
-        "CREATE INDEX taskgate_task_created ON taskgate_task (created_at)");
+        "CREATE INDEX taskgate_task_created ON taskgate_task (created_at)",
+        "DROP INDEX taskgate_task_due",
+        "CREATE INDEX taskgate_task_status_due ON taskgate_task (status, scheduled_at)");
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
     assertThat(outcome.after()).isEqualTo("1");
     try (Connection c = DriverManager.getConnection(url, "sa", "")) {
-      // everything version 1 has, the added column last
-      assertThat(SchemaShape.read(c, "PUBLIC").differencesFrom(kept("h2"))).isEmpty();
+      // everything version 1 has, the added column last, and not the earlier due index
+      SchemaShape shape = SchemaShape.read(c, "PUBLIC");
+      assertThat(shape.differencesFrom(kept("h2"))).isEmpty();
+      assertThat(shape.tables().get("taskgate_task")).noneMatch(l -> l.contains("status_due"));
     }
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task WHERE id = 't-1'")).isEqualTo(1);
     assertThat(history(url)).containsExactly("1 BASELINE << Flyway Baseline >> true");
@@ -185,6 +192,27 @@ class SchemaMigratorTest {
                 .apply(SchemaMode.VALIDATE, false)
                 .summary())
         .isEqualTo("Taskgate's schema is at version 1 on H2");
+  }
+
+  /** A DBA's Flyway (command line, Maven plugin: the same core) on the files taken from the jar. */
+  @Test
+  void aHistoryFlywayWroteFromTheFilesIsTaskgatesOwn(@TempDir Path files) throws Exception {
+    try (InputStream in =
+        getClass().getClassLoader().getResourceAsStream("db/taskgate/h2/V1__baseline.sql")) {
+      Files.copy(in, files.resolve("V1__baseline.sql"));
+    }
+    String url = h2();
+    Flyway.configure()
+        .dataSource(url, "sa", "")
+        .locations("filesystem:" + files)
+        .table(SchemaMigrator.HISTORY)
+        .load()
+        .migrate();
+    SchemaMigrator migrator = new SchemaMigrator(new UrlDataSource(url, "sa"));
+
+    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("1");
+    assertThat(migrator.apply(SchemaMode.AUTO, false).summary()).contains("up to date");
+    assertThat(history(url)).containsExactly("1 SQL V1__baseline.sql true");
   }
 
   @Test
