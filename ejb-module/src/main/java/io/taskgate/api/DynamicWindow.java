@@ -12,7 +12,7 @@ import java.lang.annotation.Target;
  * A sliding (or, with one bucket, fixed) window per sub-id, the sub-id filled from the task record
  * ({@code window = "tenant-{tenantId}"}): each tenant gets its own limit, optionally within a total
  * capacity shared by all of them and rebalanced as tenants come and go. Define it first with {@link
- * ThrottlingManager#addOrUpdateDynamicWindow}.
+ * ThrottlingManager#addOrUpdateWindow} (kind {@link ThrottlerKind#DYNAMIC_WINDOW}).
  */
 @Inherited
 @Documented

@@ -11,7 +11,8 @@ import java.lang.annotation.Target;
 /**
  * At most {@code limit} starts per fixed interval (aligned on the epoch, UTC) under the named
  * window, across every task type that names it; a task over the limit waits for the next interval.
- * Define it first with {@link ThrottlingManager#addOrUpdateFixedWindow}.
+ * Define it first with {@link ThrottlingManager#addOrUpdateWindow} (kind {@link
+ * ThrottlerKind#FIXED_WINDOW}).
  */
 @Inherited
 @Documented

@@ -11,7 +11,8 @@ import java.lang.annotation.Target;
 /**
  * At most {@code limit} starts in any {@code buckets} consecutive buckets of {@code interval /
  * buckets} each under the named window: a start counts in every interval its bucket belongs to.
- * Define it first with {@link ThrottlingManager#addOrUpdateSlidingWindow}.
+ * Define it first with {@link ThrottlingManager#addOrUpdateWindow} (kind {@link
+ * ThrottlerKind#SLIDING_WINDOW}).
  */
 @Inherited
 @Documented

@@ -1,6 +1,8 @@
 package io.taskgate.api;
 
-/** Where a task is in its life. The allowed moves are in {@link TaskStates}. */
+/**
+ * Where a task is in its life. The allowed moves are in {@code io.taskgate.core.task.TaskStates}.
+ */
 public enum TaskStatus {
   /** Stored and waiting to run: now, at its scheduled time, or at a reserved rate-limit slot. */
   QUEUED,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.it.cluster.Cluster;
 import io.taskgate.it.ledger.Ledger;
+import io.taskgate.store.schema.SchemaMigrator;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -76,12 +77,39 @@ class ClusterIT {
     Files.createDirectories(dir);
     MicroRuns.recreateDatabase(DB);
     war = war();
-    // both at once: one migrates the new database's schema, the other waits for it
-    launch("a", 28970);
-    launch("b", 28971);
+    // both at once, held at the schema's lock until both wait for it: then one migrates the new
+    // database's schema while the other waits, then finds it done
+    try (Connection holder = MicroRuns.connect(DB)) {
+      try (Statement s = holder.createStatement()) {
+        s.execute("SELECT pg_advisory_lock(" + SchemaMigrator.LOCK_KEY + ")");
+      }
+      launch("a", 28970);
+      launch("b", 28971);
+      Await.until(
+          () -> waitingForTheSchemaLock(holder),
+          waiting -> waiting == 2,
+          BOOT_TIMEOUT,
+          Duration.ofMillis(250),
+          waiting -> waiting + " instances waited for the schema's lock, not 2");
+      try (Statement s = holder.createStatement()) {
+        s.execute("SELECT pg_advisory_unlock(" + SchemaMigrator.LOCK_KEY + ")");
+      }
+    }
     for (Instance instance : List.copyOf(instances.values())) {
       MicroRuns.awaitAnswering(
           instance.port(), instance.process(), log(instance.id(), 1), BOOT_TIMEOUT);
+    }
+  }
+
+  private static long waitingForTheSchemaLock(Connection connection) throws Exception {
+    try (Statement s = connection.createStatement();
+        ResultSet r =
+            s.executeQuery(
+                "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                    + " AND ((classid::bigint << 32) | objid::bigint) = "
+                    + SchemaMigrator.LOCK_KEY)) {
+      r.next();
+      return r.getLong(1);
     }
   }
 
@@ -96,10 +124,9 @@ class ClusterIT {
         .as("which instance migrated")
         .containsExactlyInAnyOrder(true, false);
     assertThat(a.contains(migrated) ? b : a).contains(found);
-    System.out.println(
-        "ClusterIT: the second instance "
-            + ((a + b).contains("this one waits for it") ? "waited for" : "came after")
-            + " the first one's migration");
+    String waited = "Another instance is migrating Taskgate's schema: this one waits for it";
+    assertThat(a).contains(waited);
+    assertThat(b).contains(waited);
     try (Connection c = MicroRuns.connect(DB);
         Statement s = c.createStatement();
         ResultSet r =

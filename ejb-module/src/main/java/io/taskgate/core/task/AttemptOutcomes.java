@@ -18,7 +18,6 @@ import java.util.Optional;
  *   <li>{@link #skipped}: an occurrence passed over without running (rate-limit rejection, or its
  *       slot past the series' {@code runUntil}): the series goes on at its first occurrence after
  *       {@code notBefore}, not counting a run, or ends COMPLETED.
- *   <li>{@link #ended}: the task ends in a state of its own (rejected, unrunnable).
  * </ul>
  */
 public final class AttemptOutcomes {

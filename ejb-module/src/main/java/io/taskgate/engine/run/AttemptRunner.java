@@ -26,9 +26,9 @@ import java.util.logging.Logger;
 
 /**
  * Runs attempts of stored tasks on the calling worker: prepares each (reads it, finds its handler
- * and payload, passes it through the {@link RateLimitGate}), claims the batch (QUEUED →
- * IN_PROGRESS, a compare-and-set, so a task never runs twice at once), calls each handler and has
- * the {@link OutcomeRecorder} store what each attempt ended in, deciding by {@link
+ * and payload, passes it through the throttle door, {@code engine.throttle}), claims the batch
+ * (QUEUED → IN_PROGRESS, a compare-and-set, so a task never runs twice at once), calls each handler
+ * and has the {@link OutcomeRecorder} store what each attempt ended in, deciding by {@link
  * AttemptOutcomes}: COMPLETED, the next occurrence of a recurring task, a retry after the policy's
  * backoff, or FAILED. A task whose handler or payload cannot be found fails alone.
  */

@@ -1,18 +1,13 @@
 package io.taskgate.store.schema;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
@@ -55,13 +50,14 @@ public final class SchemaMigrator {
   /** Where the migrations are, on the class path, followed by the database's name. */
   public static final String LOCATIONS = "db/taskgate/";
 
+  /**
+   * The key of the session advisory lock on PostgreSQL ("taskgate" in ASCII) that an instance holds
+   * while it looks at and changes the schema.
+   */
+  public static final long LOCK_KEY = 0x7461736b67617465L;
+
   static final String SHAPES = "db/taskgate-shape/";
   static final String REPAIR = "db/taskgate-repair/";
-
-  /** The advisory lock's key on PostgreSQL: "taskgate" in ASCII. */
-  static final long LOCK_KEY = 0x7461736b67617465L;
-
-  private static final ReentrantLock LOCAL = new ReentrantLock();
 
   private final DataSource dataSource;
   private final ClassLoader loader;
@@ -88,13 +84,13 @@ public final class SchemaMigrator {
     try (Connection connection = dataSource.getConnection()) {
       String database = databaseOf(connection.getMetaData());
       String schema = connection.getSchema();
-      lock(connection, database);
+      SchemaSql.lock(connection, database);
       try {
         return mode == SchemaMode.AUTO
             ? migrate(connection, database, schema, allowNewer)
             : validate(connection, database, schema, allowNewer);
       } finally {
-        unlock(connection, database);
+        SchemaSql.unlock(connection, database);
       }
     } catch (SQLException | IOException e) {
       throw new SchemaException(
@@ -160,7 +156,7 @@ public final class SchemaMigrator {
       }
     }
     List<String> failures =
-        runScript(connection, REPAIR + database + "/create-or-extend-to-V1.sql");
+        SchemaSql.run(connection, loader, REPAIR + database + "/create-or-extend-to-V1.sql");
     List<String> differences =
         new ArrayList<>(SchemaShape.read(connection, schema).differencesFrom(shape(database, "1")));
     if (!differences.isEmpty() || !failures.isEmpty()) {
@@ -297,47 +293,6 @@ public final class SchemaMigrator {
     return SchemaShape.load(loader, SHAPES + database + "/V" + version + ".txt");
   }
 
-  /**
-   * Runs the statements of a script (each ends its last line with ';'; '--' lines are notes) one by
-   * one, each committed on its own, and returns the failures: a statement that fails (an index on a
-   * column the table lacks) leaves the rest to run, and the check that follows names what differs.
-   */
-  private List<String> runScript(Connection connection, String resource)
-      throws SQLException, IOException {
-    String text;
-    try (var in = loader.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IOException("no " + resource + " on the class path");
-      }
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    List<String> failures = new ArrayList<>();
-    connection.setAutoCommit(true);
-    try (Statement s = connection.createStatement()) {
-      StringBuilder statement = new StringBuilder();
-      for (String line : text.split("\n")) {
-        if (line.startsWith("--")) {
-          continue;
-        }
-        statement.append(line).append('\n');
-        if (line.stripTrailing().endsWith(";")) {
-          String sql = statement.toString().strip();
-          statement.setLength(0);
-          try {
-            s.execute(sql.substring(0, sql.length() - 1));
-          } catch (SQLException e) {
-            failures.add(firstLine(sql) + " failed: " + firstLine(e.getMessage()));
-          }
-        }
-      }
-    }
-    return failures;
-  }
-
-  private static String firstLine(String text) {
-    return text == null ? "" : text.lines().findFirst().orElse("");
-  }
-
   private static String whereTheFilesAre(String database, List<String> versions) {
     return "The SQL files are "
         + LOCATIONS
@@ -350,37 +305,6 @@ public final class SchemaMigrator {
         + " in its source); or set "
         + MIGRATE_KEY
         + "=auto and Taskgate applies them.";
-  }
-
-  private static void lock(Connection connection, String database) throws SQLException {
-    if (database.equals("postgresql")) {
-      try (PreparedStatement s = connection.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-        s.setLong(1, LOCK_KEY);
-        try (ResultSet r = s.executeQuery()) {
-          if (r.next() && r.getBoolean(1)) {
-            return;
-          }
-        }
-      }
-      LOG.info("Another instance is migrating Taskgate's schema: this one waits for it");
-      try (PreparedStatement s = connection.prepareStatement("SELECT pg_advisory_lock(?)")) {
-        s.setLong(1, LOCK_KEY);
-        s.execute();
-      }
-    } else {
-      LOCAL.lock();
-    }
-  }
-
-  private static void unlock(Connection connection, String database) throws SQLException {
-    if (database.equals("postgresql")) {
-      try (PreparedStatement s = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
-        s.setLong(1, LOCK_KEY);
-        s.execute();
-      }
-    } else {
-      LOCAL.unlock();
-    }
   }
 
   /** "h2" or "postgresql", or a {@link SchemaException} naming the database Taskgate found. */
