@@ -127,8 +127,10 @@ public final class SchemaMigrator {
                 + " to "
                 + to
                 + " ("
-                + result.migrationsExecuted
-                + " migrations, history in "
+                + (result.migrationsExecuted == 1
+                    ? "1 migration"
+                    : result.migrationsExecuted + " migrations")
+                + ", history in "
                 + HISTORY
                 + ")";
     return new Outcome(database, from, to, summary);
