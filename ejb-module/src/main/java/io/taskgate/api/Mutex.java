@@ -14,9 +14,9 @@ import java.lang.annotation.Target;
  * woken when the holder ends. A mutex is created on first use.
  *
  * <p>The id is a template filled from the task record's components: {@code "order-{orderId}"},
- * nested {@code "{order.id}"}. It is lower-cased; characters other than {@code a-z 0-9 . _ -} and
- * {@code :} become {@code _}; an id longer than 100 characters is refused at dispatch. Put it on
- * the handler or on the task record.
+ * nested {@code "{order.id}"}. Ids are case-insensitive and otherwise kept as they are ({@code
+ * order/1} and {@code order_1} are two mutexes); an id longer than 100 characters or holding a
+ * control character is refused at dispatch. Put it on the handler or on the task record.
  *
  * <pre>{@code
  * @TaskHandler

@@ -101,7 +101,8 @@ class ClusterIT {
     }
   }
 
-  private static long waitingForTheSchemaLock(Connection connection) throws Exception {
+  /** How many sessions wait for the schema's advisory lock ({@link SchemaMigrator#LOCK_KEY}). */
+  static long waitingForTheSchemaLock(Connection connection) throws Exception {
     try (Statement s = connection.createStatement();
         ResultSet r =
             s.executeQuery(

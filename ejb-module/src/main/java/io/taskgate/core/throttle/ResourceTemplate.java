@@ -155,41 +155,43 @@ public final class ResourceTemplate {
   }
 
   /**
-   * {@code id} lower-cased, every character other than {@code a-z 0-9 . _ - :} replaced by {@code
-   * _}.
+   * {@code id} lower-cased ({@link Locale#ROOT}): ids are case-insensitive and otherwise kept as
+   * they are, so that ids that differ in anything but case never share a throttler ({@code order/1}
+   * and {@code order_1}, {@code café} and {@code caf_} are four).
    *
-   * @throws IllegalArgumentException if it is blank or longer than {@link #MAX_LENGTH}
+   * @throws IllegalArgumentException naming {@code template} if the id is blank, longer than {@link
+   *     #MAX_LENGTH} characters or holds a control character (a line break in a log line, say)
    */
   public static String normalise(String id, String template) {
     String lower = id.toLowerCase(Locale.ROOT);
-    StringBuilder out = new StringBuilder(lower.length());
-    for (int i = 0; i < lower.length(); i++) {
-      char c = lower.charAt(i);
-      boolean kept =
-          (c >= 'a' && c <= 'z')
-              || (c >= '0' && c <= '9')
-              || c == '.'
-              || c == '_'
-              || c == '-'
-              || c == ':';
-      out.append(kept ? c : '_');
-    }
-    if (out.isEmpty() || out.toString().isBlank()) {
+    if (lower.isBlank()) {
       throw new IllegalArgumentException("resource id from '" + template + "' is empty");
     }
-    if (out.length() > MAX_LENGTH) {
+    int length = lower.length(); // UTF-16 units, as the stores count them
+    if (length > MAX_LENGTH) {
       throw new IllegalArgumentException(
           "resource id '"
-              + out.substring(0, 40)
+              + lower.substring(0, 40)
               + "…' from '"
               + template
               + "' has "
-              + out.length()
+              + length
               + " characters; at most "
               + MAX_LENGTH
               + " are allowed");
     }
-    return out.toString();
+    for (int i = 0; i < lower.length(); i++) {
+      if (Character.isISOControl(lower.charAt(i))) {
+        throw new IllegalArgumentException(
+            "resource id from '"
+                + template
+                + "' holds the control character U+"
+                + String.format("%04X", (int) lower.charAt(i))
+                + " at position "
+                + i);
+      }
+    }
+    return lower;
   }
 
   @Override

@@ -16,10 +16,26 @@ class ResourceTemplateTest {
         ResourceTemplate.parse("order-{orderId}/{order.tenantId}", Ship.class);
 
     assertThat(template.fill(new Ship(42, new Order("x", "Acme Corp"), "b")))
-        .isEqualTo("order-42_acme_corp");
+        .isEqualTo("order-42/acme corp");
     assertThat(template.isDynamic()).isTrue();
     assertThat(ResourceTemplate.parse("Newsletter", Ship.class).fill(new Ship(1, null, "b")))
         .isEqualTo("newsletter");
+  }
+
+  /** Seed 001: ids are case-insensitive, with no other rule than their length. */
+  @Test
+  void idsThatDifferInMoreThanCaseStayDistinct() {
+    ResourceTemplate template = ResourceTemplate.parse("order-{batchId}", Ship.class);
+    java.util.List<String> ids =
+        java.util.stream.Stream.of("a/1", "a_1", "a 1", "a:1", "café", "caf_", "caf%C3%A9", "ü")
+            .map(batch -> template.fill(new Ship(1, null, batch)))
+            .toList();
+
+    assertThat(ids).doesNotHaveDuplicates();
+    assertThat(ids).contains("order-a/1", "order-café", "order-ü");
+    assertThat(template.fill(new Ship(1, null, "CAFÉ"))).isEqualTo("order-café");
+    assertThatThrownBy(() -> template.fill(new Ship(1, null, "a\nforged log line")))
+        .hasMessageContaining("control character U+000A at position 7");
   }
 
   @Test

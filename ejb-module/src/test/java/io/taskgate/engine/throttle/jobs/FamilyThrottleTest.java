@@ -40,6 +40,10 @@ class FamilyThrottleTest {
   static class ByBatch extends ShipHandler {}
 
   @TaskHandler
+  @Mutex("batch-{batchId}")
+  static class ByBatchId extends ShipHandler {}
+
+  @TaskHandler
   @Mutex("order-{orderId}")
   @Throttling(strictness = Strictness.STRICT)
   static class StrictByOrder extends ShipHandler {}
@@ -114,6 +118,23 @@ class FamilyThrottleTest {
 
     assertThat(first.permits().release(AttemptEnd.COMPLETED)).containsExactly("mutex:order-1");
     admitted(ByOrder.class, Ship.order(1));
+  }
+
+  /** Seed 001: ids differing in more than case never share a throttler. */
+  @Test
+  void idsThatDifferInMoreThanCaseAreMutexesOfTheirOwn() {
+    for (String batch : List.of("a/1", "a_1", "a 1", "café", "caf_")) {
+      admitted(ByBatchId.class, new Ship(1, batch, null));
+    }
+
+    assertThat(refused(ByBatchId.class, new Ship(2, "A/1", null)))
+        .isEqualTo(
+            new ThrottleDecision.WaitForRelease(
+                "mutex:batch-a/1", f.clock.instant().plusSeconds(30)));
+    assertThat(refused(ByBatchId.class, new Ship(2, "CAFÉ", null)))
+        .isEqualTo(
+            new ThrottleDecision.WaitForRelease(
+                "mutex:batch-café", f.clock.instant().plusSeconds(30)));
   }
 
   @Test
