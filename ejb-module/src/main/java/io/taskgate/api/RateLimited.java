@@ -68,8 +68,12 @@ public @interface RateLimited {
   /** The value of {@link #key()} that keys each call by its caller. */
   String CALLER = "caller";
 
-  /** The value of {@link #burst()} that means "the same as {@link #permits()}" (the default). */
-  int BURST_OF_PERMITS = -1;
+  /**
+   * The value of {@link #burst()} that means "the algorithm's default" ({@link
+   * LimiterAlgorithm#defaultBurst}): 1 for {@link LimiterAlgorithm#GCRA}, {@link #permits()} for
+   * {@link LimiterAlgorithm#TOKEN_BUCKET}.
+   */
+  int DEFAULT_BURST = -1;
 
   /** The limiter's name; empty: {@code Class#method} of the annotated method. */
   @Nonbinding
@@ -92,10 +96,14 @@ public @interface RateLimited {
 
   /**
    * Calls allowed back to back after an idle spell ({@link LimiterAlgorithm#GCRA}; the bucket's
-   * size for {@link LimiterAlgorithm#TOKEN_BUCKET}); default: {@link #permits()}.
+   * size for {@link LimiterAlgorithm#TOKEN_BUCKET}; unused by the others). Default for GCRA: 1, so
+   * the calls are spread evenly, one every {@code period / permits} ({@code permits = 20, period =
+   * "PT1S"}: one call every 50 ms, never 20 at once); set it to let a quiet caller save budget up,
+   * {@code burst = permits} for the whole period's budget at once. Default for the token bucket:
+   * {@link #permits()}, a full bucket.
    */
   @Nonbinding
-  int burst() default BURST_OF_PERMITS;
+  int burst() default DEFAULT_BURST;
 
   /**
    * The call's key: empty (one budget, unless a parameter is marked {@link RateLimitKey}), {@link

@@ -625,7 +625,7 @@ class ClusterIT {
         Http.send(
             "PUT",
             api("a", "limiters/it-cluster"),
-            "{\"permits\":8,\"period\":\"PT1M\"}",
+            "{\"permits\":8,\"period\":\"PT1M\",\"burst\":8}",
             "admin",
             "taskgate");
     assertThat(put.statusCode()).as(put.body()).isEqualTo(200);

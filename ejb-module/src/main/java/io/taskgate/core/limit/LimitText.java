@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -60,7 +61,17 @@ public final class LimitText {
    * @throws InvalidLimitException naming the option and the value
    */
   public Limit limit() {
-    return limit(Limit::new);
+    return limit(Limit::new, permits -> permits);
+  }
+
+  /**
+   * {@link #limit()} with {@link Limit#BURST} defaulting to {@code defaultBurst} of the permits (a
+   * limiter's algorithm's default) rather than to the permits.
+   *
+   * @throws InvalidLimitException naming the option and the value
+   */
+  public Limit limit(IntUnaryOperator defaultBurst) {
+    return limit(Limit::new, defaultBurst);
   }
 
   /**
@@ -70,7 +81,7 @@ public final class LimitText {
    * @throws IllegalArgumentException naming the option and the value
    */
   public Limit taskRate() {
-    return limit(Limit::taskRate);
+    return limit(Limit::taskRate, permits -> permits);
   }
 
   /** Makes a limit of its fields, checking them as it makes it. */
@@ -78,10 +89,10 @@ public final class LimitText {
     Limit make(int permits, Duration period, int burst);
   }
 
-  private Limit limit(Maker maker) {
+  private Limit limit(Maker maker, IntUnaryOperator defaultBurst) {
     int permits = integer(Limit.PERMITS);
     Duration period = duration(Limit.PERIOD, "PT1M");
-    return maker.make(permits, period, integer(Limit.BURST, permits));
+    return maker.make(permits, period, integer(Limit.BURST, defaultBurst.applyAsInt(permits)));
   }
 
   /**

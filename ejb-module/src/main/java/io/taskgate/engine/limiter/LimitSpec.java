@@ -178,7 +178,10 @@ public record LimitSpec(
       return new LimitSpec(
           name,
           algorithm,
-          new Limit(permits, period, burst == RateLimited.BURST_OF_PERMITS ? permits : burst),
+          new Limit(
+              permits,
+              period,
+              burst == RateLimited.DEFAULT_BURST ? algorithm.defaultBurst(permits) : burst),
           segments,
           maxKeys,
           maxWait,

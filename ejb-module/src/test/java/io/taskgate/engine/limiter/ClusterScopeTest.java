@@ -24,7 +24,7 @@ class ClusterScopeTest {
 
   /** Five calls per ten seconds per tenant, across the cluster. */
   public static class Api {
-    @RateLimited(value = "partner", permits = 5, period = "PT10S")
+    @RateLimited(value = "partner", permits = 5, period = "PT10S", burst = 5)
     public String call(@RateLimitKey String tenant) {
       return tenant;
     }

@@ -44,7 +44,17 @@ class RateLimitedInterceptorTest {
       return "gcra";
     }
 
-    @RateLimited(permits = 5, period = "PT1S", key = "#{user}")
+    @RateLimited(permits = 20, period = "PT1S")
+    public String gcraDefault() {
+      return "gcra, burst not set";
+    }
+
+    @RateLimited(algorithm = TOKEN_BUCKET, permits = 4, period = "PT1S")
+    public String bucketDefault() {
+      return "bucket, burst not set";
+    }
+
+    @RateLimited(permits = 5, period = "PT1S", burst = 5, key = "#{user}")
     public String gcraPerUser(String user) {
       return user;
     }
@@ -107,8 +117,8 @@ class RateLimitedInterceptorTest {
       return user;
     }
 
-    @RateLimited(value = "per-user", permits = 2, period = "PT1M", key = "#{user}")
-    @RateLimited(value = "everybody", permits = 3, period = "PT1M")
+    @RateLimited(value = "per-user", permits = 2, period = "PT1M", burst = 2, key = "#{user}")
+    @RateLimited(value = "everybody", permits = 3, period = "PT1M", burst = 3)
     public String chained(String user) {
       return user;
     }
@@ -120,6 +130,10 @@ class RateLimitedInterceptorTest {
 
   private RateLimitExceededException refused(String method, Object... args) {
     return catchThrowableOfType(() -> call(method, args), RateLimitExceededException.class);
+  }
+
+  private LimiterStats stats(String method) {
+    return limited.limits.find(Api.class.getName() + "#" + method).orElseThrow().stats();
   }
 
   private void advance(long millis) {
@@ -166,6 +180,36 @@ class RateLimitedInterceptorTest {
     advance(40);
     call("gcra");
     assertThat(refused("gcra").retryAfter()).contains(Duration.ofMillis(100));
+  }
+
+  /**
+   * A GCRA limiter without a burst spreads its calls evenly (seed 003: without a burst the
+   * executions are smeared over the period): 20 per second is one call every 50 ms, never 20 at
+   * once, however long it was idle.
+   */
+  @Test
+  void gcraWithoutABurstSpacesItsCallsEvenlyEvenAfterAnIdleSpell() throws Exception {
+    call("gcraDefault");
+    assertThat(refused("gcraDefault").retryAfter()).contains(Duration.ofMillis(50));
+    advance(50);
+    call("gcraDefault");
+    assertThat(refused("gcraDefault")).isNotNull();
+    advance(60_000); // idle for a minute: still one call, no saved-up budget
+    call("gcraDefault");
+    assertThat(refused("gcraDefault").retryAfter()).contains(Duration.ofMillis(50));
+    LimiterStats stats = stats("gcraDefault");
+    assertThat(stats.burst()).isEqualTo(1);
+    assertThat(stats.permits()).isEqualTo(20);
+  }
+
+  /** A token bucket without a burst is a full bucket of {@code permits}. */
+  @Test
+  void aTokenBucketWithoutABurstHoldsItsPermits() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      call("bucketDefault");
+    }
+    assertThat(refused("bucketDefault").retryAfter()).contains(Duration.ofMillis(250));
+    assertThat(stats("bucketDefault").burst()).isEqualTo(4);
   }
 
   @Test
@@ -273,6 +317,7 @@ class RateLimitedInterceptorTest {
   void configOverridesTheAnnotation() throws Exception {
     String name = Api.class.getName() + "#tunable";
     limited.config.put("taskgate.limiter." + name + ".permits", "3");
+    limited.config.put("taskgate.limiter." + name + ".burst", "3");
     for (int i = 0; i < 3; i++) {
       call("tunable");
     }

@@ -80,7 +80,7 @@ class WaitingCallsTest {
       return CompletableFuture.completedFuture("later for " + tenant);
     }
 
-    @RateLimited(value = "it-changes", permits = 2, period = "PT1M")
+    @RateLimited(value = "it-changes", permits = 2, period = "PT1M", burst = 2)
     public String changing() {
       return "ok";
     }

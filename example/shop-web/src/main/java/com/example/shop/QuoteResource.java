@@ -22,7 +22,7 @@ public class QuoteResource {
 
   @GET
   @Path("{sku}")
-  @RateLimited(value = "shop-quotes", permits = 3, period = "PT1M")
+  @RateLimited(value = "shop-quotes", permits = 3, period = "PT1M", burst = 3)
   public JsonObject quote(@RateLimitKey @PathParam("sku") String sku) {
     return Json.createObjectBuilder().add("sku", sku).add("price", 10 + sku.length()).build();
   }

@@ -39,12 +39,12 @@ public class InterceptorOverheadBenchmark {
 
   /** The bean: a method limited once for all, one limited per key, one not limited. */
   public static class Quotes {
-    @RateLimited(permits = 1_000_000_000, period = "PT1S")
+    @RateLimited(permits = 1_000_000_000, period = "PT1S", burst = 1_000_000_000)
     public long shared(long sku) {
       return sku + 1;
     }
 
-    @RateLimited(permits = 1_000_000_000, period = "PT1S")
+    @RateLimited(permits = 1_000_000_000, period = "PT1S", burst = 1_000_000_000)
     public long keyed(@RateLimitKey String tenant, long sku) {
       return sku + 1;
     }

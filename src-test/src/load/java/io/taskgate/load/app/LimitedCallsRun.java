@@ -24,12 +24,20 @@ public class LimitedCallsRun {
       return sku + tenant.length();
     }
 
-    @RateLimited(value = "load-shared", permits = 1_000_000_000, period = "PT1S")
+    @RateLimited(
+        value = "load-shared",
+        permits = 1_000_000_000,
+        period = "PT1S",
+        burst = 1_000_000_000)
     public long shared(String tenant, long sku) {
       return sku + tenant.length();
     }
 
-    @RateLimited(value = "load-keyed", permits = 1_000_000_000, period = "PT1S")
+    @RateLimited(
+        value = "load-keyed",
+        permits = 1_000_000_000,
+        period = "PT1S",
+        burst = 1_000_000_000)
     public long keyed(@RateLimitKey String tenant, long sku) {
       return sku + tenant.length();
     }

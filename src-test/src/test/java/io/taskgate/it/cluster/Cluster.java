@@ -182,7 +182,7 @@ public final class Cluster {
     @GET
     @Path("{tenant}")
     @Produces(MediaType.APPLICATION_JSON)
-    @RateLimited(value = "it-cluster", permits = 5, period = "PT1M")
+    @RateLimited(value = "it-cluster", permits = 5, period = "PT1M", burst = 5)
     public Map<String, String> call(@RateLimitKey @PathParam("tenant") String tenant) {
       return Map.of("tenant", tenant);
     }

@@ -36,8 +36,8 @@ public final class LimitedCalls {
     }
 
     /** Two per user and three for everybody, per minute. */
-    @RateLimited(value = "it-per-user", permits = 2, period = "PT1M", key = "#{user}")
-    @RateLimited(value = "it-everybody", permits = 3, period = "PT1M")
+    @RateLimited(value = "it-per-user", permits = 2, period = "PT1M", burst = 2, key = "#{user}")
+    @RateLimited(value = "it-everybody", permits = 3, period = "PT1M", burst = 3)
     public String both(String user) {
       return "both for " + user;
     }

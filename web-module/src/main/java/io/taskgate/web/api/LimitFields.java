@@ -1,5 +1,6 @@
 package io.taskgate.web.api;
 
+import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.core.limit.InvalidLimitException;
 import io.taskgate.core.limit.Limit;
 import io.taskgate.core.limit.LimitSource;
@@ -13,9 +14,9 @@ import java.util.function.Function;
 
 /**
  * The limit of a {@code PUT} body, {@code {"permits": 10, "period": "PT1S", "burst": 10}} ({@code
- * burst} defaults to {@code permits}), read by {@link LimitText}: the counts are JSON numbers, the
- * period a JSON string. A field that does not read, or breaks the limit's rules, is a 400 problem
- * naming it.
+ * burst} defaults to a limiter's algorithm's, to {@code permits} for a task type's rate), read by
+ * {@link LimitText}: the counts are JSON numbers, the period a JSON string. A field that does not
+ * read, or breaks the limit's rules, is a 400 problem naming it.
  */
 final class LimitFields {
   /** The fields of a limit. */
@@ -26,12 +27,14 @@ final class LimitFields {
   private LimitFields() {}
 
   /**
-   * The limit of {@code json}, checked by {@link Limit} (a limiter's algorithm checks the rest).
+   * The limit of {@code json} for a limiter of {@code algorithm}, checked by {@link Limit} (the
+   * algorithm checks the rest): {@code burst} defaults to the algorithm's ({@link
+   * LimiterAlgorithm#defaultBurst}).
    *
    * @throws ApiProblem 400 naming the field
    */
-  static Limit limit(JsonObject json) {
-    return read(json, LimitText::limit);
+  static Limit limit(JsonObject json, LimiterAlgorithm algorithm) {
+    return read(json, text -> text.limit(algorithm::defaultBurst));
   }
 
   /**

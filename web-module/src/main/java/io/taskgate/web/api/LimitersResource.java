@@ -1,5 +1,7 @@
 package io.taskgate.web.api;
 
+import io.taskgate.api.LimiterAlgorithm;
+import io.taskgate.api.LimiterStats;
 import io.taskgate.core.limit.Limit;
 import io.taskgate.engine.admin.LimiterAdmin;
 import jakarta.enterprise.context.RequestScoped;
@@ -66,7 +68,7 @@ public class LimitersResource {
 
   /**
    * Changes a limiter's limit: {@code {"permits": 10, "period": "PT1S", "burst": 10}} ({@code
-   * burst} defaults to {@code permits}).
+   * burst} defaults to its algorithm's: 1 for GCRA, {@code permits} for the others).
    */
   @PUT
   @Path("{name}")
@@ -80,13 +82,12 @@ public class LimitersResource {
       @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
       @HeaderParam(HttpHeaders.CONTENT_LENGTH) String contentLength,
       InputStream body) {
-    if (admin.find(name).isEmpty()) {
-      throw unknown(name);
-    }
+    LimiterAlgorithm algorithm =
+        admin.find(name).map(LimiterStats::algorithm).orElseThrow(() -> unknown(name));
     JsonObject json =
         ThrottlersResource.object(JsonBody.read(contentType, contentLength, body, MAX_BODY));
     ThrottlersResource.only(json, LimitFields.NAMES);
-    Limit limit = LimitFields.limit(json);
+    Limit limit = LimitFields.limit(json, algorithm);
     try {
       admin.set(name, limit.permits(), limit.period(), limit.burst(), user());
     } catch (IllegalArgumentException e) {

@@ -3,6 +3,7 @@ package io.taskgate.web.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.core.limit.Limit;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -20,9 +21,18 @@ class LimitFieldsTest {
   }
 
   @Test
-  void aBodyIsALimitWithTheBurstOfItsPermitsUnlessGiven() {
-    assertThat(LimitFields.limit(json("{\"permits\": 10, \"period\": \"PT1S\"}")))
+  void aBodyIsALimitWithItsAlgorithmsBurstUnlessGiven() {
+    JsonObject noBurst = json("{\"permits\": 10, \"period\": \"PT1S\"}");
+    assertThat(LimitFields.limit(noBurst, LimiterAlgorithm.GCRA))
+        .isEqualTo(new Limit(10, Duration.ofSeconds(1), 1));
+    assertThat(LimitFields.limit(noBurst, LimiterAlgorithm.TOKEN_BUCKET))
         .isEqualTo(Limit.of(10, Duration.ofSeconds(1)));
+    assertThat(
+            LimitFields.limit(
+                json("{\"permits\": 10, \"period\": \"PT1S\", \"burst\": 4}"),
+                LimiterAlgorithm.GCRA))
+        .isEqualTo(new Limit(10, Duration.ofSeconds(1), 4));
+    assertThat(LimitFields.taskRate(noBurst)).isEqualTo(Limit.of(10, Duration.ofSeconds(1)));
     assertThat(LimitFields.taskRate(json("{\"permits\": 15, \"period\": \"PT1M\", \"burst\": 1}")))
         .isEqualTo(new Limit(15, Duration.ofMinutes(1), 1));
   }
@@ -51,7 +61,8 @@ class LimitFieldsTest {
       })
   void aBadFieldIsAProblemNamingIt(String body, String field, String detail) {
     ApiProblem problem =
-        catchThrowableOfType(() -> LimitFields.limit(json(body)), ApiProblem.class);
+        catchThrowableOfType(
+            () -> LimitFields.limit(json(body), LimiterAlgorithm.GCRA), ApiProblem.class);
 
     assertThat(problem.status()).isEqualTo(400);
     assertThat(problem.toJson().getString("parameter")).isEqualTo(field);
