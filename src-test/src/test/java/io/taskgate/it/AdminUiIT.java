@@ -3,6 +3,7 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.it.engine.GatedTasks;
+import io.taskgate.it.engine.ParkingNotesOn;
 import io.taskgate.it.engine.TestConfigSource;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -62,7 +63,7 @@ class AdminUiIT {
 
   @Deployment(testable = false)
   static WebArchive taskgateWar() {
-    return EngineIT.taskgateWar();
+    return EngineIT.taskgateWar(List.of(ParkingNotesOn.class));
   }
 
   @BeforeEach

@@ -9,6 +9,7 @@ import io.taskgate.api.ThrottlingManager;
 import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.jobs.JobThrottlers;
 import io.taskgate.it.engine.GatedTasks.Paced;
+import io.taskgate.it.engine.ParkingNotesOn;
 import io.taskgate.it.engine.Probe;
 import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.it.engine.ThrottledTasks;
@@ -82,7 +83,7 @@ class ApiIT {
 
   @Deployment
   static WebArchive taskgateWar() {
-    return EngineIT.taskgateWar();
+    return EngineIT.taskgateWar(List.of(ParkingNotesOn.class));
   }
 
   @AfterEach

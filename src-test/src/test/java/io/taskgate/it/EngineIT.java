@@ -59,8 +59,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import org.eclipse.microprofile.config.spi.ConfigSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -109,6 +112,11 @@ class EngineIT {
 
   @Deployment
   static WebArchive taskgateWar() {
+    return taskgateWar(List.of());
+  }
+
+  /** The test WAR with {@code configSources} beside {@link TestConfigSource}. */
+  static WebArchive taskgateWar(List<Class<? extends ConfigSource>> configSources) {
     File war = new File(ItConfig.required("taskgate.war"));
     if (!war.isFile()) {
       throw new IllegalStateException(war + " is missing: build web-module first (mvn -am)");
@@ -119,7 +127,10 @@ class EngineIT {
         .addClasses(Await.class, Await.Check.class, Http.class, ItConfig.class)
         .addPackage(Probe.class.getPackage())
         .addAsResource(
-            new StringAsset(TestConfigSource.class.getName()),
+            new StringAsset(
+                Stream.concat(Stream.of(TestConfigSource.class), configSources.stream())
+                    .map(Class::getName)
+                    .collect(Collectors.joining("\n"))),
             "META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource")
         .addAsLibraries(
             Maven.resolver()

@@ -2,6 +2,7 @@ package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.QueueFullException;
@@ -142,10 +143,25 @@ class GateIT {
     StoredTask queued = store.find(tenth.taskId()).orElseThrow();
     assertThat(queued.status()).isEqualTo(TaskStatus.QUEUED);
     assertThat(queued.version()).isZero(); // nothing written for the deferral
-    assertThat(statusChanges(tenth.taskId())).containsExactly(TaskStatus.QUEUED);
+    // every audit row of the task, notes included: only the insert's
+    assertThat(queries.history(tenth.taskId()))
+        .extracting(TaskAudit::from, TaskAudit::to)
+        .containsExactly(tuple(null, TaskStatus.QUEUED));
 
     await(tenth.taskId(), TaskStatus.COMPLETED);
     assertThat(parkingLot.parkedTask(tenth.taskId())).isEmpty();
+    // longer than the notes' flush interval (1 s) after the parking: still no row about it, only
+    // the start and the end
+    Thread.sleep(1_500);
+    assertThat(queries.history(tenth.taskId()))
+        .extracting(TaskAudit::from, TaskAudit::to)
+        .containsExactly(
+            tuple(null, TaskStatus.QUEUED),
+            tuple(TaskStatus.QUEUED, TaskStatus.IN_PROGRESS),
+            tuple(TaskStatus.IN_PROGRESS, TaskStatus.COMPLETED));
+    assertThat(store.find(tenth.taskId()).orElseThrow().version())
+        .as("the claim and the completion, one write each")
+        .isEqualTo(2);
     // the handler learns the slot it waited for, and it did not start before it
     Instant[] throttled = GatedTasks.THROTTLED.get(key + "-tenth");
     assertThat(throttled[0]).isEqualTo(parked.slot());

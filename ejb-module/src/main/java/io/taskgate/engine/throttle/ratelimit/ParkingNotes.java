@@ -27,18 +27,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Writes into a task's audit that the gate parked it, and until when: "Parked until
- * 2026-11-27T01:39:00.250Z, the next free slot of key acme (15 per 1 min, burst 1)". The notes are
- * written in batches by a timer every {@link #FLUSH_EVERY}, off the gate's path, at most {@link
- * #BATCHES_PER_FLUSH} batches of {@link #BATCH} a tick (all of them when the application stops); at
- * most {@link #MAX_PENDING} wait, and a note that cannot be written is dropped with a warning (the
- * parking itself does not depend on it). A task parked again after a restart gets a note again.
+ * 2026-11-27T01:39:00.250Z, the next free slot of key acme (15 per 1 min, burst 1)"; only when
+ * {@value #ENABLED_KEY} is true (default false: a deferral writes nothing, and the task's view
+ * shows the slot it is parked until from the parking lot, in memory), and only at audit level FULL.
+ * The notes are written in batches by a timer every {@link #FLUSH_EVERY}, off the gate's path, at
+ * most {@link #BATCHES_PER_FLUSH} batches of {@link #BATCH} a tick (all of them when the
+ * application stops); at most {@link #MAX_PENDING} wait, and a note that cannot be written is
+ * dropped with a warning (the parking itself does not depend on it). A task parked again after a
+ * restart gets a note again.
  */
 @ApplicationScoped
 public class ParkingNotes {
   private static final Logger LOG = Logger.getLogger(ParkingNotes.class.getName());
+
+  /** The MicroProfile Config key that turns the notes on. */
+  public static final String ENABLED_KEY = "taskgate.audit.parking-notes";
 
   /** How often pending notes are written. */
   static final Duration FLUSH_EVERY = Duration.ofSeconds(1);
@@ -58,6 +65,7 @@ public class ParkingNotes {
 
   private final TaskStore store;
   private final Ticker ticker;
+  private final boolean enabled;
 
   // @Resource cannot annotate a constructor parameter: the container's executors stay fields
   @Resource ManagedScheduledExecutorService timers;
@@ -71,20 +79,29 @@ public class ParkingNotes {
 
   /** For the CDI proxy. */
   protected ParkingNotes() {
-    this(null, null);
+    this(null, null, false);
   }
 
-  /** Notes written to {@code store}, warnings timed by {@code ticker}. */
+  /**
+   * Notes written to {@code store} if {@code enabled} (otherwise none is kept), warnings timed by
+   * {@code ticker}.
+   */
   @Inject
-  ParkingNotes(TaskStore store, Ticker ticker) {
+  ParkingNotes(
+      TaskStore store,
+      Ticker ticker,
+      @ConfigProperty(name = ENABLED_KEY, defaultValue = "false") boolean enabled) {
     this.store = store;
     this.ticker = ticker;
+    this.enabled = enabled;
   }
 
   @PostConstruct
   void start() {
     warnings = new LogThrottle(Duration.ofMinutes(1), ticker::nanos);
-    flusher = OffTimer.every(timers, "parking notes", FLUSH_EVERY, executor, this::flush);
+    if (enabled) {
+      flusher = OffTimer.every(timers, "parking notes", FLUSH_EVERY, executor, this::flush);
+    }
   }
 
   @PreDestroy
@@ -97,10 +114,14 @@ public class ParkingNotes {
 
   /**
    * {@code task} was parked at {@code now} until {@code slot}, the next free slot of {@code key}
-   * under {@code policy}; the note's text is made when it is written, off the gate's path.
+   * under {@code policy}; the note's text is made when it is written, off the gate's path. Nothing
+   * when the notes are off.
    */
   public void parked(
       StoredTask task, String key, Instant slot, RateLimitPolicy policy, Instant now) {
+    if (!enabled) {
+      return;
+    }
     if (size.incrementAndGet() > MAX_PENDING) {
       size.decrementAndGet();
       dropped.incrementAndGet();

@@ -56,7 +56,7 @@ public final class GateFixture {
   final RecordingEvent<io.taskgate.api.RateLimitDeferred> deferred = new RecordingEvent<>();
   final RecordingEvent<io.taskgate.api.RateLimitRejected> rejected = new RecordingEvent<>();
   final RateLimitGate gate;
-  final ParkingNotes notes = new ParkingNotes(null, null);
+  final ParkingNotes notes = new ParkingNotes(null, null, true); // notes on: counted, never written
   final io.taskgate.engine.event.TaskHistory history = new io.taskgate.engine.event.TaskHistory();
   final io.taskgate.engine.event.EngineEvents channel = new io.taskgate.engine.event.EngineEvents();
   final PacingLog pacing = new PacingLog(10);

@@ -23,8 +23,10 @@ class ParkingNotesTest {
   final List<List<TaskNote>> written = new ArrayList<>();
   final ParkingNotes notes;
 
+  final TaskStore store;
+
   ParkingNotesTest() {
-    TaskStore store =
+    store =
         (TaskStore)
             Proxy.newProxyInstance(
                 TaskStore.class.getClassLoader(),
@@ -38,7 +40,20 @@ class ParkingNotesTest {
                   }
                   throw new AssertionError("the notes call only note(), not " + method.getName());
                 });
-    notes = new ParkingNotes(store, null);
+    notes = new ParkingNotes(store, null, true);
+  }
+
+  /** Off (the default): a parking keeps nothing and writes nothing, now or later. */
+  @Test
+  void offTheNotesKeepAndWriteNothing() {
+    ParkingNotes off = new ParkingNotes(store, null, false);
+    StoredTask task =
+        StoredTask.queued(UUID.randomUUID(), "a.Sync", "{}", "default", null, NOW, null, NOW);
+
+    off.parked(task, "acme", NOW.plusSeconds(4), POLICY, NOW);
+    assertThat(off.pending()).isZero();
+    off.flush(Integer.MAX_VALUE);
+    assertThat(written).isEmpty();
   }
 
   @Test
