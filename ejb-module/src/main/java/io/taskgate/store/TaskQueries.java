@@ -42,6 +42,15 @@ public interface TaskQueries {
    */
   List<StoredTask> findStarted(Set<String> types, boolean retrying, UUID after, int max);
 
+  /**
+   * Up to {@code max} tasks that {@code filter} takes, in id order, starting after {@code after}
+   * (null: from the first): what a bulk action works through, a page at a time.
+   */
+  List<StoredTask> find(TaskFilter filter, UUID after, int max);
+
+  /** How many tasks {@code filter} takes. */
+  long count(TaskFilter filter);
+
   /** A page of tasks matching the query, newest first, and how many match in all. */
   TaskPage query(TaskQuery query);
 

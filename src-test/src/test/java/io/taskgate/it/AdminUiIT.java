@@ -480,6 +480,107 @@ class AdminUiIT {
         status -> "the one that ran is " + status);
   }
 
+  @Test
+  void anAdminRequeuesACancelledTaskAndEveryListedOneAfterConfirming() throws Exception {
+    String key = "requeue-" + UUID.randomUUID().toString().substring(0, 8);
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      ids.add(dispatch(HOT, key, key + "-" + i).getString("id")); // one runs, three park
+    }
+    Await.until(
+        () -> statusOf(ids.get(0)),
+        "COMPLETED"::equals,
+        Duration.ofSeconds(20),
+        status -> "the first one is " + status);
+    for (String id : ids.subList(1, 4)) {
+      assertThat(Http.send("DELETE", api("tasks/" + id), null, ADMIN, ADMIN_PASSWORD).statusCode())
+          .isEqualTo(204);
+    }
+    logInAsAdmin();
+
+    // one, from its page
+    browser.open(page("admin/task.xhtml?id=" + ids.get(1)));
+    WebElement requeue =
+        browser.await(
+            "the requeue button",
+            ExpectedConditions.visibilityOfElementLocated(By.id("ended:requeue")));
+    assertThat(browser.driver().findElements(By.id("actions:cancel"))).isEmpty();
+    for (int width : new int[] {1280, 420}) {
+      browser.resize(width, 900);
+      assertThat(browser.seriousAccessibilityProblems()).as("task page at " + width).isEmpty();
+      assertThat(browser.scrollsSideways()).as("task page at " + width).isFalse();
+    }
+    browser.resize(1280, 900);
+    requeue = browser.find(By.id("ended:requeue"));
+    requeue.click();
+    browser.await(
+        "the task queued again",
+        ExpectedConditions.textToBePresentInElementLocated(By.id("status"), "QUEUED"));
+    assertThat(browser.pageText()).contains("Task queued again: it runs from its first attempt.");
+    assertThat(browser.driver().findElements(By.id("ended:requeue"))).isEmpty();
+    assertThat(browser.find(By.id("history")).getText())
+        .contains("CANCELLED → QUEUED", "Requeued by admin on the admin page");
+    browser.screenshot("16-task-requeued");
+
+    // the rest, from the list of the key's cancelled tasks
+    browser.open(page("admin/tasks.xhtml?status=CANCELLED&key=" + key));
+    WebElement ask =
+        browser.await(
+            "the bulk requeue button",
+            ExpectedConditions.visibilityOfElementLocated(By.id("requeue:ask")));
+    assertThat(ask.getAttribute("value")).isEqualTo("Requeue the 2 CANCELLED tasks listed…");
+    ask.click();
+    WebElement question =
+        browser.await(
+            "the question",
+            ExpectedConditions.visibilityOfElementLocated(By.id("requeue-question")));
+    assertThat(question.getText()).contains("CANCELLED", "(2 now)", "its audit");
+    for (int width : new int[] {1280, 420}) {
+      browser.resize(width, 900);
+      assertThat(browser.seriousAccessibilityProblems()).as("confirm at " + width).isEmpty();
+      assertThat(browser.scrollsSideways()).as("confirm at " + width).isFalse();
+    }
+    browser.resize(1280, 900);
+    browser.screenshot("17-bulk-requeue-confirm");
+    browser.find(By.id("requeue:keep")).click();
+    browser.await(
+        "the button again", ExpectedConditions.visibilityOfElementLocated(By.id("requeue:ask")));
+    assertThat(ids.subList(2, 4).stream().map(this::statusOf)).containsOnly("CANCELLED");
+
+    browser.find(By.id("requeue:ask")).click();
+    browser
+        .await(
+            "the question", ExpectedConditions.visibilityOfElementLocated(By.id("requeue:confirm")))
+        .click();
+    assertThat(
+            browser
+                .await(
+                    "the result",
+                    ExpectedConditions.visibilityOfElementLocated(By.id("requeue-result")))
+                .getText())
+        .isEqualTo("2 tasks were queued again.");
+    for (String id : ids.subList(1, 4)) {
+      assertThat(statusOf(id)).isNotEqualTo("CANCELLED");
+      JsonObject task =
+          Http.json(Http.send("GET", api("tasks/" + id), null, ADMIN, ADMIN_PASSWORD));
+      assertThat(task.getInt("attempt")).isZero();
+      Http.send("DELETE", api("tasks/" + id), null, ADMIN, ADMIN_PASSWORD); // parked again: done
+    }
+    assertThat(
+            Http.json(Http.send("GET", api("tasks/" + ids.get(3)), null, ADMIN, ADMIN_PASSWORD))
+                .getJsonArray("history")
+                .getValuesAs(JsonObject.class)
+                .stream()
+                .map(h -> h.getString("detail", ""))
+                .toList())
+        .anyMatch(
+            d ->
+                d.startsWith(
+                    "Requeued by admin on the admin page, with every task matching status"
+                        + " CANCELLED, key "
+                        + key));
+  }
+
   private String statusOf(String id) {
     try {
       return taskStatus(id);

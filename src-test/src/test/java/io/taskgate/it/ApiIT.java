@@ -2,6 +2,7 @@ package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
@@ -11,6 +12,8 @@ import io.taskgate.engine.throttle.jobs.JobThrottlers;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.ParkingNotesOn;
 import io.taskgate.it.engine.Probe;
+import io.taskgate.it.engine.Tasks.Doomed;
+import io.taskgate.it.engine.Tasks.Echo;
 import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.it.engine.ThrottledTasks;
 import io.taskgate.it.engine.ThrottledTasks.Newsletter;
@@ -922,6 +925,142 @@ class ApiIT {
         .contains("/rate-limits", "/overview", "/events", "pacing", "/metrics/keys", "/stats");
   }
 
+  // ---- requeue
+
+  @Test
+  void anEndedTaskIsQueuedAgainAsNewAttemptsWithItsHistoryKept() throws Exception {
+    String id = key("requeue-one");
+    TaskReceipt later =
+        dispatcher.dispatch(
+            new Echo(id, "again"), DispatchOptions.now().after(Duration.ofHours(1)));
+    assertThat(dispatcher.cancel(later.taskId())).isTrue();
+    String path = "tasks/" + later.taskId() + "/requeue";
+
+    assertThat(Http.send("POST", api(path), null, VIEWER, VIEWER_PASSWORD).statusCode())
+        .as("a viewer may not requeue")
+        .isEqualTo(403);
+    HttpResponse<String> requeued = Http.send("POST", api(path), null, ADMIN, ADMIN_PASSWORD);
+
+    assertThat(requeued.statusCode()).as(requeued.body()).isEqualTo(200);
+    assertThat(Http.json(requeued).getString("id")).isEqualTo(later.taskId().toString());
+    awaitDone(later.taskId());
+    assertThat(probe.events(id)).containsExactly("started", "handle:again", "completed");
+    List<JsonObject> history =
+        getJson("tasks/" + later.taskId(), ADMIN)
+            .getJsonArray("history")
+            .getValuesAs(JsonObject.class);
+    assertThat(history)
+        .extracting(h -> h.getString("from", null) + ">" + h.getString("to"))
+        .containsExactly(
+            "null>QUEUED",
+            "QUEUED>CANCELLED",
+            "CANCELLED>QUEUED",
+            "QUEUED>IN_PROGRESS",
+            "IN_PROGRESS>COMPLETED");
+    assertThat(history.get(2).getString("detail"))
+        .isEqualTo("Requeued by admin through the REST API");
+
+    // a task that has not ended as FAILED or CANCELLED: 409 naming its status
+    HttpResponse<String> completed = Http.send("POST", api(path), null, ADMIN, ADMIN_PASSWORD);
+    assertThat(completed.statusCode()).as(completed.body()).isEqualTo(409);
+    JsonObject problem = Http.json(completed);
+    assertThat(problem.getString("taskStatus")).isEqualTo("COMPLETED");
+    assertThat(problem.getString("detail"))
+        .isEqualTo(
+            "Task "
+                + later.taskId()
+                + " cannot be queued again: it is COMPLETED, not FAILED or"
+                + " CANCELLED");
+    assertThat(
+            Http.send(
+                    "POST",
+                    api("tasks/" + UUID.randomUUID() + "/requeue"),
+                    null,
+                    ADMIN,
+                    ADMIN_PASSWORD)
+                .statusCode())
+        .isEqualTo(404);
+    HttpResponse<String> badId =
+        Http.send("POST", api("tasks/not-an-id/requeue"), null, ADMIN, ADMIN_PASSWORD);
+    assertThat(badId.statusCode()).isEqualTo(400);
+    assertThat(Http.json(badId).getString("parameter")).isEqualTo("id");
+  }
+
+  @Test
+  void failedTasksMatchingAFilterAreQueuedAgainInBulk() throws Exception {
+    String prefix = key("requeue-bulk");
+    List<UUID> doomed = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      doomed.add(dispatcher.dispatch(new Doomed(prefix + "-" + i)).taskId());
+    }
+    String otherId = key("requeue-other");
+    UUID other = dispatcher.dispatch(new Doomed(otherId)).taskId();
+    for (UUID id : concat(doomed, other)) {
+      awaitStatus(id, TaskStatus.FAILED);
+    }
+    String filter = "status=failed&type=Doomed&error=" + encode(prefix);
+
+    assertThat(
+            Http.send("POST", api("tasks/requeue?" + filter), null, VIEWER, VIEWER_PASSWORD)
+                .statusCode())
+        .isEqualTo(403);
+    JsonObject none =
+        Http.json(
+            Http.send(
+                "POST",
+                api("tasks/requeue?" + filter + "&olderThan=PT1H"),
+                null,
+                ADMIN,
+                ADMIN_PASSWORD));
+    assertThat(none.getInt("requeued")).as("none failed an hour ago").isZero();
+    HttpResponse<String> response =
+        Http.send(
+            "POST",
+            api("tasks/requeue?" + filter + "&newerThan=PT1H"),
+            null,
+            ADMIN,
+            ADMIN_PASSWORD);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonObject bulk = Http.json(response);
+    assertThat(bulk.getInt("requeued")).isEqualTo(3);
+    assertThat(bulk.getInt("skipped")).isZero();
+    assertThat(bulk.getBoolean("more")).isFalse();
+    for (int i = 0; i < 3; i++) {
+      String taskId = prefix + "-" + i;
+      probe.await(taskId, "error:doomed " + taskId, 2, TIMEOUT);
+      awaitStatus(doomed.get(i), TaskStatus.FAILED);
+      // both attempts again, counted from 1
+      assertThat(probe.events(taskId))
+          .containsExactly(
+              "attempt:1",
+              "attempt:2",
+              "error:doomed " + taskId,
+              "attempt:1",
+              "attempt:2",
+              "error:doomed " + taskId);
+      List<io.taskgate.store.TaskAudit> history = queries.history(doomed.get(i));
+      io.taskgate.store.TaskAudit requeue =
+          history.stream().filter(a -> a.from() == TaskStatus.FAILED).findFirst().orElseThrow();
+      assertThat(requeue.to()).isEqualTo(TaskStatus.QUEUED);
+      assertThat(requeue.detail())
+          .startsWith(
+              "Requeued by admin through the REST API, with every task matching status FAILED,"
+                  + " type "
+                  + Doomed.class.getName()
+                  + ", error containing '"
+                  + prefix
+                  + "', ended since ")
+          .endsWith("; it had FAILED: java.lang.IllegalArgumentException: doomed " + taskId);
+    }
+    assertThat(probe.count(otherId, "attempt:1")).as("not matched: not run again").isEqualTo(1);
+    assertThat(queries.history(other)).noneMatch(a -> a.from() == TaskStatus.FAILED);
+
+    assertAdminProblem("POST", "tasks/requeue?type=Doomed", null, "status");
+    assertAdminProblem("POST", "tasks/requeue?status=queued", null, "status");
+    assertAdminProblem("POST", "tasks/requeue?status=failed&olderThan=1h", null, "olderThan");
+  }
+
   // ---- helpers
 
   private List<TaskReceipt> watch(String key, int n) throws InterruptedException {
@@ -935,6 +1074,20 @@ class ApiIT {
       }
     }
     return receipts;
+  }
+
+  private void awaitStatus(UUID taskId, TaskStatus status) throws InterruptedException {
+    Await.until(
+        () -> store.find(taskId),
+        t -> t.map(task -> task.status() == status).orElse(false),
+        TIMEOUT,
+        t -> "task " + taskId + " did not become " + status + ": " + t);
+  }
+
+  private static List<UUID> concat(List<UUID> ids, UUID more) {
+    List<UUID> all = new ArrayList<>(ids);
+    all.add(more);
+    return all;
   }
 
   private void awaitDone(UUID taskId) throws InterruptedException {

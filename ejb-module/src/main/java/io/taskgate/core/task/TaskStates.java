@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * The allowed moves between {@link TaskStatus} values, as an explicit table. Every move not listed
- * is forbidden, and a terminal status never moves.
+ * is forbidden: COMPLETED never moves, and FAILED and CANCELLED only back to QUEUED, when an
+ * operator requeues the task.
  *
  * <table>
  *   <caption>Allowed moves</caption>
@@ -26,6 +27,8 @@ import java.util.Set;
  *       recovery</td></tr>
  *   <tr><td>IN_PROGRESS</td><td>CANCELLED</td><td>cancelled after its claim but before its
  *       handler started: a rate-limited task is claimed shortly before its reserved slot</td></tr>
+ *   <tr><td>FAILED</td><td>QUEUED</td><td>requeued by an operator</td></tr>
+ *   <tr><td>CANCELLED</td><td>QUEUED</td><td>requeued by an operator</td></tr>
  * </table>
  */
 public final class TaskStates {
@@ -51,7 +54,8 @@ public final class TaskStates {
   }
 
   /**
-   * The statuses a task in {@code from} may move to (empty for a terminal status); unmodifiable.
+   * The statuses a task in {@code from} may move to (empty for COMPLETED, QUEUED alone for FAILED
+   * and CANCELLED); unmodifiable.
    */
   public static Set<TaskStatus> next(TaskStatus from) {
     return NEXT.get(requireStatus("from", from));
@@ -76,6 +80,9 @@ public final class TaskStates {
         Collections.unmodifiableSet(
             EnumSet.of(
                 TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.QUEUED, TaskStatus.CANCELLED)));
+    // an operator's requeue: a new series of attempts of the same task
+    next.put(TaskStatus.FAILED, Collections.unmodifiableSet(EnumSet.of(TaskStatus.QUEUED)));
+    next.put(TaskStatus.CANCELLED, Collections.unmodifiableSet(EnumSet.of(TaskStatus.QUEUED)));
     return Collections.unmodifiableMap(next);
   }
 

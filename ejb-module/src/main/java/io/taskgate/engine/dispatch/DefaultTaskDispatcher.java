@@ -4,6 +4,8 @@ import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.Recurrence;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskDispatcher;
+import io.taskgate.api.TaskNotFoundException;
+import io.taskgate.api.TaskNotRequeueableException;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.core.task.Occurrences;
@@ -211,6 +213,70 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       }
     }
     return false;
+  }
+
+  /**
+   * Queues a FAILED or CANCELLED task again, due now, for a new series of attempts of the same
+   * task: its id, payload, keys and history stay, its attempts count from 0 again, and {@code
+   * reason} (who requeued it, and how) goes into its audit with the error it had.
+   *
+   * @return the task, QUEUED again
+   * @throws TaskNotFoundException if no task has this id
+   * @throws TaskNotRequeueableException if it is not FAILED or CANCELLED, if no handler runs its
+   *     type, or if another task with its task key is queued or running
+   */
+  public StoredTask requeue(UUID taskId, String reason) {
+    Objects.requireNonNull(reason, "reason");
+    for (int i = 0; i < REPLACE_TRIES; i++) {
+      StoredTask task = store.find(taskId).orElseThrow(() -> new TaskNotFoundException(taskId));
+      if (task.status() != TaskStatus.FAILED && task.status() != TaskStatus.CANCELLED) {
+        throw new TaskNotRequeueableException(
+            taskId, task.status(), "it is " + task.status() + ", not FAILED or CANCELLED");
+      }
+      if (registry.find(task.type()).isEmpty()) {
+        throw new TaskNotRequeueableException(
+            taskId, task.status(), "no handler runs its type " + task.type() + " any more");
+      }
+      if (task.taskKey() != null) {
+        Optional<StoredTask> live = store.findLive(task.type(), task.taskKey());
+        if (live.isPresent() && !live.get().id().equals(taskId)) {
+          throw new TaskNotRequeueableException(
+              taskId,
+              task.status(),
+              "task "
+                  + live.get().id()
+                  + " with its task key "
+                  + task.taskKey()
+                  + " is "
+                  + live.get().status());
+        }
+      }
+      Instant now = clock.instant();
+      StoredTask again =
+          task.withStatus(TaskStatus.QUEUED)
+              .withAttempt(0)
+              .withScheduledAt(now)
+              .withOwner(instances.self())
+              .withLastError(
+                  task.lastError() == null
+                      ? reason
+                      : reason + "; it had " + task.status() + ": " + task.lastError());
+      scheduler.hold(taskId); // until handOver
+      Optional<StoredTask> queued;
+      try {
+        queued = store.update(task, again, now);
+      } catch (RuntimeException e) {
+        scheduler.release(taskId);
+        throw e;
+      }
+      if (queued.isPresent()) {
+        handOver(queued.get(), now, now);
+        return queued.get();
+      }
+      scheduler.release(taskId); // changed meanwhile: read it again
+    }
+    throw new TaskNotRequeueableException(
+        taskId, null, "it kept changing while it was being queued again; try again");
   }
 
   private TaskReceipt store(

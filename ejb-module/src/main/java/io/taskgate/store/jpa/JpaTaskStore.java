@@ -294,7 +294,7 @@ public final class JpaTaskStore implements TaskStore {
               + from
               + " to "
               + to
-              + (from.terminal()
+              + (allowed.isEmpty()
                   ? ": " + from + " is terminal"
                   : "; allowed from " + from + ": " + allowed));
     }

@@ -40,12 +40,12 @@ class TaskStatesTest {
         Arguments.of(COMPLETED, COMPLETED, false),
         Arguments.of(COMPLETED, FAILED, false),
         Arguments.of(COMPLETED, CANCELLED, false),
-        Arguments.of(FAILED, QUEUED, false),
+        Arguments.of(FAILED, QUEUED, true), // requeued
         Arguments.of(FAILED, IN_PROGRESS, false),
         Arguments.of(FAILED, COMPLETED, false),
         Arguments.of(FAILED, FAILED, false),
         Arguments.of(FAILED, CANCELLED, false),
-        Arguments.of(CANCELLED, QUEUED, false),
+        Arguments.of(CANCELLED, QUEUED, true), // requeued
         Arguments.of(CANCELLED, IN_PROGRESS, false),
         Arguments.of(CANCELLED, COMPLETED, false),
         Arguments.of(CANCELLED, FAILED, false),
@@ -80,8 +80,11 @@ class TaskStatesTest {
 
   @ParameterizedTest
   @EnumSource(TaskStatus.class)
-  void terminalStatusesNeverMove(TaskStatus from) {
-    assertThat(TaskStates.next(from).isEmpty()).isEqualTo(from.terminal());
+  void endedTasksMoveOnlyBackToQueuedAndACompletedOneNever(TaskStatus from) {
+    if (from.terminal()) {
+      assertThat(TaskStates.next(from))
+          .isEqualTo(from == COMPLETED ? EnumSet.noneOf(TaskStatus.class) : EnumSet.of(QUEUED));
+    }
   }
 
   @Test

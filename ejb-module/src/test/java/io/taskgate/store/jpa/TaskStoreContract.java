@@ -16,6 +16,7 @@ import io.taskgate.core.task.RetryPolicy;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskAudit;
+import io.taskgate.store.TaskFilter;
 import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQuery;
 import io.taskgate.store.TaskWrite;
@@ -468,7 +469,9 @@ abstract class TaskStoreContract {
   static final Map<TaskStatus, Set<TaskStatus>> ALLOWED =
       Map.of(
           QUEUED, EnumSet.of(IN_PROGRESS, CANCELLED, FAILED, QUEUED, COMPLETED),
-          IN_PROGRESS, EnumSet.of(COMPLETED, FAILED, QUEUED, CANCELLED));
+          IN_PROGRESS, EnumSet.of(COMPLETED, FAILED, QUEUED, CANCELLED),
+          FAILED, EnumSet.of(QUEUED), // requeued
+          CANCELLED, EnumSet.of(QUEUED));
 
   static Stream<Arguments> everyMove() {
     List<Arguments> moves = new ArrayList<>();
@@ -619,6 +622,113 @@ abstract class TaskStoreContract {
         .extracting(StoredTask::id)
         .containsExactly(tasks.get(5).id());
     assertThat(queries.findOwnedBy(QUEUED, Set.of(), null, 10)).isEmpty();
+  }
+
+  @Test
+  void aFilterTakesTheTasksMatchingEachOfItsConditionsInIdOrder() {
+    List<StoredTask> ended = new ArrayList<>();
+    String[][] rows = {
+      // type, rate key, status, error, ended (seconds after T0)
+      {TYPE, "acme", "FAILED", "java.io.IOException: 100% down_now", "10"},
+      {TYPE, "acme", "FAILED", "java.io.IOException: 100 down", "20"},
+      {TYPE, "other", "CANCELLED", "Cancelled by admin", "30"},
+      {TYPE + "B", "acme", "FAILED", "java.io.IOException: 100% down_now", "40"},
+      {TYPE, "acme", "COMPLETED", null, "50"},
+    };
+    for (String[] row : rows) {
+      StoredTask task =
+          StoredTask.queued(UUID.randomUUID(), row[0], "{}", "default", null, T0, null, T0)
+              .withRateKey(row[1]);
+      store.insert(task);
+      StoredTask stored = store.find(task.id()).orElseThrow();
+      store.update(
+          stored,
+          stored.withStatus(TaskStatus.valueOf(row[2])).withLastError(row[3]),
+          T0.plusSeconds(Long.parseLong(row[4])));
+      ended.add(task);
+    }
+    StoredTask queued =
+        StoredTask.queued(UUID.randomUUID(), TYPE, "{}", "default", null, T0, null, T0);
+    store.insert(queued);
+    TaskFilter failedOrCancelled = TaskFilter.of(EnumSet.of(FAILED, CANCELLED));
+
+    assertThat(queries.count(failedOrCancelled)).isEqualTo(4);
+    List<StoredTask> first = queries.find(failedOrCancelled, null, 3);
+    List<StoredTask> rest = queries.find(failedOrCancelled, first.get(2).id(), 3);
+    assertThat(first).extracting(StoredTask::id).isSortedAccordingTo(UUID_ORDER);
+    assertThat(concat(first, rest))
+        .extracting(StoredTask::id)
+        .containsExactlyInAnyOrderElementsOf(ids(ended.subList(0, 4)));
+    assertThat(rest).hasSize(1);
+    TaskFilter failed = TaskFilter.of(EnumSet.of(FAILED));
+    assertThat(queries.count(failed.withType(TYPE))).as("type").isEqualTo(2);
+    assertThat(
+            queries.count(
+                new TaskFilter(
+                    failed.statuses(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of("acme"),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty())))
+        .as("rate key")
+        .isEqualTo(3);
+    assertThat(
+            queries.count(
+                new TaskFilter(
+                    failed.statuses(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of("100% down_"),
+                    Optional.empty(),
+                    Optional.empty())))
+        .as("error text")
+        .isEqualTo(2);
+    assertThat(
+            queries.count(
+                new TaskFilter(
+                    failed.statuses(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.of(T0.plusSeconds(20)))))
+        .as("ended since")
+        .isEqualTo(2);
+    // every condition at once; % and _ in the text are themselves, not patterns
+    TaskFilter narrow =
+        new TaskFilter(
+            EnumSet.of(FAILED),
+            Optional.of(TYPE),
+            Optional.of("default"),
+            Optional.of("acme"),
+            Optional.of("100% down_"),
+            Optional.of(T0.plusSeconds(30)),
+            Optional.of(T0.plusSeconds(10)));
+    assertThat(queries.find(narrow, null, 10))
+        .extracting(StoredTask::id)
+        .containsExactly(ended.get(0).id());
+    assertThat(queries.count(narrow)).isEqualTo(1);
+    assertThat(queries.count(failedOrCancelled.withChangedBefore(T0.plusSeconds(20))))
+        .as("ended before, not at, the instant")
+        .isEqualTo(1);
+    assertThat(queries.count(failedOrCancelled.withType(TYPE + "B"))).isEqualTo(1);
+    assertThat(queries.find(TaskFilter.of(EnumSet.of(QUEUED)), null, 10))
+        .extracting(StoredTask::id)
+        .containsExactly(queued.id());
+  }
+
+  private static List<StoredTask> concat(List<StoredTask> a, List<StoredTask> b) {
+    List<StoredTask> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  private static List<UUID> ids(List<StoredTask> tasks) {
+    return tasks.stream().map(StoredTask::id).toList();
   }
 
   /** UUIDs in the order of their string form, as the store keeps ids. */

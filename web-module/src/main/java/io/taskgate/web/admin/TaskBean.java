@@ -1,7 +1,9 @@
 package io.taskgate.web.admin;
 
 import io.taskgate.api.TaskNotFoundException;
+import io.taskgate.api.TaskNotRequeueableException;
 import io.taskgate.engine.admin.TaskAdmin;
+import io.taskgate.engine.admin.TaskMaintenance;
 import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.web.security.Roles;
 import jakarta.faces.application.FacesMessage;
@@ -13,13 +15,17 @@ import jakarta.security.enterprise.SecurityContext;
 import java.io.Serializable;
 import java.util.UUID;
 
-/** One task's page: its fields, whether and until when it is throttled, its history; cancel. */
+/**
+ * One task's page: its fields, whether and until when it is throttled, its history; cancel, and
+ * requeue an ended one.
+ */
 @Named("task")
 @ViewScoped
 public class TaskBean implements Serializable {
   private static final long serialVersionUID = 1L;
 
   @Inject TaskAdmin admin;
+  @Inject TaskMaintenance maintenance;
   @Inject SecurityContext security;
 
   private String id;
@@ -61,6 +67,36 @@ public class TaskBean implements Serializable {
         null,
         new FacesMessage(
             cancelled ? FacesMessage.SEVERITY_INFO : FacesMessage.SEVERITY_WARN, message, null));
+  }
+
+  /** Queues the task again if it FAILED or was CANCELLED; says what happened. */
+  public void requeue() {
+    FacesContext faces = FacesContext.getCurrentInstance();
+    UUID taskId = taskId();
+    if (!security.isCallerInRole(Roles.ADMIN)) {
+      faces.addMessage(
+          null, new FacesMessage(FacesMessage.SEVERITY_WARN, "Only an admin may requeue.", null));
+      return;
+    }
+    if (taskId == null) {
+      faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_WARN, "No such task.", null));
+      return;
+    }
+    try {
+      maintenance.requeue(taskId, security.getCallerPrincipal().getName() + " on the admin page");
+      faces.addMessage(
+          null,
+          new FacesMessage(
+              FacesMessage.SEVERITY_INFO,
+              "Task queued again: it runs from its first attempt.",
+              null));
+    } catch (TaskNotFoundException e) {
+      faces.addMessage(null, new FacesMessage(FacesMessage.SEVERITY_WARN, "No such task.", null));
+    } catch (TaskNotRequeueableException e) {
+      faces.addMessage(
+          null,
+          new FacesMessage(FacesMessage.SEVERITY_WARN, "Not requeued: " + e.getMessage(), null));
+    }
   }
 
   private UUID taskId() {

@@ -3,17 +3,22 @@ package io.taskgate.web.admin;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.UnknownTaskTypeException;
 import io.taskgate.engine.admin.TaskAdmin;
+import io.taskgate.engine.admin.TaskMaintenance;
 import io.taskgate.engine.admin.ThrottleViews;
+import io.taskgate.engine.admin.dto.EndedTasks;
 import io.taskgate.engine.admin.dto.Overview;
 import io.taskgate.engine.admin.dto.TaskViewPage;
+import io.taskgate.web.security.Roles;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
+import jakarta.security.enterprise.SecurityContext;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The tasks page: tasks newest first, filtered by status, type, queue and rate-limit key (query
@@ -27,6 +32,8 @@ public class TasksBean implements Serializable {
 
   @Inject TaskAdmin admin;
   @Inject ThrottleViews views;
+  @Inject TaskMaintenance maintenance;
+  @Inject SecurityContext security;
 
   private String status;
   private String type;
@@ -38,6 +45,9 @@ public class TasksBean implements Serializable {
 
   private transient TaskViewPage found;
   private transient String problem;
+  private boolean confirmingRequeue;
+  private long requeueCount;
+  private String requeueMessage;
 
   /** Reads the page of tasks; called before every render (page load and live refresh). */
   public void load() {
@@ -73,6 +83,99 @@ public class TasksBean implements Serializable {
     } catch (IllegalArgumentException e) {
       problem = "The filter " + e.getMessage() + "."; // names the filter, its values and the text
     }
+  }
+
+  /**
+   * Whether the list's filters select ended tasks that can be queued again, all at once: status
+   * FAILED or CANCELLED, and no throttled filter (those are QUEUED ones, or a rejection's subset).
+   */
+  public boolean isRequeueable() {
+    return requeueSelection().isPresent() && found != null && found.total() > 0;
+  }
+
+  private Optional<EndedTasks> requeueSelection() {
+    if (status == null || (throttled != null && !throttled.isBlank())) {
+      return Optional.empty();
+    }
+    TaskStatus wanted;
+    try {
+      wanted = TaskStatus.valueOf(status.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (!TaskMaintenance.REQUEUEABLE.contains(wanted)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new EndedTasks(
+            Set.of(wanted),
+            text(type),
+            text(queue),
+            exact(key),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty()));
+  }
+
+  /** Asks the admin to confirm queuing every task the filters select again; counts them. */
+  public void askRequeue() {
+    requeueMessage = null;
+    Optional<EndedTasks> selection = requeueSelection();
+    if (selection.isEmpty()) {
+      requeueMessage = "Filter by status FAILED or CANCELLED first.";
+      return;
+    }
+    try {
+      requeueCount = maintenance.countRequeueable(selection.get());
+      confirmingRequeue = true;
+    } catch (UnknownTaskTypeException e) {
+      requeueMessage = "Unknown task type: " + type + ".";
+    }
+  }
+
+  /** The admin changed their mind. */
+  public void keepEnded() {
+    confirmingRequeue = false;
+  }
+
+  /** Queues every task the filters select again, once confirmed; says how many. */
+  public void requeueAll() {
+    confirmingRequeue = false;
+    if (!security.isCallerInRole(Roles.ADMIN)) {
+      requeueMessage = "Only an admin may requeue tasks.";
+      return;
+    }
+    Optional<EndedTasks> selection = requeueSelection();
+    if (selection.isEmpty()) {
+      requeueMessage = "Filter by status FAILED or CANCELLED first.";
+      return;
+    }
+    try {
+      TaskMaintenance.Bulk bulk =
+          maintenance.requeueAll(
+              selection.get(), security.getCallerPrincipal().getName() + " on the admin page");
+      requeueMessage =
+          (bulk.done() == 1 ? "1 task was" : bulk.done() + " tasks were")
+              + " queued again."
+              + (bulk.skipped() > 0
+                  ? " " + bulk.skipped() + " could not be; the first: " + bulk.firstSkip()
+                  : "")
+              + (bulk.more() ? " More match: requeue again for the next ones." : "");
+    } catch (UnknownTaskTypeException e) {
+      requeueMessage = "Unknown task type: " + type + ".";
+    }
+  }
+
+  public boolean isConfirmingRequeue() {
+    return confirmingRequeue;
+  }
+
+  public long getRequeueCount() {
+    return requeueCount;
+  }
+
+  public String getRequeueMessage() {
+    return requeueMessage;
   }
 
   /** A key as typed: exactly, spaces included, if anything was typed. */

@@ -4,13 +4,16 @@ import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.api.SettingRanges;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.engine.admin.dto.EndedTasks;
 import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitSort;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -116,6 +119,45 @@ final class Params {
       throw ApiProblem.invalidParameter(
           "status", value, "status must be one of " + Arrays.toString(TaskStatus.values()));
     }
+  }
+
+  /**
+   * The ended tasks a bulk action takes: {@code status} one or more of COMPLETED, FAILED and
+   * CANCELLED (comma-separated, any case; required), the task {@code type}, its {@code queue}, the
+   * rate-limit {@code key}, text the last {@code error} contains, and ISO-8601 ages: ended at least
+   * {@code olderThan} ago, less than {@code newerThan} ago.
+   *
+   * @throws ApiProblem 400 naming the parameter
+   */
+  static EndedTasks ended(
+      String status,
+      String type,
+      String queue,
+      String key,
+      String error,
+      String olderThan,
+      String newerThan) {
+    if (!present(status)) {
+      throw ApiProblem.invalidParameter(
+          "status", status, "status is required: one or more of completed, failed, cancelled");
+    }
+    Set<TaskStatus> statuses = EnumSet.noneOf(TaskStatus.class);
+    for (String one : status.split(",", -1)) {
+      TaskStatus parsed = present(one) ? Params.status(one).orElseThrow() : null;
+      if (parsed == null || !parsed.terminal()) {
+        throw ApiProblem.invalidParameter(
+            "status", status, "status must be one or more of completed, failed, cancelled");
+      }
+      statuses.add(parsed);
+    }
+    return new EndedTasks(
+        statuses,
+        filter("type", type),
+        filter("queue", queue),
+        filter("key", key),
+        filter("error", error),
+        present(olderThan) ? Optional.of(duration("olderThan", olderThan)) : Optional.empty(),
+        present(newerThan) ? Optional.of(duration("newerThan", newerThan)) : Optional.empty());
   }
 
   static Optional<String> optionalText(String value) {

@@ -2,9 +2,12 @@ package io.taskgate.web.api;
 
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
+import io.taskgate.api.TaskNotRequeueableException;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.engine.admin.LastErrors;
 import io.taskgate.engine.admin.TaskAdmin;
+import io.taskgate.engine.admin.TaskMaintenance;
+import io.taskgate.engine.admin.dto.EndedTasks;
 import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.engine.admin.dto.TaskViewPage;
 import io.taskgate.web.security.Roles;
@@ -42,6 +45,7 @@ import java.util.UUID;
 public class TasksResource {
 
   @Inject TaskAdmin admin;
+  @Inject TaskMaintenance maintenance;
   @Inject InstantSource clock;
   @Context UriInfo uriInfo;
   @Context SecurityContext security;
@@ -164,6 +168,67 @@ public class TasksResource {
         page.page(),
         page.size(),
         page.total());
+  }
+
+  /**
+   * Queues a FAILED or CANCELLED task again, due now, as new attempts of the same task (its history
+   * kept, the requeue in it): 200 with the task; 404 unknown; 409 if it cannot be (not ended so, no
+   * handler for its type, another task holds its task key).
+   */
+  @POST
+  @Path("{id}/requeue")
+  public TaskView requeue(@PathParam("id") String id) {
+    UUID taskId = Params.uuid("id", id);
+    try {
+      return maintenance.requeue(taskId, user() + " through the REST API");
+    } catch (TaskNotRequeueableException e) {
+      String status = e.status() == null ? "unknown" : e.status().name();
+      throw new ApiProblem(
+          409,
+          ApiProblem.NOT_REQUEUEABLE,
+          "Task not requeueable",
+          e.getMessage(),
+          Map.of("id", id, "taskStatus", status));
+    }
+  }
+
+  /**
+   * Queues every task matching the filter again, as {@link #requeue} does one: {@code status}
+   * ({@code failed}, {@code cancelled} or both, comma-separated; required), {@code type}, {@code
+   * queue}, {@code key} (rate-limit key), {@code error} (text the last error contains), {@code
+   * olderThan} and {@code newerThan} (ISO-8601 durations: ended at least, or less than, that long
+   * ago). At most {@value TaskMaintenance#MAX_BULK} a call: {@code more} says whether to call
+   * again.
+   */
+  @POST
+  @Path("requeue")
+  public Map<String, Object> requeueAll(
+      @QueryParam("status") String status,
+      @QueryParam("type") String type,
+      @QueryParam("queue") String queue,
+      @QueryParam("key") String key,
+      @QueryParam("error") String error,
+      @QueryParam("olderThan") String olderThan,
+      @QueryParam("newerThan") String newerThan) {
+    EndedTasks selection = Params.ended(status, type, queue, key, error, olderThan, newerThan);
+    TaskMaintenance.Bulk bulk;
+    try {
+      bulk = maintenance.requeueAll(selection, user() + " through the REST API");
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.invalidParameter("status", status, e.getMessage());
+    }
+    Map<String, Object> answer = new java.util.LinkedHashMap<>();
+    answer.put("requeued", bulk.done());
+    answer.put("skipped", bulk.skipped());
+    if (bulk.firstSkip() != null) {
+      answer.put("firstSkip", bulk.firstSkip());
+    }
+    answer.put("more", bulk.more());
+    return answer;
+  }
+
+  private String user() {
+    return security.getUserPrincipal().getName();
   }
 
   /** Cancels a task that has not started: 204; 409 if it has started or finished. */

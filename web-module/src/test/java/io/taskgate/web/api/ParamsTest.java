@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.engine.admin.dto.EndedTasks;
 import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitSort;
 import jakarta.json.Json;
@@ -30,6 +31,46 @@ class ParamsTest {
     assertThat(options.queue()).contains("mail");
     assertThat(options.taskKey()).contains("k-1");
     assertThat(Params.dispatchOptions(null, null, null, null)).isEqualTo(DispatchOptions.now());
+  }
+
+  @Test
+  void endedTasksAreOneOrMoreEndedStatusesAndTheFiltersGiven() {
+    EndedTasks all = Params.ended("failed,Cancelled", null, null, null, null, null, null);
+    assertThat(all.statuses()).containsExactlyInAnyOrder(TaskStatus.FAILED, TaskStatus.CANCELLED);
+    assertThat(all.type()).isEmpty();
+
+    EndedTasks narrow = Params.ended("FAILED", "Sync", "mail", "acme", "100% down", "PT1H", "P1D");
+    assertThat(narrow)
+        .isEqualTo(
+            new EndedTasks(
+                java.util.Set.of(TaskStatus.FAILED),
+                Optional.of("Sync"),
+                Optional.of("mail"),
+                Optional.of("acme"),
+                Optional.of("100% down"),
+                Optional.of(Duration.ofHours(1)),
+                Optional.of(Duration.ofDays(1))));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      value = {
+        "NULL, NULL, status",
+        "queued, NULL, status",
+        "'failed,', NULL, status",
+        "nope, NULL, status",
+        "failed, 1h, olderThan",
+      },
+      nullValues = "NULL")
+  void badEndedTaskFiltersAreProblemsNamingTheParameter(
+      String status, String olderThan, String parameter) {
+    assertThatThrownBy(() -> Params.ended(status, null, null, null, null, olderThan, null))
+        .isInstanceOfSatisfying(
+            ApiProblem.class,
+            p -> {
+              assertThat(p.status()).isEqualTo(400);
+              assertThat(p.toJson().getString("parameter")).isEqualTo(parameter);
+            });
   }
 
   @ParameterizedTest

@@ -1,0 +1,178 @@
+package io.taskgate.engine.admin;
+
+import io.taskgate.api.TaskNotFoundException;
+import io.taskgate.api.TaskNotRequeueableException;
+import io.taskgate.api.TaskStatus;
+import io.taskgate.engine.admin.dto.EndedTasks;
+import io.taskgate.engine.admin.dto.TaskView;
+import io.taskgate.engine.dispatch.DefaultTaskDispatcher;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskFilter;
+import io.taskgate.store.TaskQueries;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+/**
+ * What an operator does to ended tasks, one or in bulk: queue FAILED and CANCELLED ones again. Each
+ * task requeued gets a row in its audit saying who did it; a bulk action is logged with its filter
+ * and its count.
+ */
+@ApplicationScoped
+public class TaskMaintenance {
+  private static final Logger LOG = Logger.getLogger(TaskMaintenance.class.getName());
+
+  /** The statuses a task may be requeued from. */
+  public static final Set<TaskStatus> REQUEUEABLE =
+      Set.copyOf(EnumSet.of(TaskStatus.FAILED, TaskStatus.CANCELLED));
+
+  /** The most tasks one bulk requeue takes; more matching ones are left for the next call. */
+  public static final int MAX_BULK = 10_000;
+
+  private static final int PAGE = 500;
+
+  private final DefaultTaskDispatcher dispatcher;
+  private final TaskQueries queries;
+  private final TaskAdmin tasks;
+  private final InstantSource clock;
+
+  /** For the CDI proxy. */
+  protected TaskMaintenance() {
+    this(null, null, null, null);
+  }
+
+  @Inject
+  TaskMaintenance(
+      DefaultTaskDispatcher dispatcher, TaskQueries queries, TaskAdmin tasks, InstantSource clock) {
+    this.dispatcher = dispatcher;
+    this.queries = queries;
+    this.tasks = tasks;
+    this.clock = clock;
+  }
+
+  /**
+   * Queues a FAILED or CANCELLED task again, due now, as new attempts of the same task (its history
+   * kept), recording {@code by} ({@code admin through the REST API}) in its audit.
+   *
+   * @return the task as it is now
+   * @throws TaskNotFoundException if no task has this id
+   * @throws TaskNotRequeueableException naming the reason, if it cannot be queued again
+   */
+  public TaskView requeue(UUID id, String by) {
+    dispatcher.requeue(id, "Requeued by " + by);
+    return tasks.find(id).orElseThrow(() -> new TaskNotFoundException(id));
+  }
+
+  /**
+   * How many tasks {@code selection} takes now.
+   *
+   * @throws IllegalArgumentException if it takes a status other than FAILED or CANCELLED
+   * @throws io.taskgate.api.UnknownTaskTypeException if its type names no task type
+   */
+  public long countRequeueable(EndedTasks selection) {
+    return queries.count(requeueable(selection));
+  }
+
+  /**
+   * Queues every task {@code filter} takes again, {@value #MAX_BULK} at most, as {@link #requeue}
+   * does one; a task that cannot be (its type has no handler, another task holds its task key, it
+   * changed meanwhile) is skipped and counted.
+   *
+   * @throws IllegalArgumentException if {@code selection} takes a status other than FAILED or
+   *     CANCELLED
+   * @throws io.taskgate.api.UnknownTaskTypeException if its type names no task type
+   */
+  public Bulk requeueAll(EndedTasks selection, String by) {
+    TaskFilter checked = requeueable(selection);
+    int requeued = 0;
+    int skipped = 0;
+    String firstSkip = null;
+    UUID after = null;
+    while (requeued + skipped < MAX_BULK) {
+      List<StoredTask> page =
+          queries.find(checked, after, Math.min(PAGE, MAX_BULK - requeued - skipped));
+      if (page.isEmpty()) {
+        break;
+      }
+      for (StoredTask task : page) {
+        try {
+          dispatcher.requeue(
+              task.id(), "Requeued by " + by + ", with every task matching " + describe(checked));
+          requeued++;
+        } catch (TaskNotRequeueableException | TaskNotFoundException e) {
+          skipped++;
+          firstSkip = firstSkip == null ? e.getMessage() : firstSkip;
+        }
+      }
+      after = page.get(page.size() - 1).id();
+    }
+    boolean more = requeued + skipped >= MAX_BULK && !queries.find(checked, after, 1).isEmpty();
+    Bulk bulk = new Bulk(requeued, skipped, firstSkip, more);
+    LOG.info(
+        () ->
+            "Taskgate: "
+                + by
+                + " requeued "
+                + bulk.done()
+                + " task(s) matching "
+                + describe(checked)
+                + (bulk.skipped() > 0
+                    ? "; skipped " + bulk.skipped() + " (the first: " + bulk.firstSkip() + ")"
+                    : ""));
+    return bulk;
+  }
+
+  /**
+   * What a bulk action did.
+   *
+   * @param done tasks it changed
+   * @param skipped tasks it matched but left as they were
+   * @param firstSkip why the first skipped one was left, null if none was
+   * @param more whether more tasks match than one call takes ({@value #MAX_BULK}): call it again
+   */
+  public record Bulk(int done, int skipped, String firstSkip, boolean more) {}
+
+  private TaskFilter requeueable(EndedTasks selection) {
+    if (!REQUEUEABLE.containsAll(selection.statuses())) {
+      throw new IllegalArgumentException(
+          "status must be FAILED or CANCELLED to requeue, was " + selection.statuses());
+    }
+    return filter(selection);
+  }
+
+  /** The store's filter of {@code selection}, its ages counted back from now. */
+  TaskFilter filter(EndedTasks selection) {
+    Instant now = clock.instant();
+    return new TaskFilter(
+        selection.statuses(),
+        selection.type().map(t -> t.contains(".") ? t : tasks.resolveTaskType(t)),
+        selection.queue(),
+        selection.rateKey(),
+        selection.errorContains(),
+        selection.olderThan().map(now::minus),
+        selection.newerThan().map(now::minus));
+  }
+
+  /** {@code filter} in words, for the audit and the log. */
+  static String describe(TaskFilter filter) {
+    StringBuilder text =
+        new StringBuilder("status ")
+            .append(
+                String.join(" or ", filter.statuses().stream().map(Enum::name).sorted().toList()));
+    filter.type().ifPresent(t -> text.append(", type ").append(t));
+    filter.queue().ifPresent(q -> text.append(", queue ").append(q));
+    filter.rateKey().ifPresent(k -> text.append(", key ").append(k));
+    filter
+        .errorContains()
+        .ifPresent(e -> text.append(", error containing '").append(e).append('\''));
+    filter.changedBefore().ifPresent(b -> text.append(", ended before ").append(b));
+    filter.changedAfter().ifPresent(a -> text.append(", ended since ").append(a));
+    return text.toString();
+  }
+}
