@@ -10,6 +10,7 @@ import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.run.AttemptRunner;
 import io.taskgate.engine.schedule.OffTimer;
+import io.taskgate.engine.schedule.Retention;
 import io.taskgate.engine.schedule.StoreSweep;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.RateLimitReads;
@@ -73,6 +74,7 @@ public class TaskEngine {
   @Inject HandlerRegistry registry;
   @Inject Payloads payloads;
   @Inject HistoryPublisher history;
+  @Inject Retention retention;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -105,6 +107,7 @@ public class TaskEngine {
     queues.onRoom(this::refillSoon);
     sweepEvery = Duration.parse(sweepInterval);
     sweeper = OffTimer.every(timers, "sweep", sweepEvery, executor, this::sweep);
+    retention.start(); // a bad setting fails the deployment, naming it
     // this instance's row, before any task of it is stored
     instances.beat(ParkedSummary.NONE, grid.member().orElse(null));
     long beatEvery = cluster.heartbeatInterval().toMillis();

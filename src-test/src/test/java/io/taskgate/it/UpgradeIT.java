@@ -41,11 +41,11 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 /**
  * This build started on a database that the build before versioned schemas wrote ({@code
  * src/test/resources/upgrade}, made by {@link UpgradeFixture}), on embedded H2 and on PostgreSQL:
- * the tables are recognised by their shape and baselined at version 1, the schema is then the one a
- * fresh database gets, and every task finishes as it would have without the upgrade: the parked
- * ones at their key's pace (every start checked across both builds), the steps of an order one at a
- * time and the semaphore's tasks one at a time, each attempt the kill cut short once more, the
- * recurring series goes on, the rest once; the semaphore's definition and its change log, the
+ * the tables are recognised by their shape, baselined at version 1 and migrated on; the schema is
+ * the one a fresh database gets, and every task finishes as it would have without the upgrade: the
+ * parked ones at their key's pace (every start checked across both builds), the steps of an order
+ * one at a time and the semaphore's tasks one at a time, each attempt the kill cut short once more,
+ * the recurring series goes on, the rest once; the semaphore's definition and its change log, the
  * tasks' audit trails (in the API and on the task page) are the ones the earlier build wrote.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -169,10 +169,10 @@ class UpgradeIT {
   }
 
   /**
-   * A DBA's way: version 1's SQL applied with {@code psql} to an empty PostgreSQL database, then
-   * Taskgate deployed with {@code taskgate.schema.migrate=validate}, and again with {@code none}:
-   * both start and run tasks, and neither runs a single DDL statement (counted by an event trigger
-   * on {@code ddl_command_start}).
+   * A DBA's way: the SQL of versions 1 and 2 applied with {@code psql} to an empty PostgreSQL
+   * database, then Taskgate deployed with {@code taskgate.schema.migrate=validate}, and again with
+   * {@code none}: both start and run tasks, and neither runs a single DDL statement (counted by an
+   * event trigger on {@code ddl_command_start}).
    */
   @Test
   void theSqlFilesAppliedWithPsqlStartWithValidateAndNeitherValidateNorNoneRunsDdl()
@@ -181,13 +181,15 @@ class UpgradeIT {
     MicroRuns.deleteTree(run);
     Files.createDirectories(run);
     MicroRuns.recreateDatabase(UpgradeFixture.PG_DATABASE);
-    Path v1 = run.resolve("V1__baseline.sql");
-    try (InputStream in =
-        UpgradeIT.class.getResourceAsStream("/db/taskgate/postgresql/V1__baseline.sql")) {
-      assertThat(in).as("the SQL in the EJB jar").isNotNull();
-      Files.copy(in, v1);
+    for (String script : List.of("V1__baseline.sql", "V2__task_ended_index.sql")) {
+      Path file = run.resolve(script);
+      try (InputStream in =
+          UpgradeIT.class.getResourceAsStream("/db/taskgate/postgresql/" + script)) {
+        assertThat(in).as("the SQL in the EJB jar").isNotNull();
+        Files.copy(in, file);
+      }
+      psql(run, file, "psql-" + script + ".log");
     }
-    psql(run, v1, "psql.log");
     countDdl();
     Path ledger = run.resolve("ledger.txt");
     File war = UpgradeFixture.war(run);
@@ -197,7 +199,7 @@ class UpgradeIT {
             "postgresql", run, war, ledger, "validate.log", "-Dtaskgate.schema.migrate=validate");
     assertThat(Files.readString(run.resolve("validate.log"), StandardCharsets.UTF_8))
         .contains(
-            "Taskgate's tables have its schema's version 1 on PostgreSQL (applied without"
+            "Taskgate's tables have its schema's version 2 on PostgreSQL (applied without"
                 + " taskgate_schema_history)");
     awaitStatus(plain("v"), "v", "COMPLETED");
     current.destroy();
@@ -250,8 +252,8 @@ class UpgradeIT {
     assertThat(Files.readString(log, StandardCharsets.UTF_8))
         .contains(
             "taskgate.schema.migrate=validate and the database has no taskgate_schema_history and"
-                + " not this build's schema (version 1): table taskgate_instance is missing")
-        .contains("The SQL files are db/taskgate/postgresql/V1__… to V1__… in Taskgate's EJB jar");
+                + " not this build's schema (version 2): table taskgate_instance is missing")
+        .contains("The SQL files are db/taskgate/postgresql/V1__… to V2__… in Taskgate's EJB jar");
     assertThat(Http.get(UpgradeFixture.api("info")).statusCode()).isEqualTo(404);
     assertThat(ddlStatements()).isEmpty();
     try (Connection c = MicroRuns.connect(UpgradeFixture.PG_DATABASE)) {
@@ -314,7 +316,7 @@ class UpgradeIT {
   /** Table by table, column by column, index by index: the shape a fresh database gets. */
   private static void assertSchemaIsAFreshOne(String db, Path run) throws Exception {
     SchemaShape fresh =
-        SchemaShape.load(UpgradeIT.class.getClassLoader(), "db/taskgate-shape/" + db + "/V1.txt");
+        SchemaShape.load(UpgradeIT.class.getClassLoader(), "db/taskgate-shape/" + db + "/V2.txt");
     try (Connection c = connect(db, run)) {
       assertThat(SchemaShape.read(c, db.equals("h2") ? "PUBLIC" : "public").text())
           .isEqualTo(fresh.text());
@@ -327,7 +329,7 @@ class UpgradeIT {
         while (r.next()) {
           rows.add(r.getString(1) + " " + r.getString(2));
         }
-        assertThat(rows).containsExactly("1 BASELINE");
+        assertThat(rows).containsExactly("1 BASELINE", "2 SQL");
       }
     }
   }

@@ -1,7 +1,5 @@
 package io.taskgate.store.jpa;
 
-import static java.time.temporal.ChronoUnit.MICROS;
-
 import io.taskgate.api.TaskStatus;
 import io.taskgate.store.DueTask;
 import io.taskgate.store.StoredTask;
@@ -150,7 +148,7 @@ public final class JpaTaskQueries implements TaskQueries {
     if (noRows(max)) {
       return List.of();
     }
-    return pageById(where(filter), after, max, query -> bind(filter, query));
+    return pageById(FilterJpql.where(filter), after, max, query -> FilterJpql.bind(filter, query));
   }
 
   @Override
@@ -160,39 +158,11 @@ public final class JpaTaskQueries implements TaskQueries {
         em -> {
           TypedQuery<Long> count =
               em.createQuery(
-                  "SELECT COUNT(t) FROM TaskEntity t WHERE " + where(filter), Long.class);
-          bind(filter, count);
+                  "SELECT COUNT(t) FROM TaskEntity t WHERE " + FilterJpql.where(filter),
+                  Long.class);
+          FilterJpql.bind(filter, count);
           return count.getSingleResult();
         });
-  }
-
-  /** The JPQL condition of {@code filter}, over {@code t}; {@link #bind} sets its parameters. */
-  private static String where(TaskFilter filter) {
-    StringBuilder where = new StringBuilder("t.status IN :statuses");
-    filter.type().ifPresent(x -> where.append(" AND t.type = :type"));
-    filter.queue().ifPresent(x -> where.append(" AND t.queue = :queue"));
-    filter.rateKey().ifPresent(x -> where.append(" AND t.rateKey = :rateKey"));
-    filter.errorContains().ifPresent(x -> where.append(" AND t.lastError LIKE :error ESCAPE '!'"));
-    filter.changedBefore().ifPresent(x -> where.append(" AND t.updatedAt < :before"));
-    filter.changedAfter().ifPresent(x -> where.append(" AND t.updatedAt >= :since"));
-    return where.toString();
-  }
-
-  private static void bind(TaskFilter filter, jakarta.persistence.Query query) {
-    query.setParameter("statuses", List.copyOf(filter.statuses()));
-    filter.type().ifPresent(x -> query.setParameter("type", x));
-    filter.queue().ifPresent(x -> query.setParameter("queue", x));
-    filter.rateKey().ifPresent(x -> query.setParameter("rateKey", x));
-    filter
-        .errorContains()
-        .ifPresent(x -> query.setParameter("error", "%" + x.replaceAll("([!%_])", "!$1") + "%"));
-    // the columns keep microseconds: bounds of a finer instant compare as the stored times do
-    filter
-        .changedBefore()
-        .ifPresent(x -> query.setParameter("before", TaskEntity.column(x.truncatedTo(MICROS))));
-    filter
-        .changedAfter()
-        .ifPresent(x -> query.setParameter("since", TaskEntity.column(x.truncatedTo(MICROS))));
   }
 
   @Override

@@ -32,7 +32,9 @@ import java.util.UUID;
       // Descending: the admin list is newest first, and H2 does not read an index backwards.
       @Index(name = "taskgate_task_created", columnList = "created_at DESC, id DESC"),
       @Index(name = "taskgate_task_owner", columnList = "owner_instance, status"),
-      @Index(name = "taskgate_task_rate_key", columnList = "rate_key, type")
+      @Index(name = "taskgate_task_rate_key", columnList = "rate_key, type"),
+      // schema version 2: ended tasks by end time (retention, bulk actions)
+      @Index(name = "taskgate_task_ended", columnList = "status, updated_at, id")
     })
 class TaskEntity {
 

@@ -5,6 +5,7 @@ import io.taskgate.store.GroupCommitTaskStore;
 import io.taskgate.store.HistoryStore;
 import io.taskgate.store.InstanceStore;
 import io.taskgate.store.ListeningTaskStore;
+import io.taskgate.store.TaskPruning;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWriteListener;
@@ -89,6 +90,14 @@ public class TaskStoreProducer {
   TaskQueries taskQueries() {
     schema.ensure();
     return new JpaTaskQueries(transactor);
+  }
+
+  /** Deletes ended tasks (retention, bulk delete), on the same transactions. */
+  @Produces
+  @ApplicationScoped
+  TaskPruning taskPruning() {
+    schema.ensure();
+    return new JpaTaskPruning(transactor);
   }
 
   /** The instances sharing the database and their heartbeats, on the same transactions. */

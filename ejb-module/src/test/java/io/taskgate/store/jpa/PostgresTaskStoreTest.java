@@ -1,5 +1,11 @@
 package io.taskgate.store.jpa;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.taskgate.api.TaskStatus;
+import io.taskgate.store.StoredTask;
+import io.taskgate.store.TaskFilter;
+import io.taskgate.store.TaskPruning;
 import io.taskgate.store.schema.UrlDataSource;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.Persistence;
@@ -7,9 +13,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 
 /**
  * The store contract on PostgreSQL at {@value #SERVER} (user postgres, trust authentication), in a
@@ -41,6 +50,27 @@ class PostgresTaskStoreTest extends TaskStoreContract {
             USER,
             "jakarta.persistence.jdbc.password",
             ""));
+  }
+
+  /** One instance prunes at a time: another one holding pruning's lock makes a batch give up. */
+  @Test
+  void pruningGivesUpWhileAnotherInstanceHoldsItsLock() throws SQLException {
+    Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+    StoredTask task =
+        StoredTask.queued(UUID.randomUUID(), "a.Type", "{}", "default", null, t0, null, t0);
+    store().insert(task);
+    store().update(task, task.withStatus(TaskStatus.CANCELLED), t0);
+    TaskFilter cancelled = TaskFilter.of(EnumSet.of(TaskStatus.CANCELLED));
+    try (Connection other = DriverManager.getConnection(SERVER, USER, "");
+        Statement s = other.createStatement()) {
+      s.execute("SELECT pg_advisory_lock(" + JpaTaskPruning.LOCK_KEY + ")");
+
+      assertThat(pruning.delete(cancelled, 10, true)).isEqualTo(TaskPruning.BUSY);
+      assertThat(store().find(task.id())).isPresent();
+      assertThat(pruning.delete(cancelled, 10, false))
+          .as("a bulk delete takes no lock")
+          .isEqualTo(1);
+    }
   }
 
   @Override

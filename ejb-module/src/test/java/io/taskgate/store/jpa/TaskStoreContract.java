@@ -73,6 +73,12 @@ abstract class TaskStoreContract {
   private Transactor tx;
   private JpaTaskStore store;
   private JpaTaskQueries queries;
+  JpaTaskPruning pruning;
+
+  /** The store under test. */
+  JpaTaskStore store() {
+    return store;
+  }
 
   /** Opens the database (empty or not) and a factory on unit {@value #TEST_UNIT}. */
   abstract EntityManagerFactory openFactory() throws Exception;
@@ -100,6 +106,7 @@ abstract class TaskStoreContract {
     tx = new ResourceLocalTransactor(factory);
     store = newStore(tx);
     queries = new JpaTaskQueries(tx);
+    pruning = new JpaTaskPruning(tx);
   }
 
   @AfterAll
@@ -719,6 +726,48 @@ abstract class TaskStoreContract {
     assertThat(queries.find(TaskFilter.of(EnumSet.of(QUEUED)), null, 10))
         .extracting(StoredTask::id)
         .containsExactly(queued.id());
+  }
+
+  @Test
+  void pruningDeletesTheEndedTasksAFilterTakesFirstEndedFirstWithTheirAuditRows() {
+    List<StoredTask> completed = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      StoredTask task =
+          StoredTask.queued(UUID.randomUUID(), TYPE, "{}", "default", null, T0, null, T0);
+      store.insert(task);
+      StoredTask running =
+          store.update(task, task.withStatus(IN_PROGRESS).withAttempt(1), T0).orElseThrow();
+      // ended 50, 40, 30, 20, 10 seconds after T0: the last inserted ended first
+      store.update(running, running.withStatus(COMPLETED), T0.plusSeconds(50 - 10 * i));
+      completed.add(task);
+    }
+    StoredTask queued =
+        StoredTask.queued(UUID.randomUUID(), TYPE, "{}", "default", null, T0, null, T0);
+    store.insert(queued);
+    StoredTask failed =
+        StoredTask.queued(UUID.randomUUID(), TYPE, "{}", "default", null, T0, null, T0);
+    store.insert(failed);
+    store.update(failed, failed.withStatus(FAILED).withLastError("boom"), T0.plusSeconds(5));
+    TaskFilter old = TaskFilter.of(EnumSet.of(COMPLETED)).withChangedBefore(T0.plusSeconds(45));
+
+    assertThat(pruning.delete(old, 2, true)).isEqualTo(2);
+
+    // the two that ended first (10 and 20 s) are gone, with every audit row of theirs
+    for (StoredTask gone : completed.subList(3, 5)) {
+      assertThat(store.find(gone.id())).isEmpty();
+      assertThat(queries.history(gone.id())).isEmpty();
+    }
+    assertThat(queries.history(completed.get(2).id())).hasSize(3);
+    assertThat(pruning.delete(old, 10, false)).as("30 and 40 s; not 50 s").isEqualTo(2);
+    assertThat(store.find(completed.get(0).id())).isPresent();
+    assertThat(pruning.delete(old, 10, true)).isZero();
+    assertThat(store.find(queued.id())).as("live: never taken").isPresent();
+    assertThat(store.find(failed.id())).as("another status").isPresent();
+    assertThat(queries.history(failed.id())).hasSize(2);
+    assertThatThrownBy(() -> pruning.delete(TaskFilter.of(EnumSet.of(QUEUED, FAILED)), 10, false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("only ended tasks are deleted, not QUEUED ones");
+    assertThat(store.find(queued.id())).isPresent();
   }
 
   private static List<StoredTask> concat(List<StoredTask> a, List<StoredTask> b) {

@@ -34,6 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
  * PostgreSQL must be running (./test starts it); this class fails without it.
  */
 class SchemaMigratorTest {
+  /** The newest version this build has. */
+  static final String LATEST = "2";
+
+  /** The scripts of every version, oldest first. */
+  static final List<String> SCRIPTS = List.of("V1__baseline.sql", "V2__task_ended_index.sql");
+
   private static final String PG = "jdbc:postgresql://127.0.0.1:5432/test";
 
   @Test
@@ -43,11 +49,12 @@ class SchemaMigratorTest {
     SchemaMigrator.Outcome second = UrlDataSource.migrate(url, "sa");
 
     assertThat(first.before()).isEqualTo("0");
-    assertThat(first.after()).isEqualTo("1");
-    assertThat(first.summary()).contains("from version 0 to 1");
-    assertThat(second.before()).isEqualTo("1");
-    assertThat(second.summary()).contains("at version 1").contains("up to date");
-    assertThat(history(url)).containsExactly("1 SQL V1__baseline.sql true");
+    assertThat(first.after()).isEqualTo("2");
+    assertThat(first.summary()).contains("from version 0 to 2");
+    assertThat(second.before()).isEqualTo("2");
+    assertThat(second.summary()).contains("at version 2").contains("up to date");
+    assertThat(history(url))
+        .containsExactly("1 SQL V1__baseline.sql true", "2 SQL V2__task_ended_index.sql true");
   }
 
   @Test
@@ -57,30 +64,34 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("1");
-    assertThat(history(url)).contains("1 SQL V1__baseline.sql true");
+    assertThat(outcome.after()).isEqualTo("2");
+    assertThat(history(url))
+        .contains("1 SQL V1__baseline.sql true", "2 SQL V2__task_ended_index.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM orders")).isEqualTo(1);
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task")).isZero();
   }
 
   @Test
-  void tablesWithVersion1sShapeButNoHistoryAreBaselinedThereWithTheirRows() throws Exception {
+  void tablesWithVersion1sShapeButNoHistoryAreBaselinedThereWithTheirRowsThenMigrated()
+      throws Exception {
     String url = h2();
-    byHand(url, "h2");
+    byHand(url, "h2", 1);
     sql(url, insertTask("t-1"));
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
     assertThat(outcome.before()).isEqualTo("1");
-    assertThat(outcome.after()).isEqualTo("1");
-    assertThat(history(url)).containsExactly("1 BASELINE << Flyway Baseline >> true");
+    assertThat(outcome.after()).isEqualTo("2");
+    assertThat(history(url))
+        .containsExactly(
+            "1 BASELINE << Flyway Baseline >> true", "2 SQL V2__task_ended_index.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task WHERE id = 't-1'")).isEqualTo(1);
   }
 
   @Test
   void anEarlierBuildsTablesGetWhatVersion1AddedAndKeepTheirRows() throws Exception {
     String url = h2();
-    byHand(url, "h2");
+    byHand(url, "h2", 1);
     sql(
         url,
         insertTask("t-1"),
@@ -95,21 +106,23 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("1");
+    assertThat(outcome.after()).isEqualTo("2");
     try (Connection c = DriverManager.getConnection(url, "sa", "")) {
-      // everything version 1 has, the added column last, and not the earlier due index
+      // everything the versions have, the added column last, and not the earlier due index
       SchemaShape shape = SchemaShape.read(c, "PUBLIC");
       assertThat(shape.differencesFrom(kept("h2"))).isEmpty();
       assertThat(shape.tables().get("taskgate_task")).noneMatch(l -> l.contains("status_due"));
     }
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task WHERE id = 't-1'")).isEqualTo(1);
-    assertThat(history(url)).containsExactly("1 BASELINE << Flyway Baseline >> true");
+    assertThat(history(url))
+        .containsExactly(
+            "1 BASELINE << Flyway Baseline >> true", "2 SQL V2__task_ended_index.sql true");
   }
 
   @Test
   void tablesThatDifferBeyondRepairStopTheStartNamingTableAndColumn() throws Exception {
     String url = h2();
-    byHand(url, "h2");
+    byHand(url, "h2", 1);
     sql(
         url,
         "ALTER TABLE taskgate_task ALTER COLUMN status SET DATA TYPE VARCHAR(8)",
@@ -138,9 +151,9 @@ class SchemaMigratorTest {
           .as(mode.toString())
           .isInstanceOf(SchemaException.class)
           .hasMessageContaining(
-              "versions this build of Taskgate does not know: 2 (V2__a_later_build.sql)")
+              "versions this build of Taskgate does not know: 99 (V99__a_later_build.sql)")
           .hasMessageContaining("taskgate.schema.allow-newer=true");
-      assertThat(migrator.apply(mode, true).after()).as(mode.toString()).isEqualTo("2");
+      assertThat(migrator.apply(mode, true).after()).as(mode.toString()).isEqualTo("99");
     }
   }
 
@@ -153,7 +166,7 @@ class SchemaMigratorTest {
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining("taskgate.schema.migrate=validate")
         .hasMessageContaining("table taskgate_task is missing")
-        .hasMessageContaining("db/taskgate/h2/V1__… to V1__…")
+        .hasMessageContaining("db/taskgate/h2/V1__… to V2__…")
         .hasMessageContaining("ejb-module/src/main/resources/db/taskgate/h2");
     assertThat(tables(url)).isEmpty();
   }
@@ -171,7 +184,9 @@ class SchemaMigratorTest {
 
     assertThatThrownBy(() -> migrator.apply(SchemaMode.VALIDATE, false))
         .isInstanceOf(SchemaException.class)
-        .hasMessageContaining("schema is at version 0, this build needs 1: apply V1__baseline.sql");
+        .hasMessageContaining(
+            "schema is at version 0, this build needs 2: apply V1__baseline.sql,"
+                + " V2__task_ended_index.sql");
     assertThat(tables(url)).containsExactly(SchemaMigrator.HISTORY);
   }
 
@@ -185,21 +200,23 @@ class SchemaMigratorTest {
     assertThat(
             new SchemaMigrator(new UrlDataSource(byHand, "sa")).apply(SchemaMode.VALIDATE, false))
         .extracting(SchemaMigrator.Outcome::after)
-        .isEqualTo("1");
+        .isEqualTo("2");
     assertThat(hasHistory(byHand)).as("validate writes nothing").isFalse();
     assertThat(
             new SchemaMigrator(new UrlDataSource(migrated, "sa"))
                 .apply(SchemaMode.VALIDATE, false)
                 .summary())
-        .isEqualTo("Taskgate's schema is at version 1 on H2");
+        .isEqualTo("Taskgate's schema is at version 2 on H2");
   }
 
   /** A DBA's Flyway (command line, Maven plugin: the same core) on the files taken from the jar. */
   @Test
   void aHistoryFlywayWroteFromTheFilesIsTaskgatesOwn(@TempDir Path files) throws Exception {
-    try (InputStream in =
-        getClass().getClassLoader().getResourceAsStream("db/taskgate/h2/V1__baseline.sql")) {
-      Files.copy(in, files.resolve("V1__baseline.sql"));
+    for (String script : List.of("V1__baseline.sql", "V2__task_ended_index.sql")) {
+      try (InputStream in =
+          getClass().getClassLoader().getResourceAsStream("db/taskgate/h2/" + script)) {
+        Files.copy(in, files.resolve(script));
+      }
     }
     String url = h2();
     Flyway.configure()
@@ -210,9 +227,10 @@ class SchemaMigratorTest {
         .migrate();
     SchemaMigrator migrator = new SchemaMigrator(new UrlDataSource(url, "sa"));
 
-    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("1");
+    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("2");
     assertThat(migrator.apply(SchemaMode.AUTO, false).summary()).contains("up to date");
-    assertThat(history(url)).containsExactly("1 SQL V1__baseline.sql true");
+    assertThat(history(url))
+        .containsExactly("1 SQL V1__baseline.sql true", "2 SQL V2__task_ended_index.sql true");
   }
 
   @Test
@@ -254,17 +272,19 @@ class SchemaMigratorTest {
       List<String> befores = new ArrayList<>();
       for (CompletableFuture<SchemaMigrator.Outcome> start : starts) {
         SchemaMigrator.Outcome outcome = start.get(60, TimeUnit.SECONDS);
-        assertThat(outcome.after()).isEqualTo("1");
+        assertThat(outcome.after()).isEqualTo("2");
         befores.add(outcome.before());
       }
-      assertThat(befores).containsExactlyInAnyOrder("0", "1");
+      assertThat(befores).containsExactlyInAnyOrder("0", "2");
       try (Statement s = holder.createStatement();
           ResultSet r =
               s.executeQuery(
                   "SELECT version, success FROM " + schema + "." + SchemaMigrator.HISTORY)) {
-        assertThat(r.next()).isTrue();
-        assertThat(r.getString(1) + " " + r.getBoolean(2)).isEqualTo("1 true");
-        assertThat(r.next()).as("one row").isFalse();
+        List<String> rows = new ArrayList<>();
+        while (r.next()) {
+          rows.add(r.getString(1) + " " + r.getBoolean(2));
+        }
+        assertThat(rows).containsExactlyInAnyOrder("1 true", "2 true");
       }
     } finally {
       pool.shutdownNow();
@@ -305,12 +325,24 @@ class SchemaMigratorTest {
 
   static SchemaShape kept(String database) throws IOException {
     return SchemaShape.load(
-        SchemaMigratorTest.class.getClassLoader(), "db/taskgate-shape/" + database + "/V1.txt");
+        SchemaMigratorTest.class.getClassLoader(),
+        "db/taskgate-shape/" + database + "/V" + LATEST + ".txt");
   }
 
-  /** Version 1's script run by hand, as a DBA would. */
+  /** The scripts of every version run by hand, oldest first, as a DBA would. */
   static void byHand(String url, String database) throws Exception {
-    String path = "db/taskgate/" + database + "/V1__baseline.sql";
+    byHand(url, database, Integer.parseInt(LATEST));
+  }
+
+  /** The scripts of versions 1 to {@code version} run by hand, oldest first. */
+  static void byHand(String url, String database, int version) throws Exception {
+    for (String script : SCRIPTS.subList(0, version)) {
+      byHandScript(url, database, script);
+    }
+  }
+
+  private static void byHandScript(String url, String database, String script) throws Exception {
+    String path = "db/taskgate/" + database + "/" + script;
     String text;
     try (InputStream in = SchemaMigratorTest.class.getClassLoader().getResourceAsStream(path)) {
       text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
