@@ -54,6 +54,8 @@ class AdminUiIT {
   /** One task of a key per 10 s, on the one-worker "gated" queue: later ones park 10 s apart. */
   private static final String HOT = GatedTasks.Hot.class.getName();
 
+  private static final String WATCHED = io.taskgate.it.engine.WatchedTasks.Watched.class.getName();
+
   private static final String UPSTREAM =
       io.taskgate.it.engine.ThrottledTasks.UpstreamCall.class.getName();
 
@@ -481,11 +483,13 @@ class AdminUiIT {
   }
 
   @Test
-  void anAdminRequeuesACancelledTaskAndEveryListedOneAfterConfirming() throws Exception {
+  void anAdminRequeuesACancelledTaskAndEveryListedOneThenDeletesThemAfterConfirming()
+      throws Exception {
     String key = "requeue-" + UUID.randomUUID().toString().substring(0, 8);
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      ids.add(dispatch(HOT, key, key + "-" + i).getString("id")); // one runs, three park
+      // 1 per 10 minutes: one runs, three park, and whatever is requeued parks again
+      ids.add(dispatch(WATCHED, key, key + "-" + i).getString("id"));
     }
     Await.until(
         () -> statusOf(ids.get(0)),
@@ -497,6 +501,10 @@ class AdminUiIT {
           .isEqualTo(204);
     }
     logInAsAdmin();
+    // the overview says how long ended tasks are kept
+    assertThat(browser.find(By.id("keep-COMPLETED")).getText()).isEqualTo("7 d");
+    assertThat(browser.find(By.id("keep-FAILED")).getText()).isEqualTo("30 d");
+    assertThat(browser.find(By.id("retention")).getText()).contains("taskgate.retention.*");
 
     // one, from its page
     browser.open(page("admin/task.xhtml?id=" + ids.get(1)));
@@ -579,6 +587,42 @@ class AdminUiIT {
                     "Requeued by admin on the admin page, with every task matching status"
                         + " CANCELLED, key "
                         + key));
+
+    // cancelled again: deleted, with their audit, after confirming
+    browser.open(page("admin/tasks.xhtml?status=CANCELLED&key=" + key));
+    WebElement delete =
+        browser.await(
+            "the bulk delete button",
+            ExpectedConditions.visibilityOfElementLocated(By.id("delete:ask")));
+    assertThat(delete.getAttribute("value")).isEqualTo("Delete the 3 CANCELLED tasks listed…");
+    delete.click();
+    assertThat(
+            browser
+                .await(
+                    "the question",
+                    ExpectedConditions.visibilityOfElementLocated(By.id("delete-question")))
+                .getText())
+        .contains("CANCELLED", "(3 now)", "cannot be brought back");
+    for (int width : new int[] {1280, 420}) {
+      browser.resize(width, 900);
+      assertThat(browser.seriousAccessibilityProblems()).as("delete at " + width).isEmpty();
+      assertThat(browser.scrollsSideways()).as("delete at " + width).isFalse();
+    }
+    browser.resize(1280, 900);
+    browser.screenshot("18-bulk-delete-confirm");
+    browser.find(By.id("delete:confirm")).click();
+    assertThat(
+            browser
+                .await(
+                    "the result",
+                    ExpectedConditions.visibilityOfElementLocated(By.id("delete-result")))
+                .getText())
+        .isEqualTo("3 tasks were deleted, with their audit.");
+    for (String id : ids.subList(1, 4)) {
+      assertThat(Http.send("GET", api("tasks/" + id), null, ADMIN, ADMIN_PASSWORD).statusCode())
+          .isEqualTo(404);
+    }
+    assertThat(statusOf(ids.get(0))).as("COMPLETED: not listed, kept").isEqualTo("COMPLETED");
   }
 
   private String statusOf(String id) {

@@ -81,6 +81,7 @@ class ApiIT {
   @Inject Probe probe;
   @Inject ThrottlingManager manager;
   @Inject JobThrottlers throttlers;
+  @Inject io.taskgate.engine.schedule.Retention retention;
 
   private final List<UUID> dispatched = new ArrayList<>();
 
@@ -1059,6 +1060,91 @@ class ApiIT {
     assertAdminProblem("POST", "tasks/requeue?type=Doomed", null, "status");
     assertAdminProblem("POST", "tasks/requeue?status=queued", null, "status");
     assertAdminProblem("POST", "tasks/requeue?status=failed&olderThan=1h", null, "olderThan");
+  }
+
+  @Test
+  void endedTasksMatchingAFilterAreDeletedWithTheirAudit() throws Exception {
+    String prefix = key("delete-bulk");
+    List<UUID> doomed = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      doomed.add(dispatcher.dispatch(new Doomed(prefix + "-" + i)).taskId());
+    }
+    UUID other = dispatcher.dispatch(new Doomed(key("delete-other"))).taskId();
+    for (UUID id : concat(doomed, other)) {
+      awaitStatus(id, TaskStatus.FAILED);
+    }
+    String filter = "tasks?status=failed&type=Doomed&error=" + encode(prefix);
+
+    assertThat(Http.send("DELETE", api(filter), null, VIEWER, VIEWER_PASSWORD).statusCode())
+        .isEqualTo(403);
+    JsonObject none =
+        Http.json(
+            Http.send("DELETE", api(filter + "&olderThan=PT1H"), null, ADMIN, ADMIN_PASSWORD));
+    assertThat(none.getInt("deleted")).as("none ended an hour ago").isZero();
+    HttpResponse<String> response = Http.send("DELETE", api(filter), null, ADMIN, ADMIN_PASSWORD);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(Http.json(response).getInt("deleted")).isEqualTo(3);
+    assertThat(Http.json(response).getBoolean("more")).isFalse();
+    for (UUID id : doomed) {
+      assertThat(get("tasks/" + id, ADMIN).statusCode()).isEqualTo(404);
+      assertThat(queries.history(id)).as("its audit rows").isEmpty();
+    }
+    assertThat(store.find(other)).as("not matched: kept").isPresent();
+    assertThat(queries.history(other)).isNotEmpty();
+    assertAdminProblem("DELETE", "tasks?status=queued", null, "status");
+    assertAdminProblem("DELETE", "tasks?type=Doomed", null, "status");
+  }
+
+  /**
+   * Retention in the server: the tasks that ended longer ago than their status's retention (a week
+   * for COMPLETED, a month for FAILED by default) go with their audit rows; younger ones stay. The
+   * run is started by hand here (the pruner runs every minute).
+   */
+  @Test
+  void retentionDeletesTheTasksThatEndedLongerAgoThanTheirStatussRetention() throws Exception {
+    Instant now = Instant.now();
+    UUID weekOld = ended(TaskStatus.COMPLETED, now.minus(Duration.ofDays(8)));
+    UUID dayOld = ended(TaskStatus.COMPLETED, now.minus(Duration.ofDays(1)));
+    UUID failedWeekOld = ended(TaskStatus.FAILED, now.minus(Duration.ofDays(8)));
+    UUID failedMonthOld = ended(TaskStatus.FAILED, now.minus(Duration.ofDays(31)));
+
+    io.taskgate.engine.schedule.Retention.Run run = retention.prune();
+
+    assertThat(run.error()).isNull();
+    assertThat(run.deleted()).isGreaterThanOrEqualTo(2);
+    assertThat(store.find(weekOld)).isEmpty();
+    assertThat(queries.history(weekOld)).isEmpty();
+    assertThat(store.find(failedMonthOld)).isEmpty();
+    assertThat(store.find(dayOld)).isPresent();
+    assertThat(store.find(failedWeekOld)).isPresent();
+    assertThat(queries.history(failedWeekOld)).hasSize(2);
+    assertThat(retention.last()).isEqualTo(run);
+    // the overview says how long each ended status is kept, and what the last run did
+    JsonObject kept = getJson("overview", VIEWER).getJsonObject("retention");
+    assertThat(kept.getJsonObject("keep").getString("COMPLETED")).isEqualTo("P7D");
+    assertThat(kept.getJsonObject("keep").getString("FAILED")).isEqualTo("P30D");
+    assertThat(kept.getJsonObject("keep").getString("CANCELLED")).isEqualTo("P30D");
+    assertThat(Instant.parse(kept.getString("lastRun"))).isEqualTo(run.at());
+    assertThat(kept.getJsonNumber("deletedSinceStart").longValue())
+        .isGreaterThanOrEqualTo(run.deleted());
+  }
+
+  /** A task stored now that ended as {@code status} at {@code at}, with two audit rows. */
+  private UUID ended(TaskStatus status, Instant at) {
+    io.taskgate.store.StoredTask task =
+        io.taskgate.store.StoredTask.queued(
+            UUID.randomUUID(),
+            Echo.class.getName(),
+            "{\"id\":\"old\"}",
+            "default",
+            null,
+            at,
+            null,
+            at);
+    store.insert(task);
+    store.update(task, task.withStatus(status), at);
+    return task.id();
   }
 
   // ---- helpers

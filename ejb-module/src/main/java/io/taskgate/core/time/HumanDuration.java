@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * Durations as people say them, one vocabulary for the admin pages, the audit and the logs: {@code
  * 200 ms}, {@code 1.5 s}, {@code 10 s}, {@code 1 min}, {@code 1 min 30 s}, {@code 2 h}, {@code 2 h
- * 5 min}.
+ * 5 min}, {@code 7 d}, {@code 1 d 12 h}.
  */
 public final class HumanDuration {
   private HumanDuration() {}
@@ -17,6 +17,10 @@ public final class HumanDuration {
       return "";
     }
     long millis = duration.toMillis();
+    if (millis >= 86_400_000) {
+      long hours = millis % 86_400_000 / 3_600_000;
+      return millis / 86_400_000 + " d" + (hours == 0 ? "" : " " + hours + " h");
+    }
     if (millis < 1000) {
       return millis + " ms";
     }

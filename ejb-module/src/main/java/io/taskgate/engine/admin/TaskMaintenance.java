@@ -8,6 +8,7 @@ import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.engine.dispatch.DefaultTaskDispatcher;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskFilter;
+import io.taskgate.store.TaskPruning;
 import io.taskgate.store.TaskQueries;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,9 +21,10 @@ import java.util.UUID;
 import java.util.logging.Logger;
 
 /**
- * What an operator does to ended tasks, one or in bulk: queue FAILED and CANCELLED ones again. Each
- * task requeued gets a row in its audit saying who did it; a bulk action is logged with its filter
- * and its count.
+ * What an operator does to ended tasks, one or in bulk: queue FAILED and CANCELLED ones again, or
+ * delete ended ones with their audit rows. Each task requeued gets a row in its audit saying who
+ * did it; a bulk action is logged with who did it, its filter and its count (a deleted task's audit
+ * goes with it).
  */
 @ApplicationScoped
 public class TaskMaintenance {
@@ -39,19 +41,25 @@ public class TaskMaintenance {
 
   private final DefaultTaskDispatcher dispatcher;
   private final TaskQueries queries;
+  private final TaskPruning pruning;
   private final TaskAdmin tasks;
   private final InstantSource clock;
 
   /** For the CDI proxy. */
   protected TaskMaintenance() {
-    this(null, null, null, null);
+    this(null, null, null, null, null);
   }
 
   @Inject
   TaskMaintenance(
-      DefaultTaskDispatcher dispatcher, TaskQueries queries, TaskAdmin tasks, InstantSource clock) {
+      DefaultTaskDispatcher dispatcher,
+      TaskQueries queries,
+      TaskPruning pruning,
+      TaskAdmin tasks,
+      InstantSource clock) {
     this.dispatcher = dispatcher;
     this.queries = queries;
+    this.pruning = pruning;
     this.tasks = tasks;
     this.clock = clock;
   }
@@ -126,6 +134,46 @@ public class TaskMaintenance {
                     ? "; skipped " + bulk.skipped() + " (the first: " + bulk.firstSkip() + ")"
                     : ""));
     return bulk;
+  }
+
+  /**
+   * How many ended tasks {@code selection} takes now.
+   *
+   * @throws io.taskgate.api.UnknownTaskTypeException if its type names no task type
+   */
+  public long count(EndedTasks selection) {
+    return queries.count(filter(selection));
+  }
+
+  /**
+   * Deletes every ended task {@code selection} takes, with its audit rows, {@value #MAX_BULK} at
+   * most, those that ended first first; logs who did it, the filter and the count.
+   *
+   * @throws io.taskgate.api.UnknownTaskTypeException if its type names no task type
+   */
+  public Bulk deleteAll(EndedTasks selection, String by) {
+    TaskFilter filter = filter(selection);
+    int deleted = 0;
+    while (deleted < MAX_BULK) {
+      int batch = Math.min(PAGE, MAX_BULK - deleted);
+      int n = pruning.delete(filter, batch, false);
+      deleted += n;
+      if (n < batch) {
+        break;
+      }
+    }
+    boolean more = deleted >= MAX_BULK && queries.count(filter) > 0;
+    int done = deleted;
+    LOG.info(
+        () ->
+            "Taskgate: "
+                + by
+                + " deleted "
+                + done
+                + " ended task(s) matching "
+                + describe(filter)
+                + ", with their audit rows");
+    return new Bulk(deleted, 0, null, more);
   }
 
   /**

@@ -24,6 +24,8 @@ import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.queue.QueueSettings;
 import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.schedule.Retention;
+import io.taskgate.engine.schedule.RetentionSettings;
 import io.taskgate.engine.throttle.PacingMark;
 import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.PushBack;
@@ -68,6 +70,7 @@ public class ThrottleViews {
   @Inject TaskQueries queries;
   @Inject InstantSource clock;
   @Inject Instances instances;
+  @Inject Retention retention;
 
   /** The parked tasks of one (scope, key): how many, and their latest slot. */
   private static final class ParkedKey {
@@ -269,7 +272,30 @@ public class ThrottleViews {
         throttledTasks > 0 ? throttledTasks : null,
         parkedTasks,
         peerParked,
-        held);
+        held,
+        retention());
+  }
+
+  /** Retention's settings and this instance's last run. */
+  private Overview.RetentionView retention() {
+    RetentionSettings settings = retention == null ? null : retention.settings();
+    if (settings == null) {
+      return null;
+    }
+    Map<String, String> keep = new LinkedHashMap<>();
+    for (TaskStatus status : TaskStatus.values()) {
+      if (status.terminal()) {
+        Duration age = settings.ages().get(status);
+        keep.put(status.name(), age == null ? RetentionSettings.FOREVER : age.toString());
+      }
+    }
+    Retention.Run last = retention.last();
+    return new Overview.RetentionView(
+        keep,
+        last == null ? null : last.at(),
+        last == null ? 0 : last.deleted(),
+        retention.deletedTotal(),
+        last == null ? null : last.error());
   }
 
   private static Map<String, Long> byStatus(Map<TaskStatus, Long> counts) {

@@ -21,7 +21,10 @@ class HumanDurationTest {
     "200000, 3 min 20 s",
     "3600000, 1 h",
     "7200000, 2 h",
-    "7500000, 2 h 5 min"
+    "7500000, 2 h 5 min",
+    "604800000, 7 d",
+    "129600000, 1 d 12 h",
+    "86400000, 1 d"
   })
   void aDurationReadsAsPeopleSayIt(long millis, String expected) {
     assertThat(HumanDuration.of(Duration.ofMillis(millis))).isEqualTo(expected);

@@ -60,6 +60,11 @@ public class Display {
     return HumanDuration.of(duration);
   }
 
+  /** An ISO-8601 duration's text as a duration, for {@link #duration}. */
+  public Duration parseDuration(String text) {
+    return Duration.parse(text);
+  }
+
   /**
    * A task's last error as a sentence ({@link LastErrors#sentence}): the gate's rejection says why;
    * an exception's text is its message, then its class's simple name in brackets; empty for null.

@@ -46,6 +46,9 @@ public class TasksBean implements Serializable {
   private transient TaskViewPage found;
   private transient String problem;
   private boolean confirmingRequeue;
+  private boolean confirmingDelete;
+  private long deleteCount;
+  private String deleteMessage;
   private long requeueCount;
   private String requeueMessage;
 
@@ -94,6 +97,11 @@ public class TasksBean implements Serializable {
   }
 
   private Optional<EndedTasks> requeueSelection() {
+    return endedSelection().filter(e -> TaskMaintenance.REQUEUEABLE.containsAll(e.statuses()));
+  }
+
+  /** The ended tasks the list's filters select: an ended status, and no throttled filter. */
+  private Optional<EndedTasks> endedSelection() {
     if (status == null || (throttled != null && !throttled.isBlank())) {
       return Optional.empty();
     }
@@ -103,7 +111,7 @@ public class TasksBean implements Serializable {
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
-    if (!TaskMaintenance.REQUEUEABLE.contains(wanted)) {
+    if (!wanted.terminal()) {
       return Optional.empty();
     }
     return Optional.of(
@@ -115,6 +123,69 @@ public class TasksBean implements Serializable {
             Optional.empty(),
             Optional.empty(),
             Optional.empty()));
+  }
+
+  /** Whether the list's filters select ended tasks, which can be deleted all at once. */
+  public boolean isDeletable() {
+    return endedSelection().isPresent() && found != null && found.total() > 0;
+  }
+
+  /** Asks the admin to confirm deleting every task the filters select; counts them. */
+  public void askDelete() {
+    deleteMessage = null;
+    Optional<EndedTasks> selection = endedSelection();
+    if (selection.isEmpty()) {
+      deleteMessage = "Filter by status COMPLETED, FAILED or CANCELLED first.";
+      return;
+    }
+    try {
+      deleteCount = maintenance.count(selection.get());
+      confirmingDelete = true;
+    } catch (UnknownTaskTypeException e) {
+      deleteMessage = "Unknown task type: " + type + ".";
+    }
+  }
+
+  /** The admin changed their mind. */
+  public void keepTasks() {
+    confirmingDelete = false;
+  }
+
+  /** Deletes every task the filters select with its audit, once confirmed; says how many. */
+  public void deleteAll() {
+    confirmingDelete = false;
+    if (!security.isCallerInRole(Roles.ADMIN)) {
+      deleteMessage = "Only an admin may delete tasks.";
+      return;
+    }
+    Optional<EndedTasks> selection = endedSelection();
+    if (selection.isEmpty()) {
+      deleteMessage = "Filter by status COMPLETED, FAILED or CANCELLED first.";
+      return;
+    }
+    try {
+      TaskMaintenance.Bulk bulk =
+          maintenance.deleteAll(
+              selection.get(), security.getCallerPrincipal().getName() + " on the admin page");
+      deleteMessage =
+          (bulk.done() == 1 ? "1 task was" : bulk.done() + " tasks were")
+              + " deleted, with their audit."
+              + (bulk.more() ? " More match: delete again for the next ones." : "");
+    } catch (UnknownTaskTypeException e) {
+      deleteMessage = "Unknown task type: " + type + ".";
+    }
+  }
+
+  public boolean isConfirmingDelete() {
+    return confirmingDelete;
+  }
+
+  public long getDeleteCount() {
+    return deleteCount;
+  }
+
+  public String getDeleteMessage() {
+    return deleteMessage;
   }
 
   /** Asks the admin to confirm queuing every task the filters select again; counts them. */

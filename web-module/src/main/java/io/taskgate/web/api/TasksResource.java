@@ -13,6 +13,7 @@ import io.taskgate.engine.admin.dto.TaskViewPage;
 import io.taskgate.web.security.Roles;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -202,20 +203,13 @@ public class TasksResource {
    */
   @POST
   @Path("requeue")
-  public Map<String, Object> requeueAll(
-      @QueryParam("status") String status,
-      @QueryParam("type") String type,
-      @QueryParam("queue") String queue,
-      @QueryParam("key") String key,
-      @QueryParam("error") String error,
-      @QueryParam("olderThan") String olderThan,
-      @QueryParam("newerThan") String newerThan) {
-    EndedTasks selection = Params.ended(status, type, queue, key, error, olderThan, newerThan);
+  public Map<String, Object> requeueAll(@BeanParam EndedTaskParams query) {
+    EndedTasks selection = query.selection();
     TaskMaintenance.Bulk bulk;
     try {
       bulk = maintenance.requeueAll(selection, user() + " through the REST API");
     } catch (IllegalArgumentException e) {
-      throw ApiProblem.invalidParameter("status", status, e.getMessage());
+      throw ApiProblem.invalidParameter("status", query.status, e.getMessage());
     }
     Map<String, Object> answer = new java.util.LinkedHashMap<>();
     answer.put("requeued", bulk.done());
@@ -225,6 +219,19 @@ public class TasksResource {
     }
     answer.put("more", bulk.more());
     return answer;
+  }
+
+  /**
+   * Deletes every ended task matching the filter, with its audit rows: {@code status} ({@code
+   * completed}, {@code failed}, {@code cancelled}, comma-separated; required) and the other filters
+   * of {@link #requeueAll}. At most {@value TaskMaintenance#MAX_BULK} a call: {@code more} says
+   * whether to call again.
+   */
+  @DELETE
+  public Map<String, Object> deleteAll(@BeanParam EndedTaskParams query) {
+    TaskMaintenance.Bulk bulk =
+        maintenance.deleteAll(query.selection(), user() + " through the REST API");
+    return Map.of("deleted", bulk.done(), "more", bulk.more());
   }
 
   private String user() {

@@ -16,6 +16,7 @@ import java.util.Map;
  * @param peerParkedTasks tasks parked on the live peers sharing the database, as of their last
  *     heartbeats
  * @param heldTasks tasks held on their queues because the parking lot is full
+ * @param retention how long ended tasks are kept, and what the pruner did on this instance
  */
 public record Overview(
     Instant at,
@@ -24,7 +25,25 @@ public record Overview(
     Integer throttledTasks,
     int parkedTasks,
     int peerParkedTasks,
-    int heldTasks) {
+    int heldTasks,
+    RetentionView retention) {
+
+  /**
+   * How long ended tasks are kept ({@code taskgate.retention.*}), and this instance's pruner.
+   *
+   * @param keep per ended status, how long after it ended a task is kept (ISO-8601), or {@code
+   *     forever}
+   * @param lastRun when the pruner last ran here; null before its first run (a minute after start)
+   * @param lastDeleted tasks its last run deleted here
+   * @param deletedSinceStart tasks it deleted here since this instance started
+   * @param lastError why its last run stopped early; null if it did not
+   */
+  public record RetentionView(
+      Map<String, String> keep,
+      Instant lastRun,
+      long lastDeleted,
+      long deletedSinceStart,
+      String lastError) {}
 
   /**
    * One queue.
