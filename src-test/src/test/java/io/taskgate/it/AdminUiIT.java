@@ -625,6 +625,119 @@ class AdminUiIT {
     assertThat(statusOf(ids.get(0))).as("COMPLETED: not listed, kept").isEqualTo("COMPLETED");
   }
 
+  @Test
+  void anAdminChangesAndResetsALimiterAndATaskTypesRateFromThePages() throws Exception {
+    logInAsAdmin();
+
+    // a limiter, on the Throttlers page
+    browser.open(page("admin/throttlers.xhtml"));
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("limiter:name")))
+        .selectByValue("it-waiting");
+    fill("limiter:permits", "0");
+    fill("limiter:period", "PT1M");
+    browser.find(By.id("limiter:save")).click();
+    assertThat(awaitMessage("at least 1"))
+        .isEqualTo("Not changed: permits must be at least 1, was 0.");
+    fill("limiter:permits", "7");
+    browser.find(By.id("limiter:save")).click();
+    assertThat(awaitMessage("now allows"))
+        .as("no burst given: GCRA's default, 1")
+        .isEqualTo("Limiter 'it-waiting' now allows 7 per 1 min, burst 1.");
+    JsonObject limiter =
+        Http.json(Http.send("GET", api("limiters/it-waiting"), null, ADMIN, ADMIN_PASSWORD));
+    assertThat(limiter.getInt("permits")).isEqualTo(7);
+    assertThat(limiter.getBoolean("changed")).isTrue();
+    for (int width : new int[] {1280, 420}) {
+      browser.resize(width, 900);
+      assertThat(browser.seriousAccessibilityProblems()).as("throttlers at " + width).isEmpty();
+      assertThat(browser.scrollsSideways()).as("throttlers at " + width).isFalse();
+    }
+    browser.resize(1280, 900);
+    browser.screenshot("19-limiter-changed");
+    assertThat(browser.find(By.id("changes")).getText()).contains("it-waiting", "admin");
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("limiter:name")))
+        .selectByValue("it-waiting");
+    browser.find(By.id("limiter:reset")).click();
+    assertThat(awaitMessage("declared limit"))
+        .isEqualTo("Limiter 'it-waiting' has its declared limit again.");
+    assertThat(
+            Http.json(Http.send("GET", api("limiters/it-waiting"), null, ADMIN, ADMIN_PASSWORD))
+                .getBoolean("changed"))
+        .isFalse();
+
+    // a task type's rate, for one key, on the Rate Limits page
+    String key = "form-" + UUID.randomUUID().toString().substring(0, 8);
+    browser.open(page("admin/rate-limits.xhtml"));
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("rate:type")))
+        .selectByValue(WATCHED);
+    fill("rate:permits", "30");
+    fill("rate:period", "PT1M");
+    fill("rate:burst", "10");
+    browser.find(By.id("rate:save")).click();
+    assertThat(awaitMessage("key is required"))
+        .startsWith("Not changed: key is required: name the key whose rate to change");
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("rate:type")))
+        .selectByValue(WATCHED);
+    fill("rate:key", key);
+    fill("rate:permits", "many");
+    browser.find(By.id("rate:save")).click();
+    assertThat(awaitMessage("whole number"))
+        .isEqualTo("Not changed: permits must be a whole number, was many.");
+    fill("rate:permits", "30");
+    browser.find(By.id("rate:save")).click();
+    assertThat(awaitMessage("now get"))
+        .isEqualTo("Watched tasks of key " + key + " now get 30 per 1 min, burst 10.");
+    assertThat(
+            Http.json(Http.send("GET", api("throttlers"), null, ADMIN, ADMIN_PASSWORD))
+                .getJsonArray("rateLimits")
+                .getValuesAs(JsonObject.class)
+                .stream()
+                .filter(r -> key.equals(r.getString("key", null)))
+                .map(
+                    r ->
+                        r.getString("taskType")
+                            + " "
+                            + r.getInt("permits")
+                            + " "
+                            + r.getInt("burst"))
+                .toList())
+        .containsExactly(WATCHED + " 30 10");
+    for (int width : new int[] {1280, 420}) {
+      browser.resize(width, 900);
+      assertThat(browser.seriousAccessibilityProblems()).as("rate limits at " + width).isEmpty();
+      assertThat(browser.scrollsSideways()).as("rate limits at " + width).isFalse();
+    }
+    browser.resize(1280, 900);
+    browser.screenshot("20-rate-changed");
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("rate:type")))
+        .selectByValue(WATCHED);
+    fill("rate:key", key);
+    browser.find(By.id("rate:reset")).click();
+    assertThat(awaitMessage("declared rate"))
+        .isEqualTo("Watched tasks of key " + key + " get the declared rate again.");
+    assertThat(
+            Http.json(Http.send("GET", api("throttlers"), null, ADMIN, ADMIN_PASSWORD))
+                .getJsonArray("rateLimits")
+                .getValuesAs(JsonObject.class))
+        .noneMatch(r -> key.equals(r.getString("key", null)));
+  }
+
+  private void fill(String id, String text) {
+    WebElement field = browser.find(By.id(id));
+    field.clear();
+    field.sendKeys(text);
+  }
+
+  /** The page's message that contains {@code text}, once shown. */
+  private String awaitMessage(String text) {
+    return browser
+        .await(
+            "a message with '" + text + "'",
+            ExpectedConditions.visibilityOfElementLocated(
+                By.xpath("//ul[contains(@class,'msgs')]/li[contains(., \"" + text + "\")]")))
+        .getText();
+  }
+
   private String statusOf(String id) {
     try {
       return taskStatus(id);

@@ -870,6 +870,65 @@ class ApiIT {
         .allSatisfy(l -> assertThat(l).matches("h:[0-9a-f]{16}"));
   }
 
+  /**
+   * The top-N guard: a key with parked tasks has its series (parked tasks, wait, drain time); once
+   * it has none parked it leaves the top, and its series leave {@code /metrics}.
+   */
+  @Test
+  void aKeyLeavingTheTopKeysLeavesTheMetricsWhichGaugeItsDrainTime() throws Exception {
+    String key = key("drain");
+    List<TaskReceipt> receipts = watch(key, 3); // parked until +10 and +20 minutes
+    awaitParked(receipts.get(1).taskId(), receipts.get(2).taskId());
+    String label =
+        labelOf(
+            Http.awaitJson(
+                api("metrics/keys"),
+                VIEWER,
+                VIEWER_PASSWORD,
+                body -> labelOf(body, key) != null,
+                TIMEOUT),
+            key);
+    String keyTag = "key=\"" + label + "\"";
+    String metrics = awaitMetrics("metrics?scope=application", keyTag, "key_drain");
+    Matcher drain =
+        Pattern.compile(
+                "taskgate_rate_limit_key_drain_seconds\\{[^}]*"
+                    + Pattern.quote(keyTag)
+                    + "[^}]*\\} ([0-9.eE+]+)")
+            .matcher(metrics);
+    assertThat(drain.find()).as(metrics).isTrue();
+    assertThat(Double.parseDouble(drain.group(1)))
+        .as("the last parked task's slot, 20 minutes away")
+        .isBetween(1_100.0, 1_200.0);
+    assertThat(metrics)
+        .containsPattern(
+            "taskgate_rate_limit_key_parked_tasks\\{[^}]*"
+                + Pattern.quote(keyTag)
+                + "[^}]*\\} 2(\\.0)?\n");
+
+    assertThat(
+            Http.send(
+                    "DELETE",
+                    api("rate-limits/parked?type=Watched&key=" + encode(key)),
+                    null,
+                    ADMIN,
+                    ADMIN_PASSWORD)
+                .statusCode())
+        .isEqualTo(200);
+
+    HttpRequest request =
+        HttpRequest.newBuilder(root("metrics?scope=application"))
+            .header("Accept", "text/plain")
+            .GET()
+            .build();
+    Await.until(
+        () -> HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()),
+        response -> response.statusCode() == 200 && !response.body().contains(keyTag),
+        TIMEOUT,
+        Duration.ofMillis(200),
+        response -> "the key's series are still published: " + response.body());
+  }
+
   @Test
   void metricsHealthAndOpenApiAnswerWithTheExpectedNames() throws Exception {
     String key = key("metrics");

@@ -30,12 +30,16 @@ import io.taskgate.it.engine.GatedTasks.Discarded;
 import io.taskgate.it.engine.GatedTasks.Distant;
 import io.taskgate.it.engine.GatedTasks.FlakyPaced;
 import io.taskgate.it.engine.GatedTasks.Free;
+import io.taskgate.it.engine.GatedTasks.FreeRetry;
 import io.taskgate.it.engine.GatedTasks.Hot;
 import io.taskgate.it.engine.GatedTasks.Lingering;
 import io.taskgate.it.engine.GatedTasks.Paced;
+import io.taskgate.it.engine.GatedTasks.Rhythmic;
 import io.taskgate.it.engine.GatedTasks.Skipping;
 import io.taskgate.it.engine.GatedTasks.Slotted;
 import io.taskgate.it.engine.GatedTasks.Spaced;
+import io.taskgate.it.engine.GatedTasks.TimedPaced;
+import io.taskgate.it.engine.HandlerKeyedTasks.Routed;
 import io.taskgate.it.engine.Probe;
 import io.taskgate.it.engine.TestConfigSource;
 import io.taskgate.store.StoredTask;
@@ -289,6 +293,45 @@ class GateIT {
     assertThat(gap).isGreaterThanOrEqualTo(Duration.ofMillis(900).toNanos());
   }
 
+  /**
+   * A per-attempt timeout and a parked retry: the retry waits about 2 s for its key's slot, four
+   * times the 500 ms timeout, and is not timed out: the wait is outside the attempt.
+   */
+  @Test
+  void aRetryParkedLongerThanTheTimeoutIsNotTimedOut() throws Exception {
+    String key = key();
+    TaskReceipt receipt = dispatcher.dispatch(new TimedPaced(key, key));
+
+    await(receipt.taskId(), TaskStatus.COMPLETED);
+
+    assertThat(probe.events(key)).containsExactly("attempt:1", "attempt:2");
+    long gap = GatedTasks.STARTS.get(key + "#2") - GatedTasks.STARTS.get(key + "#1");
+    assertThat(gap).isGreaterThanOrEqualTo(Duration.ofMillis(1_900).toNanos());
+    assertThat(store.find(receipt.taskId()).orElseThrow().lastError())
+        .doesNotContain("TaskTimeoutException");
+  }
+
+  /**
+   * {@code throttleRetries = false}: a retry does not wait for budget (the key's next slot is an
+   * hour away), while a new task of the key does.
+   */
+  @Test
+  void unthrottledRetriesRunAtTheirBackoffWhileNewTasksOfTheKeyPark() throws Exception {
+    String key = key();
+    TaskReceipt receipt = dispatcher.dispatch(new FreeRetry(key, key + "-1"));
+
+    await(receipt.taskId(), TaskStatus.COMPLETED);
+
+    assertThat(probe.events(key + "-1")).containsExactly("attempt:1", "attempt:2");
+    long gap = GatedTasks.STARTS.get(key + "-1#2") - GatedTasks.STARTS.get(key + "-1#1");
+    assertThat(gap).as("the backoff, not an hour").isLessThan(Duration.ofSeconds(5).toNanos());
+    TaskReceipt next = dispatcher.dispatch(new FreeRetry(key, key + "-2"));
+    awaitParked(next.taskId());
+    assertThat(parkingLot.parkedTask(next.taskId()).orElseThrow().slot())
+        .isAfter(Instant.now().plus(Duration.ofMinutes(50)));
+    assertThat(dispatcher.cancel(next.taskId())).isTrue();
+  }
+
   @Test
   void cancellingAParkedTaskDropsItsReservationAndTimer() throws Exception {
     String key = key();
@@ -530,6 +573,91 @@ class GateIT {
     assertThat(dispatcher.cancel(series.taskId())).isTrue();
   }
 
+  /**
+   * A series every 4 s on a key with a slot every 2.5 s: a one-shot task of the key takes the slot
+   * before the second occurrence, which parks about a second past its time; the third is due on the
+   * series' own grid (8 s after the first), not 4 s after the late one, and runs then.
+   */
+  @Test
+  void aParkedOccurrenceKeepsItsSeriesRhythm() throws Exception {
+    String key = key();
+    Instant t0 = Instant.now().plusMillis(1_500).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    TaskReceipt series =
+        dispatcher.schedule(
+            new Rhythmic(key, key),
+            Recurrence.every(Duration.ofSeconds(4)).withStartAt(t0).withMaxRuns(3),
+            DispatchOptions.now());
+    Await.until(
+        () -> GatedTasks.RUNS.getOrDefault(key, List.of()).size() == 1,
+        TIMEOUT,
+        () -> "the first occurrence did not run");
+    TaskReceipt interloper = dispatcher.dispatch(new Rhythmic(key, key + "-one-shot"));
+    await(interloper.taskId(), TaskStatus.COMPLETED); // at the slot 2.5 s after the first
+
+    StoredTask done = await(series.taskId(), TaskStatus.COMPLETED);
+
+    List<Instant[]> runs = GatedTasks.RUNS.get(key);
+    assertThat(done.runs()).isEqualTo(3);
+    assertThat(runs)
+        .extracting(r -> r[0])
+        .containsExactly(t0, t0.plusSeconds(4), t0.plusSeconds(8));
+    assertThat(runs.get(1)[1])
+        .as("the second occurrence was parked, behind the one-shot task")
+        .isAfter(t0.plusSeconds(4));
+    assertThat(runs.get(2)[2])
+        .as("the third runs on the grid, not 4 s after the late second")
+        .isBetween(t0.plusSeconds(8), runs.get(1)[2].plusSeconds(4).minusMillis(200));
+  }
+
+  /** A series that comes round faster than its rate refills: one warning for the task type. */
+  @Test
+  void aSeriesFasterThanItsRateIsWarnedAboutOnce() throws Exception {
+    java.util.logging.Logger log =
+        java.util.logging.Logger.getLogger(
+            io.taskgate.engine.dispatch.DefaultTaskDispatcher.class.getName());
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.logging.Handler capture =
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            if (record.getLevel() == java.util.logging.Level.WARNING) {
+              warnings.add(record.getMessage());
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    log.addHandler(capture);
+    try {
+      List<TaskReceipt> both = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        String key = key();
+        both.add(
+            dispatcher.schedule(
+                new Rhythmic(key, key),
+                Recurrence.every(Duration.ofSeconds(1))
+                    .withStartAt(Instant.now().plusSeconds(3600)),
+                DispatchOptions.now()));
+      }
+      assertThat(warnings.stream().filter(w -> w.contains(Rhythmic.class.getName())))
+          .containsExactly(
+              "Recurring task type "
+                  + Rhythmic.class.getName()
+                  + " comes round every PT1S but its rate limit refills one execution per"
+                  + " PT2.5S per key: occurrences of a key will wait behind the limiter or be"
+                  + " skipped");
+      for (TaskReceipt series : both) {
+        assertThat(dispatcher.cancel(series.taskId())).isTrue();
+      }
+    } finally {
+      log.removeHandler(capture);
+    }
+  }
+
   @Test
   void anOccurrenceWhoseSlotFallsPastRunUntilIsSkippedNotFiredLate() throws Exception {
     String key = key();
@@ -701,6 +829,59 @@ class GateIT {
             "admin",
             "taskgate");
     assertThat(cancelled.statusCode()).isBetween(200, 204);
+  }
+
+  /**
+   * A handler's own {@code rateLimitKey(T)}, called on the handler instance the container made (its
+   * key comes from an injected bean): a second task of a key parks; a null, empty or throwing key
+   * leaves the task unthrottled (it runs, never parked); a 300-character key throttles under its
+   * SHA-256.
+   */
+  @Test
+  void aHandlersOwnKeyThrottlesAndANullEmptyOrThrowingOneRunsUnthrottled() throws Exception {
+    String route = "r-" + UUID.randomUUID();
+    TaskReceipt first = dispatcher.dispatch(new Routed(route, route + "-1"));
+    await(first.taskId(), TaskStatus.COMPLETED);
+    TaskReceipt second = dispatcher.dispatch(new Routed(route, route + "-2"));
+    awaitParked(second.taskId());
+    assertThat(parkingLot.parkedTask(second.taskId()).orElseThrow().key())
+        .as("the key the injected bean made")
+        .isEqualTo("tenant:" + route);
+    assertThat(store.find(second.taskId()).orElseThrow().rateKey()).isEqualTo("tenant:" + route);
+
+    for (String mode : List.of("null", "empty", "throw")) {
+      String id = mode + "-" + UUID.randomUUID();
+      List<TaskReceipt> both =
+          List.of(
+              dispatcher.dispatch(new Routed(mode, id + "-1")),
+              dispatcher.dispatch(new Routed(mode, id + "-2")));
+      for (TaskReceipt receipt : both) {
+        await(receipt.taskId(), TaskStatus.COMPLETED);
+        assertThat(queries.history(receipt.taskId()))
+            .as(mode + ": never parked")
+            .noneMatch(a -> a.from() == TaskStatus.QUEUED && a.to() == TaskStatus.QUEUED);
+      }
+      assertThat(probe.events(id + "-1")).as(mode).containsExactly("ran");
+      assertThat(probe.events(id + "-2")).as(mode + ": not held back").containsExactly("ran");
+    }
+
+    String longId = "long-" + UUID.randomUUID();
+    TaskReceipt longFirst = dispatcher.dispatch(new Routed("long", longId + "-1"));
+    TaskReceipt longSecond = dispatcher.dispatch(new Routed("long", longId + "-2"));
+    TaskReceipt parked =
+        Await.until(
+            () ->
+                parkingLot.parkedTask(longFirst.taskId()).isPresent()
+                    ? longFirst
+                    : parkingLot.parkedTask(longSecond.taskId()).isPresent() ? longSecond : null,
+            java.util.Objects::nonNull,
+            TIMEOUT,
+            r -> "neither 300-character task parked");
+    assertThat(parkingLot.parkedTask(parked.taskId()).orElseThrow().key())
+        .startsWith("sha256:")
+        .hasSize("sha256:".length() + 64);
+    assertThat(dispatcher.cancel(second.taskId())).isTrue();
+    assertThat(dispatcher.cancel(parked.taskId())).isTrue();
   }
 
   private static String key() {

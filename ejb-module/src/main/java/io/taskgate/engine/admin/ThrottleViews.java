@@ -286,7 +286,13 @@ public class ThrottleViews {
     for (TaskStatus status : TaskStatus.values()) {
       if (status.terminal()) {
         Duration age = settings.ages().get(status);
-        keep.put(status.name(), age == null ? RetentionSettings.FOREVER : age.toString());
+        keep.put(
+            status.name(),
+            age == null
+                ? RetentionSettings.FOREVER
+                : age.toSeconds() % 86_400 == 0 && age.getNano() == 0
+                    ? "P" + age.toDays() + "D" // as set: P7D, not PT168H
+                    : age.toString());
       }
     }
     Retention.Run last = retention.last();

@@ -105,6 +105,15 @@ public class ThrottlerAdmin {
         manager.setRateLimit(tasks.resolveTaskType(type), key, permits, period, burst, by));
   }
 
+  /** The full class names of the task types with a {@code @RateLimit}, sorted. */
+  public List<String> rateLimitedTypes() {
+    return registry.all().stream()
+        .filter(h -> h.gate().isPresent())
+        .map(HandlerInfo::typeName)
+        .sorted()
+        .toList();
+  }
+
   /** Drops the run-time rate limit of {@code type} (or its {@code key}); false if none. */
   public boolean resetRateLimit(String type, String key, String by) {
     return manager.resetRateLimit(tasks.resolveTaskType(type), key, by);

@@ -69,6 +69,25 @@ public final class GatedTasks {
   public record FlakyPaced(String key, String id) implements Keyed {}
 
   /**
+   * 1 per 2 seconds, a 500 ms timeout per attempt: the first attempt fails at once, its retry parks
+   * about 2 s for the key's next slot, then runs in a few milliseconds.
+   */
+  public record TimedPaced(String key, String id) implements Keyed {}
+
+  /** 1 per hour, retries not throttled: the first attempt fails, its retry runs 50 ms later. */
+  public record FreeRetry(String key, String id) implements Keyed {}
+
+  /** 2 per 5 seconds, burst 1 (a slot every 2.5 s): slower than a 1 s series, faster than 4 s. */
+  public record Rhythmic(String key, String id) implements Keyed {}
+
+  /**
+   * Each run of a {@link Rhythmic} task, by task id: when it was due, the slot it was parked until
+   * (null if it ran at once), when it started.
+   */
+  public static final Map<String, java.util.List<java.time.Instant[]>> RUNS =
+      new ConcurrentHashMap<>();
+
+  /**
    * 5 per second, burst 1, on the one-worker "gated" queue: while that worker is busy, the key's
    * slots pass and its tasks start late.
    */
@@ -224,6 +243,61 @@ public final class GatedTasks {
   public static class DistantHandler extends Recording<Distant> {
     @Override
     String id(Distant task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 2, period = "PT5S", burst = 1)
+  public static class RhythmicHandler implements Handler<Rhythmic> {
+    @Override
+    public void handle(Rhythmic task, TaskContext context) {
+      RUNS.computeIfAbsent(task.id(), id -> new java.util.concurrent.CopyOnWriteArrayList<>())
+          .add(
+              new java.time.Instant[] {
+                context.scheduledAt(),
+                context.throttledUntil().orElse(null),
+                java.time.Instant.now()
+              });
+    }
+  }
+
+  /** Fails the first attempt of its task at once, lets the second through. */
+  abstract static class FailsFirst<T extends Keyed> extends Recording<T> {
+    @Override
+    public void handle(T task, TaskContext context) throws Exception {
+      STARTS.put(id(task) + "#" + context.attempt(), System.nanoTime());
+      probe.record(id(task), "attempt:" + context.attempt());
+      if (context.attempt() == 1) {
+        throw new IllegalStateException("first attempt fails");
+      }
+    }
+
+    @Override
+    public void onError(T task, TaskContext context, Throwable error) {
+      probe.record(id(task), "error:" + error.getClass().getSimpleName());
+    }
+  }
+
+  @TaskHandler(
+      maxAttempts = 2,
+      backoff = Backoff.FIXED,
+      retryDelay = "PT0.05S",
+      jitter = 0,
+      timeout = "PT0.5S")
+  @RateLimit(permits = 1, period = "PT2S", burst = 1)
+  public static class TimedPacedHandler extends FailsFirst<TimedPaced> {
+    @Override
+    String id(TimedPaced task) {
+      return task.id();
+    }
+  }
+
+  @TaskHandler(maxAttempts = 2, backoff = Backoff.FIXED, retryDelay = "PT0.05S", jitter = 0)
+  @RateLimit(permits = 1, period = "PT1H", throttleRetries = false)
+  public static class FreeRetryHandler extends FailsFirst<FreeRetry> {
+    @Override
+    String id(FreeRetry task) {
       return task.id();
     }
   }

@@ -34,11 +34,12 @@ import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * The per-key metrics, in the application registry: for the {@value #TOP_KEYS_KEY} keys with the
- * most parked tasks (default {@value #DEFAULT_TOP_KEYS}; 0: none), refreshed every {@value
- * #TOP_KEYS_REFRESH_KEY} (default {@value #DEFAULT_REFRESH}), gauges {@value #KEY_PARKED} and
- * {@value #KEY_WAIT} (seconds until the key's next free slot), tagged with the type and the key's
- * label ({@link KeyLabels}: a keyed hash of the key unless {@value KeyLabels#MODE_KEY} is {@code
- * plain}). Keys that leave the top are removed, so the number of series stays bounded; {@link
+ * most parked tasks (default {@value #DEFAULT_TOP_KEYS}; 0: none; a key with none parked has none),
+ * refreshed every {@value #TOP_KEYS_REFRESH_KEY} (default {@value #DEFAULT_REFRESH}), gauges
+ * {@value #KEY_PARKED}, {@value #KEY_WAIT} (seconds until the key's next free slot) and {@value
+ * #KEY_DRAIN} (seconds until its last parked task's slot), tagged with the type and the key's label
+ * ({@link KeyLabels}: a keyed hash of the key unless {@value KeyLabels#MODE_KEY} is {@code plain}).
+ * Keys that leave the top are removed, so the number of series stays bounded; {@link
  * #publishedKeys} says which key each label stands for.
  */
 @ApplicationScoped
@@ -47,6 +48,7 @@ public class TopKeyMetrics {
 
   static final String KEY_PARKED = "taskgate.rate_limit.key.parked_tasks";
   static final String KEY_WAIT = "taskgate.rate_limit.key.wait";
+  static final String KEY_DRAIN = "taskgate.rate_limit.key.drain";
 
   /** Config key: the number of keys with metrics of their own. */
   public static final String TOP_KEYS_KEY = "taskgate.metrics.top-keys";
@@ -124,6 +126,9 @@ public class TopKeyMetrics {
       Set<MetricID> current = new HashSet<>();
       List<KeyLabel> shown = new ArrayList<>();
       for (RateLimitRow row : top.items()) {
+        if (row.parkedCount() == 0) {
+          continue; // throttled with nothing parked: not one of the keys with parked tasks
+        }
         String label = labels.label(row.key());
         shown.add(new KeyLabel(row.taskType(), row.key(), label));
         Tag[] tags = {new Tag("type", row.taskType()), new Tag("key", label)};
@@ -137,6 +142,17 @@ public class TopKeyMetrics {
                 "Parked tasks of one of the top keys",
                 MetricUnits.NONE,
                 row.parkedCount(),
+                tags));
+        long drain =
+            row.parkedUntil() == null
+                ? 0
+                : Math.max(0, Duration.between(now, row.parkedUntil()).toSeconds());
+        current.add(
+            keyGauge(
+                KEY_DRAIN,
+                "Until the last parked task of one of the top keys reaches its slot",
+                MetricUnits.SECONDS,
+                drain,
                 tags));
         current.add(
             keyGauge(
