@@ -64,6 +64,9 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  *       warm-up runs and before the measured ones ({@code false}): the objects made while Micro
  *       booted and warmed up are then in the old generation, as on a server that has been up for a
  *       while, instead of being copied by every young collection until they are old enough
+ *   <li>{@code load.history}: on PostgreSQL, that many COMPLETED tasks that ended eight days ago
+ *       (with their audit rows) are stored before the warm-up, for retention to prune while the
+ *       runs flow (0: none)
  *   <li>{@code load.tasks} (20000), {@code load.threads} (4), {@code load.runs} (2), {@code
  *       load.warmup} (5000 tasks), {@code load.port} (27080), {@code load.db.name} (taskgate_load,
  *       dropped and created again before each boot on PostgreSQL), {@code load.micro.jvm} (Micro's
@@ -215,6 +218,10 @@ public final class EngineLoad {
     List<String> rows = new ArrayList<>();
     try {
       awaitUp(micro, log);
+      long history = Long.getLong("load.history", 0);
+      if (history > 0) {
+        seedHistory(db, history);
+      }
       if (warmup > 0) {
         post(warmup, batch, 0);
       }
@@ -513,6 +520,51 @@ public final class EngineLoad {
   }
 
   /** Transactions committed in the load database so far (its statistics, by every session). */
+  /**
+   * {@code load.history} COMPLETED tasks that ended eight days ago (past the default retention of a
+   * week), with the two audit rows a task leaves at the default audit level, stored straight into
+   * PostgreSQL before the warm-up: the history that retention prunes while the runs flow.
+   */
+  private void seedHistory(String db, long n) throws SQLException {
+    if (!db.equals("postgresql")) {
+      throw new IllegalArgumentException("load.history seeds PostgreSQL only, not " + db);
+    }
+    long start = System.nanoTime();
+    try (Connection c = connect(pg.getProperty("taskgate.db.name"));
+        Statement s = c.createStatement()) {
+      s.execute(
+          "INSERT INTO taskgate_task (id, attempt, created_at, payload, queue, runs, scheduled_at,"
+              + " status, type, updated_at, version) SELECT gen_random_uuid()::text, 1,"
+              + " now() - interval '8 days' - g * interval '1 millisecond', '{}', 'default', 0,"
+              + " now() - interval '8 days' - g * interval '1 millisecond', 'COMPLETED', '"
+              + NoopTask.class.getName()
+              + "', now() - interval '8 days' - g * interval '1 millisecond', 2"
+              + " FROM generate_series(1, "
+              + n
+              + ") g");
+      for (String[] change :
+          new String[][] {{"NULL", "'QUEUED'", "0"}, {"'QUEUED'", "'COMPLETED'", "2"}}) {
+        s.execute(
+            "INSERT INTO taskgate_task_audit (id, at, attempt, from_status, task_id, task_version,"
+                + " to_status) SELECT gen_random_uuid()::text, updated_at, 1, "
+                + change[0]
+                + ", id, "
+                + change[2]
+                + ", "
+                + change[1]
+                + " FROM taskgate_task WHERE status = 'COMPLETED'");
+      }
+      s.execute("ANALYZE taskgate_task");
+      s.execute("ANALYZE taskgate_task_audit");
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "Seeded %d ended tasks (8 days old) and their audit in %.1f s: %s%n",
+        n,
+        (System.nanoTime() - start) / 1e9,
+        countRows());
+  }
+
   private long commits() throws SQLException {
     try (Connection c = connect(pg.getProperty("taskgate.db.name"));
         Statement s = c.createStatement();

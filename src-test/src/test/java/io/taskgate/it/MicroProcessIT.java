@@ -8,6 +8,7 @@ import io.taskgate.it.badlimit.BadLimit;
 import io.taskgate.it.broken.BadPolicy;
 import io.taskgate.it.duplicate.TwoHandlers;
 import io.taskgate.it.failopen.FailOpen;
+import io.taskgate.it.replaced.StrictLimiter;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
@@ -42,6 +44,13 @@ class MicroProcessIT {
   private static final int MAX_TRACKED_KEYS = 3;
   private static final int RESTART_PORT = 28951;
   private static final int BACKLOG_PORT = 28952;
+
+  /**
+   * A Micro of its own: two task-running applications on one default database take each other's
+   * tasks.
+   */
+  private static final int REPLACED_PORT = 28953;
+
   private static final Duration BOOT_TIMEOUT = Duration.ofMinutes(4);
   private static final Duration TASK_TIMEOUT = Duration.ofSeconds(20);
 
@@ -312,6 +321,113 @@ class MicroProcessIT {
     assertThat(top.getString("key")).isEqualTo(tracked);
     assertThat(top.getInt("parkedCount")).isEqualTo(1);
     assertThat(page.getInt("total")).isEqualTo(MAX_TRACKED_KEYS); // the untracked key is not a row
+  }
+
+  /**
+   * An application's own keyed limiter ({@code @Alternative @Priority}) replaces Taskgate's: the
+   * gate asks it (its policy, not the task type's, decides: the second task of a key waits an
+   * hour), and its stats throwing breaks neither the throttled view nor the overview.
+   */
+  @Test
+  void anApplicationsOwnLimiterReplacesTheDefaultAndItsFailingStatsBreakNothing() throws Exception {
+    Path replacedLog = dir.resolve("replaced.log");
+    Process replaced =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Dtaskgate.examples.enabled=false",
+                    "-jar",
+                    ItConfig.required("payara.microJar"),
+                    "--nohazelcast",
+                    "--port",
+                    String.valueOf(REPLACED_PORT),
+                    "--deploy",
+                    war("replaced", StrictLimiter.class.getPackage()).getAbsolutePath()))
+            .redirectErrorStream(true)
+            .redirectOutput(replacedLog.toFile())
+            .start();
+    try {
+      assertThat(awaitBoot(replaced, replacedLog)).contains(" ready in ");
+      String key = "replaced-" + UUID.randomUUID().toString().substring(0, 8);
+      String first = dispatchTo("replaced", "Report", key);
+      awaitStatusOf("replaced", first, "COMPLETED");
+      String second = dispatchTo("replaced", "Report", key);
+
+      awaitLogOf(replacedLog, "REPLACED-RAN " + key, 1);
+      awaitLogOf(replacedLog, "REPLACED-LIMITER reserve " + key, 2); // the second asked it too
+      // real time: the type's own policy (1000 a second) would have run it by now; the limiter's
+      // (an hour) holds it
+      Thread.sleep(1_000);
+      assertThat(statusOf("replaced", second)).isEqualTo("QUEUED");
+      HttpResponse<String> view = get("/replaced/api/rate-limits?key=" + key);
+      assertThat(view.statusCode()).as(view.body()).isEqualTo(200);
+      assertThat(Http.json(view).getJsonObject("totals").getInt("trackedKeys"))
+          .as("a limiter that cannot count counts as none")
+          .isZero();
+      HttpResponse<String> overview = get("/replaced/api/overview");
+      assertThat(overview.statusCode()).as(overview.body()).isEqualTo(200);
+      assertThat(
+              Http.send("DELETE", replacedApi("tasks/" + second), null, "admin", "taskgate")
+                  .statusCode())
+          .isEqualTo(204);
+    } finally {
+      stop(replaced);
+    }
+  }
+
+  private static URI replacedApi(String path) {
+    return URI.create("http://localhost:" + REPLACED_PORT + "/replaced/api/" + path);
+  }
+
+  private static HttpResponse<String> get(String path) throws Exception {
+    return Http.send(
+        "GET", URI.create("http://localhost:" + REPLACED_PORT + path), null, "admin", "taskgate");
+  }
+
+  /** Waits until {@code file} holds {@code text} at least {@code times} times. */
+  private static void awaitLogOf(Path file, String text, int times) throws Exception {
+    long deadline = System.nanoTime() + TASK_TIMEOUT.toNanos();
+    while (Files.readString(file, StandardCharsets.UTF_8).split(Pattern.quote(text), -1).length - 1
+        < times) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(file + " lacks " + times + " times: " + text);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  private static String dispatchTo(String app, String type, String key) throws Exception {
+    HttpResponse<String> response =
+        Http.send(
+            "POST",
+            URI.create("http://localhost:" + REPLACED_PORT + "/" + app + "/api/tasks/" + type),
+            "{\"key\":\"" + key + "\"}",
+            "admin",
+            "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+    return Http.json(response).getString("id");
+  }
+
+  private static String statusOf(String app, String id) throws Exception {
+    HttpResponse<String> response =
+        Http.send(
+            "GET",
+            URI.create("http://localhost:" + REPLACED_PORT + "/" + app + "/api/tasks/" + id),
+            null,
+            "admin",
+            "taskgate");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return Http.json(response).getString("status");
+  }
+
+  private static void awaitStatusOf(String app, String id, String wanted) throws Exception {
+    long deadline = System.nanoTime() + TASK_TIMEOUT.toNanos();
+    while (!statusOf(app, id).equals(wanted)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("task " + id + " is " + statusOf(app, id) + ", not " + wanted);
+      }
+      Thread.sleep(100);
+    }
   }
 
   @Test

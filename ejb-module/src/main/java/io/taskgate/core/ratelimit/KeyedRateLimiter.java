@@ -108,6 +108,20 @@ public interface KeyedRateLimiter {
   Stats stats();
 
   /**
+   * {@code limiter}'s {@link #stats}, or {@link Stats#UNKNOWN} when it throws or answers null (a
+   * replacement's fault): the gate, the views and the metrics read the stats only through this, so
+   * that a limiter that cannot say what it holds never fails them (fail open).
+   */
+  static Stats statsOf(KeyedRateLimiter limiter) {
+    try {
+      Stats stats = limiter.stats();
+      return stats == null ? Stats.UNKNOWN : stats;
+    } catch (RuntimeException e) {
+      return Stats.UNKNOWN;
+    }
+  }
+
+  /**
    * Counters of a limiter.
    *
    * @param trackedKeys keys with a budget in memory
@@ -117,5 +131,8 @@ public interface KeyedRateLimiter {
    * @param maxTrackedKeys the key cap
    */
   record Stats(
-      int trackedKeys, int pendingReservations, long untrackedDecisions, int maxTrackedKeys) {}
+      int trackedKeys, int pendingReservations, long untrackedDecisions, int maxTrackedKeys) {
+    /** What {@link #statsOf} answers for a limiter that cannot say: all zero. */
+    public static final Stats UNKNOWN = new Stats(0, 0, 0, 0);
+  }
 }

@@ -123,7 +123,7 @@ public class ThrottleViews {
               policies.computeIfAbsent(key.policy(), PolicyView::of),
               pushBackOf(key, now)));
     }
-    KeyedRateLimiter.Stats stats = limiter.stats();
+    KeyedRateLimiter.Stats stats = KeyedRateLimiter.statsOf(limiter);
     RateLimitTotals totals =
         new RateLimitTotals(
             stats.trackedKeys(),

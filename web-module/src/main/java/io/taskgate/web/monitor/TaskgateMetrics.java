@@ -114,13 +114,13 @@ public class TaskgateMetrics {
         engine::heldTasks);
     registry.gauge(
         MetricMetadata.of(TRACKED_KEYS, "Keys the rate limiter tracks", MetricUnits.NONE),
-        () -> limiter.stats().trackedKeys());
+        () -> KeyedRateLimiter.statsOf(limiter).trackedKeys());
     registry.gauge(
         MetricMetadata.of(
             FAIL_OPEN,
             "New keys run unthrottled because the key cap was reached",
             MetricUnits.NONE),
-        () -> limiter.stats().untrackedDecisions());
+        () -> KeyedRateLimiter.statsOf(limiter).untrackedDecisions());
     Tag instance = new Tag("instance", cluster.self());
     registry.gauge(
         MetricMetadata.of(

@@ -206,7 +206,7 @@ public class RateLimitGate implements Throttle {
         return ThrottleDecision.Run.now(permit);
       case UNTRACKED:
         parkingLot.left(queued.id());
-        events.failedOpen(queued, key, limiter.stats().untrackedDecisions());
+        events.failedOpen(queued, key, KeyedRateLimiter.statsOf(limiter).untrackedDecisions());
         return ThrottleDecision.Run.now(permit);
       case DEFERRED:
         return deferred(queued, gate, permit, EpochNanos.toInstant(decision.slotEpochNanos()), now);

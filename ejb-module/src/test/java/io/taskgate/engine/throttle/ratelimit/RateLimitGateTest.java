@@ -33,6 +33,49 @@ class RateLimitGateTest {
     return fixture.gate.acquire(attempt, fixture.clock.instant());
   }
 
+  /**
+   * A replacement limiter that fails open (UNTRACKED) and cannot say what it holds (its stats
+   * throw): the task runs, and the fail-open event carries no count rather than failing the gate.
+   */
+  @Test
+  void anUntrackedDecisionFromALimiterWhoseStatsThrowRunsTheTask() {
+    KeyedRateLimiter failing =
+        new KeyedRateLimiter() {
+          @Override
+          public RateLimitDecision reserve(
+              RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
+            return RateLimitDecision.untracked();
+          }
+
+          @Override
+          public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
+            return RateLimitDecision.untracked();
+          }
+
+          @Override
+          public boolean release(RateLimitScope scope, String key, Object reservationId) {
+            return false;
+          }
+
+          @Override
+          public int evictIdle(long nowEpochNanos) {
+            return 0;
+          }
+
+          @Override
+          public Stats stats() {
+            throw new IllegalStateException("the replacement cannot count");
+          }
+        };
+    GateFixture replaced = new GateFixture(TEN_A_SECOND, 3, Duration.ofMillis(100), failing);
+
+    ThrottleDecision decision =
+        replaced.gate.acquire(replaced.attempt("acme"), replaced.clock.instant());
+
+    assertThat(decision).isInstanceOf(ThrottleDecision.Run.class);
+    assertThat(KeyedRateLimiter.statsOf(failing)).isEqualTo(KeyedRateLimiter.Stats.UNKNOWN);
+  }
+
   @Test
   void theFirstTaskOfAKeyRunsNowHoldingItsKey() {
     ThrottledAttempt first = fixture.attempt("acme");
