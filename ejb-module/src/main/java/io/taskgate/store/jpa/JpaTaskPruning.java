@@ -12,8 +12,8 @@ import java.util.Objects;
 
 /**
  * Deletes ended tasks and their audit rows through JPA bulk statements, a batch per transaction:
- * the ids of the batch first (those that ended first, through the index on status and end time),
- * then the tasks among them the filter still takes, then the audit rows of those that are gone.
+ * the ids of the batch first, read with their rows locked (those that ended first, through the
+ * index on status and end time), then those tasks and their audit rows by id.
  */
 public final class JpaTaskPruning implements TaskPruning {
   /** The PostgreSQL advisory lock of pruning: one instance deletes at a time ('tgprune!'). */
@@ -55,16 +55,25 @@ public final class JpaTaskPruning implements TaskPruning {
           if (ids.isEmpty()) {
             return 0;
           }
+          // the filter again: a task requeued since it was read stays, with its audit
           Query tasks =
               em.createQuery("DELETE FROM TaskEntity t WHERE t.id IN :ids AND " + where)
                   .setParameter("ids", ids);
           FilterJpql.bind(filter, tasks);
           int deleted = tasks.executeUpdate();
-          em.createQuery(
-                  "DELETE FROM TaskAuditEntity a WHERE a.taskId IN :ids AND NOT EXISTS"
-                      + " (SELECT t.id FROM TaskEntity t WHERE t.id = a.taskId)")
-              .setParameter("ids", ids)
-              .executeUpdate();
+          List<String> gone = ids;
+          if (deleted < ids.size()) {
+            List<String> kept =
+                em.createQuery("SELECT t.id FROM TaskEntity t WHERE t.id IN :ids", String.class)
+                    .setParameter("ids", ids)
+                    .getResultList();
+            gone = ids.stream().filter(id -> !kept.contains(id)).toList();
+          }
+          if (!gone.isEmpty()) {
+            em.createQuery("DELETE FROM TaskAuditEntity a WHERE a.taskId IN :ids")
+                .setParameter("ids", gone)
+                .executeUpdate();
+          }
           return deleted;
         });
   }
