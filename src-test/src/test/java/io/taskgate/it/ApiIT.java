@@ -1004,6 +1004,7 @@ class ApiIT {
     assertThat(requeued.statusCode()).as(requeued.body()).isEqualTo(200);
     assertThat(Http.json(requeued).getString("id")).isEqualTo(later.taskId().toString());
     awaitDone(later.taskId());
+    probe.await(id, "completed", 1, TIMEOUT); // the callback after the stored end
     assertThat(probe.events(id)).containsExactly("started", "handle:again", "completed");
     List<JsonObject> history =
         getJson("tasks/" + later.taskId(), ADMIN)
