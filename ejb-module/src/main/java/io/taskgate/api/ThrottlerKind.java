@@ -16,7 +16,12 @@ public enum ThrottlerKind {
    * A task type's {@link RateLimit}, changed at run time ({@link ThrottlingManager#setRateLimit}):
    * its id is the task type, or the task type and a key.
    */
-  RATE_LIMIT("rate-limit");
+  RATE_LIMIT("rate-limit"),
+  /**
+   * A pause of a queue, a task type or a rate-limit key ({@link PauseScope}): its id is the scope
+   * and the name. Only its changes are logged here; pauses are not defined as throttlers.
+   */
+  PAUSE("pause");
 
   private final String label;
 

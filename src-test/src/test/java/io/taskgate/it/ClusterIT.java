@@ -120,7 +120,7 @@ class ClusterIT {
     String a = Files.readString(log("a", 1), StandardCharsets.UTF_8);
     String b = Files.readString(log("b", 1), StandardCharsets.UTF_8);
     String migrated = "Taskgate migrated its schema on PostgreSQL from version 0 to 2";
-    String found = "Taskgate's schema is at version 2 on PostgreSQL (up to date)";
+    String found = "Taskgate's schema is at version 3 on PostgreSQL (up to date)";
     assertThat(List.of(a.contains(migrated), b.contains(migrated)))
         .as("which instance migrated")
         .containsExactlyInAnyOrder(true, false);

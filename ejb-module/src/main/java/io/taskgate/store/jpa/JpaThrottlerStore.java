@@ -190,7 +190,7 @@ public final class JpaThrottlerStore implements ThrottlerStore {
    * Logs a change of the throttler {@code kind}/{@code id}: its description before and after (null
    * where there was, or is, none).
    */
-  private static void logChange(
+  static void logChange(
       EntityManager em,
       Instant now,
       String by,

@@ -5,6 +5,7 @@ import io.taskgate.store.GroupCommitTaskStore;
 import io.taskgate.store.HistoryStore;
 import io.taskgate.store.InstanceStore;
 import io.taskgate.store.ListeningTaskStore;
+import io.taskgate.store.PauseStore;
 import io.taskgate.store.TaskPruning;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
@@ -114,6 +115,14 @@ public class TaskStoreProducer {
   ThrottlerStore throttlerStore() {
     schema.ensure();
     return new JpaThrottlerStore(transactor);
+  }
+
+  /** The pauses in force, shared by the instances, on the same transactions. */
+  @Produces
+  @ApplicationScoped
+  PauseStore pauseStore() {
+    schema.ensure();
+    return new JpaPauseStore(transactor);
   }
 
   /** The per-minute history the instances share, on the same transactions. */

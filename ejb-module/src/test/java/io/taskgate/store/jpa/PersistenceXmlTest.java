@@ -35,7 +35,8 @@ class PersistenceXmlTest {
             ThrottlerChangeEntity.class.getName(),
             WindowCountEntity.class.getName(),
             RateOverrideEntity.class.getName(),
-            MinuteCountEntity.class.getName());
+            MinuteCountEntity.class.getName(),
+            PauseEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

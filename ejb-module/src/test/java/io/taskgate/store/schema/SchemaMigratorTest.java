@@ -35,10 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchemaMigratorTest {
   /** The newest version this build has. */
-  static final String LATEST = "2";
+  static final String LATEST = "3";
 
   /** The scripts of every version, oldest first. */
-  static final List<String> SCRIPTS = List.of("V1__baseline.sql", "V2__task_ended_index.sql");
+  static final List<String> SCRIPTS =
+      List.of("V1__baseline.sql", "V2__task_ended_index.sql", "V3__pause.sql");
 
   private static final String PG = "jdbc:postgresql://127.0.0.1:5432/test";
 
@@ -49,12 +50,15 @@ class SchemaMigratorTest {
     SchemaMigrator.Outcome second = UrlDataSource.migrate(url, "sa");
 
     assertThat(first.before()).isEqualTo("0");
-    assertThat(first.after()).isEqualTo("2");
-    assertThat(first.summary()).contains("from version 0 to 2");
-    assertThat(second.before()).isEqualTo("2");
-    assertThat(second.summary()).contains("at version 2").contains("up to date");
+    assertThat(first.after()).isEqualTo("3");
+    assertThat(first.summary()).contains("from version 0 to 3");
+    assertThat(second.before()).isEqualTo("3");
+    assertThat(second.summary()).contains("at version 3").contains("up to date");
     assertThat(history(url))
-        .containsExactly("1 SQL V1__baseline.sql true", "2 SQL V2__task_ended_index.sql true");
+        .containsExactly(
+            "1 SQL V1__baseline.sql true",
+            "2 SQL V2__task_ended_index.sql true",
+            "3 SQL V3__pause.sql true");
   }
 
   @Test
@@ -64,9 +68,12 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("2");
+    assertThat(outcome.after()).isEqualTo("3");
     assertThat(history(url))
-        .contains("1 SQL V1__baseline.sql true", "2 SQL V2__task_ended_index.sql true");
+        .contains(
+            "1 SQL V1__baseline.sql true",
+            "2 SQL V2__task_ended_index.sql true",
+            "3 SQL V3__pause.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM orders")).isEqualTo(1);
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task")).isZero();
   }
@@ -81,10 +88,12 @@ class SchemaMigratorTest {
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
     assertThat(outcome.before()).isEqualTo("1");
-    assertThat(outcome.after()).isEqualTo("2");
+    assertThat(outcome.after()).isEqualTo("3");
     assertThat(history(url))
         .containsExactly(
-            "1 BASELINE << Flyway Baseline >> true", "2 SQL V2__task_ended_index.sql true");
+            "1 BASELINE << Flyway Baseline >> true",
+            "2 SQL V2__task_ended_index.sql true",
+            "3 SQL V3__pause.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task WHERE id = 't-1'")).isEqualTo(1);
   }
 
@@ -106,7 +115,7 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("2");
+    assertThat(outcome.after()).isEqualTo("3");
     try (Connection c = DriverManager.getConnection(url, "sa", "")) {
       // everything the versions have, the added column last, and not the earlier due index
       SchemaShape shape = SchemaShape.read(c, "PUBLIC");
@@ -116,7 +125,9 @@ class SchemaMigratorTest {
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task WHERE id = 't-1'")).isEqualTo(1);
     assertThat(history(url))
         .containsExactly(
-            "1 BASELINE << Flyway Baseline >> true", "2 SQL V2__task_ended_index.sql true");
+            "1 BASELINE << Flyway Baseline >> true",
+            "2 SQL V2__task_ended_index.sql true",
+            "3 SQL V3__pause.sql true");
   }
 
   @Test
@@ -166,7 +177,7 @@ class SchemaMigratorTest {
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining("taskgate.schema.migrate=validate")
         .hasMessageContaining("table taskgate_task is missing")
-        .hasMessageContaining("db/taskgate/h2/V1__… to V2__…")
+        .hasMessageContaining("db/taskgate/h2/V1__… to V3__…")
         .hasMessageContaining("ejb-module/src/main/resources/db/taskgate/h2");
     assertThat(tables(url)).isEmpty();
   }
@@ -185,8 +196,8 @@ class SchemaMigratorTest {
     assertThatThrownBy(() -> migrator.apply(SchemaMode.VALIDATE, false))
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining(
-            "schema is at version 0, this build needs 2: apply V1__baseline.sql,"
-                + " V2__task_ended_index.sql");
+            "schema is at version 0, this build needs 3: apply V1__baseline.sql,"
+                + " V2__task_ended_index.sql, V3__pause.sql");
     assertThat(tables(url)).containsExactly(SchemaMigrator.HISTORY);
   }
 
@@ -200,19 +211,19 @@ class SchemaMigratorTest {
     assertThat(
             new SchemaMigrator(new UrlDataSource(byHand, "sa")).apply(SchemaMode.VALIDATE, false))
         .extracting(SchemaMigrator.Outcome::after)
-        .isEqualTo("2");
+        .isEqualTo("3");
     assertThat(hasHistory(byHand)).as("validate writes nothing").isFalse();
     assertThat(
             new SchemaMigrator(new UrlDataSource(migrated, "sa"))
                 .apply(SchemaMode.VALIDATE, false)
                 .summary())
-        .isEqualTo("Taskgate's schema is at version 2 on H2");
+        .isEqualTo("Taskgate's schema is at version 3 on H2");
   }
 
   /** A DBA's Flyway (command line, Maven plugin: the same core) on the files taken from the jar. */
   @Test
   void aHistoryFlywayWroteFromTheFilesIsTaskgatesOwn(@TempDir Path files) throws Exception {
-    for (String script : List.of("V1__baseline.sql", "V2__task_ended_index.sql")) {
+    for (String script : SCRIPTS) {
       try (InputStream in =
           getClass().getClassLoader().getResourceAsStream("db/taskgate/h2/" + script)) {
         Files.copy(in, files.resolve(script));
@@ -227,10 +238,13 @@ class SchemaMigratorTest {
         .migrate();
     SchemaMigrator migrator = new SchemaMigrator(new UrlDataSource(url, "sa"));
 
-    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("2");
+    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("3");
     assertThat(migrator.apply(SchemaMode.AUTO, false).summary()).contains("up to date");
     assertThat(history(url))
-        .containsExactly("1 SQL V1__baseline.sql true", "2 SQL V2__task_ended_index.sql true");
+        .containsExactly(
+            "1 SQL V1__baseline.sql true",
+            "2 SQL V2__task_ended_index.sql true",
+            "3 SQL V3__pause.sql true");
   }
 
   @Test
@@ -272,10 +286,10 @@ class SchemaMigratorTest {
       List<String> befores = new ArrayList<>();
       for (CompletableFuture<SchemaMigrator.Outcome> start : starts) {
         SchemaMigrator.Outcome outcome = start.get(60, TimeUnit.SECONDS);
-        assertThat(outcome.after()).isEqualTo("2");
+        assertThat(outcome.after()).isEqualTo("3");
         befores.add(outcome.before());
       }
-      assertThat(befores).containsExactlyInAnyOrder("0", "2");
+      assertThat(befores).containsExactlyInAnyOrder("0", "3");
       try (Statement s = holder.createStatement();
           ResultSet r =
               s.executeQuery(
@@ -284,7 +298,7 @@ class SchemaMigratorTest {
         while (r.next()) {
           rows.add(r.getString(1) + " " + r.getBoolean(2));
         }
-        assertThat(rows).containsExactlyInAnyOrder("1 true", "2 true");
+        assertThat(rows).containsExactlyInAnyOrder("1 true", "2 true", "3 true");
       }
     } finally {
       pool.shutdownNow();

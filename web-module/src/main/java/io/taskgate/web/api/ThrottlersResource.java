@@ -201,7 +201,11 @@ public class ThrottlersResource {
 
   private static ThrottlerKind kind(String kind) {
     try {
-      return ThrottlerKind.parse(kind);
+      ThrottlerKind k = ThrottlerKind.parse(kind);
+      if (k == ThrottlerKind.PAUSE) {
+        throw new IllegalArgumentException("a pause is not a throttler: pauses are at /api/pauses");
+      }
+      return k;
     } catch (IllegalArgumentException e) {
       throw new ApiProblem(
           404, UNKNOWN_THROTTLER, "Unknown throttler kind", e.getMessage(), Map.of("kind", kind));
