@@ -60,6 +60,18 @@ public record TaskFilter(
         statuses, Optional.of(type), queue, rateKey, errorContains, changedBefore, changedAfter);
   }
 
+  /** This filter for tasks on {@code queue} only. */
+  public TaskFilter withQueue(String queue) {
+    return new TaskFilter(
+        statuses, type, Optional.of(queue), rateKey, errorContains, changedBefore, changedAfter);
+  }
+
+  /** This filter for tasks with rate-limit key {@code rateKey} only. */
+  public TaskFilter withRateKey(String rateKey) {
+    return new TaskFilter(
+        statuses, type, queue, Optional.of(rateKey), errorContains, changedBefore, changedAfter);
+  }
+
   /** This filter for tasks last changed before {@code before} only. */
   public TaskFilter withChangedBefore(Instant before) {
     return new TaskFilter(

@@ -17,8 +17,10 @@ import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.throttle.ParkedTask;
+import io.taskgate.engine.throttle.Pausing;
 import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.ThrottlerWaits;
+import io.taskgate.store.Pause;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQueries;
@@ -49,6 +51,7 @@ public class TaskAdmin {
   @Inject TaskQueues queues;
   @Inject DispatchLimits limits;
   @Inject ThrottlerWaits throttlers;
+  @Inject Pausing pauses;
 
   /** The full class names of every task type a handler runs, sorted. */
   public List<String> taskTypes() {
@@ -97,7 +100,12 @@ public class TaskAdmin {
     }
     Instant until = rateLimits.parkedTask(task.id()).map(ParkedTask::slot).orElse(null);
     String waitingFor = throttlers == null ? null : throttlers.waitingFor(task.id()).orElse(null);
-    return TaskView.of(task, history, until, until == null && held.test(task.id()), waitingFor);
+    String paused = pauses == null ? null : pauses.holding(task).map(Pause::describe).orElse(null);
+    if (paused != null && waitingFor != null && waitingFor.startsWith(Pausing.RESOURCE_PREFIX)) {
+      waitingFor = null; // shown as paused
+    }
+    return TaskView.of(
+        task, history, until, until == null && held.test(task.id()), waitingFor, paused);
   }
 
   /**

@@ -1,11 +1,16 @@
 package io.taskgate.engine.admin;
 
+import io.taskgate.api.PauseScope;
 import io.taskgate.api.TaskNotFoundException;
 import io.taskgate.api.TaskNotRequeueableException;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.engine.admin.dto.EndedTasks;
+import io.taskgate.engine.admin.dto.PauseView;
 import io.taskgate.engine.admin.dto.TaskView;
 import io.taskgate.engine.dispatch.DefaultTaskDispatcher;
+import io.taskgate.engine.queue.TaskQueues;
+import io.taskgate.engine.throttle.Pausing;
+import io.taskgate.store.Pause;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskFilter;
 import io.taskgate.store.TaskPruning;
@@ -16,6 +21,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.logging.Logger;
@@ -44,10 +50,12 @@ public class TaskMaintenance {
   private final TaskPruning pruning;
   private final TaskAdmin tasks;
   private final InstantSource clock;
+  private final Pausing pausing;
+  private final TaskQueues queues;
 
   /** For the CDI proxy. */
   protected TaskMaintenance() {
-    this(null, null, null, null, null);
+    this(null, null, null, null, null, null, null);
   }
 
   @Inject
@@ -56,12 +64,80 @@ public class TaskMaintenance {
       TaskQueries queries,
       TaskPruning pruning,
       TaskAdmin tasks,
-      InstantSource clock) {
+      InstantSource clock,
+      Pausing pausing,
+      TaskQueues queues) {
     this.dispatcher = dispatcher;
     this.queries = queries;
     this.pruning = pruning;
     this.tasks = tasks;
     this.clock = clock;
+    this.pausing = pausing;
+    this.queues = queues;
+  }
+
+  /** The pauses in force, by scope then name, each with the QUEUED tasks it holds. */
+  public List<PauseView> pauses() {
+    return pausing.pauses().stream().map(this::view).toList();
+  }
+
+  /**
+   * Pauses a queue, a task type or a rate-limit key: its QUEUED tasks stay queued and none starts
+   * (on any instance) until it is resumed; tasks already running finish. Stored (it survives a
+   * restart) and logged with {@code by} in the throttlers' change log. Pausing what is paused
+   * already changes nothing.
+   *
+   * @param name a queue's name, a task type's full class name (or its simple name if no other type
+   *     shares it), or a rate-limit key
+   * @return the pause in force
+   * @throws IllegalArgumentException naming the field, if the name is missing, too long, or names
+   *     no queue
+   * @throws io.taskgate.api.UnknownTaskTypeException if it names no task type
+   */
+  public PauseView pause(PauseScope scope, String name, String by, String reason) {
+    String known = scope == PauseScope.TYPE ? TaskAdmin.resolveType(name, tasks.taskTypes()) : name;
+    if (scope == PauseScope.QUEUE && name != null && !queues.names().contains(name)) {
+      throw new IllegalArgumentException(
+          "name: no queue is called '"
+              + name
+              + "'; the queues are "
+              + String.join(", ", new java.util.TreeSet<>(queues.names())));
+    }
+    return view(pausing.pause(scope, known, by, reason));
+  }
+
+  /**
+   * Ends a pause: its tasks start again, at once on this instance, within a second on the others.
+   *
+   * @param name as for {@link #pause}; a pause of a type no handler runs any more is named in full
+   * @return the pause ended, empty if it was not paused
+   */
+  public Optional<PauseView> resume(PauseScope scope, String name, String by) {
+    String known = name;
+    if (scope == PauseScope.TYPE
+        && name != null
+        && pausing.pauses().stream().noneMatch(p -> p.scope() == scope && p.name().equals(name))) {
+      known = TaskAdmin.resolveType(name, tasks.taskTypes());
+    }
+    return pausing.resume(scope, known, by).map(this::view);
+  }
+
+  private PauseView view(Pause pause) {
+    TaskFilter queued = TaskFilter.of(Set.of(TaskStatus.QUEUED));
+    queued =
+        switch (pause.scope()) {
+          case QUEUE -> queued.withQueue(pause.name());
+          case TYPE -> queued.withType(pause.name());
+          case KEY -> queued.withRateKey(pause.name());
+        };
+    return new PauseView(
+        pause.scope(),
+        pause.name(),
+        pause.at(),
+        pause.by(),
+        pause.reason(),
+        queries.count(queued),
+        pausing.waiting(pause.scope(), pause.name()));
   }
 
   /**

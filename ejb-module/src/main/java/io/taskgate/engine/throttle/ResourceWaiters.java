@@ -112,6 +112,23 @@ public final class ResourceWaiters {
     return Optional.ofNullable(first);
   }
 
+  /**
+   * The copy kept of {@code task}, if it waits, becomes {@code task} (dispatched again with its
+   * task key: a new payload and version); returns whether it waits.
+   */
+  public synchronized boolean replaced(StoredTask task) {
+    String resource = waitingFor.get(task.id());
+    if (resource == null) {
+      return false;
+    }
+    Deque<Waiter> line = new ArrayDeque<>();
+    for (Waiter w : byResource.get(resource)) {
+      line.addLast(w.taskId().equals(task.id()) ? new Waiter(w.taskId(), w.queue(), task) : w);
+    }
+    byResource.put(resource, line);
+    return true;
+  }
+
   /** The task no longer waits (cancelled); returns whether it did. */
   public synchronized boolean forget(UUID taskId) {
     String resource = waitingFor.remove(taskId);

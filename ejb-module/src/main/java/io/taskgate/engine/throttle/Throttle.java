@@ -38,6 +38,12 @@ import java.util.UUID;
  * the other waits for: no deadlock.
  */
 public interface Throttle {
+  /**
+   * The order of the pauses ({@link Pausing}): first of all, holding nothing, so that a paused task
+   * takes no permit from the throttles after it.
+   */
+  int PAUSES = 50;
+
   /** The order of throttles whose permits can be given back (mutex, semaphore, concurrency). */
   int RESOURCES = 100;
 
@@ -57,8 +63,8 @@ public interface Throttle {
   String name();
 
   /**
-   * Where this throttle comes in the global order: {@link #RESOURCES}, {@link #WINDOWS} or {@link
-   * #BUDGETS}.
+   * Where this throttle comes in the global order: {@link #PAUSES}, {@link #RESOURCES}, {@link
+   * #WINDOWS} or {@link #BUDGETS}.
    */
   int order();
 

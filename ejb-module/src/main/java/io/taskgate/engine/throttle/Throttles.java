@@ -185,6 +185,7 @@ public class Throttles {
 
   /** A waiting task got a new payload; returns when it is to start, or null if none kept it. */
   public Instant replaced(StoredTask task) {
+    waiters.replaced(task);
     Instant start = null;
     for (ThrottleProvider provider : providers) {
       Instant at = provider.replaced(task);

@@ -36,6 +36,8 @@ import java.util.function.Function;
  *     or null
  * @param rateKey its rate-limit key (user data: escape it when rendering), or null for a task
  *     without one
+ * @param paused the pause that holds it, a QUEUED task: its queue's, type's or key's ({@code queue
+ *     emails}; user data), or null when none does
  */
 public record TaskView(
     UUID id,
@@ -56,7 +58,8 @@ public record TaskView(
     boolean held,
     String owner,
     String waitingFor,
-    String rateKey) {
+    String rateKey,
+    String paused) {
 
   /**
    * One status change of a task.
@@ -95,24 +98,26 @@ public record TaskView(
         held,
         owner,
         waitingFor,
-        rateKey);
+        rateKey,
+        paused);
   }
 
   /** The view of {@code task}, with {@code history} (null: without), neither parked nor held. */
   public static TaskView of(StoredTask task, List<TaskAudit> history) {
-    return of(task, history, null, false, null);
+    return of(task, history, null, false, null, null);
   }
 
   /**
    * The view of {@code task}, with {@code history} (null: without) and its throttling: the slot it
-   * is parked until, whether it is held, the job throttler it waits for.
+   * is parked until, whether it is held, the job throttler it waits for, the pause that holds it.
    */
   public static TaskView of(
       StoredTask task,
       List<TaskAudit> history,
       Instant throttledUntil,
       boolean held,
-      String waitingFor) {
+      String waitingFor,
+      String paused) {
     return new TaskView(
         task.id(),
         task.type(),
@@ -132,7 +137,8 @@ public record TaskView(
         held,
         task.owner(),
         waitingFor,
-        task.rateKey());
+        task.rateKey(),
+        paused);
   }
 
   /**
