@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -689,7 +690,11 @@ class ApiIT {
   void everyMutatingMethodOfAViewerIsForbiddenWithAProblem() throws Exception {
     for (String method : List.of("PATCH", "PUT", "POST", "DELETE")) {
       for (String path :
-          List.of("tasks/" + UUID.randomUUID(), "throttlers/semaphore/it-newsletter", "nothing")) {
+          List.of(
+              "tasks/" + UUID.randomUUID(),
+              "throttlers/semaphore/it-newsletter",
+              "pauses",
+              "nothing")) {
         HttpResponse<String> refused = Http.send(method, api(path), "{}", VIEWER, VIEWER_PASSWORD);
         assertThat(refused.statusCode()).as(method + " " + path).isEqualTo(403);
         assertThat(refused.headers().firstValue("Content-Type"))
@@ -1045,6 +1050,174 @@ class ApiIT {
         Http.send("POST", api("tasks/not-an-id/requeue"), null, ADMIN, ADMIN_PASSWORD);
     assertThat(badId.statusCode()).isEqualTo(400);
     assertThat(Http.json(badId).getString("parameter")).isEqualTo("id");
+  }
+
+  @Test
+  void aPausedTypeOrKeyKeepsItsTasksQueuedHoldingNoWorkerUntilItIsResumed() throws Exception {
+    String echo = io.taskgate.it.engine.Tasks.Echo.class.getName();
+    String pausedKey = key("paused-key");
+    String body = "{\"scope\": \"type\", \"name\": \"" + echo + "\", \"reason\": \"<b>down</b>\"}";
+    assertThat(Http.send("POST", api("pauses"), body, VIEWER, VIEWER_PASSWORD).statusCode())
+        .as("a viewer may not pause")
+        .isEqualTo(403);
+    try {
+      HttpResponse<String> paused = Http.send("POST", api("pauses"), body, ADMIN, ADMIN_PASSWORD);
+      assertThat(paused.statusCode()).as(paused.body()).isEqualTo(201);
+      JsonObject pause = Http.json(paused);
+      assertThat(pause.getString("scope")).isEqualTo("TYPE");
+      assertThat(pause.getString("pausedBy")).isEqualTo(ADMIN);
+      assertThat(pause.getString("reason")).isEqualTo("<b>down</b>");
+      HttpResponse<String> again = Http.send("POST", api("pauses"), body, ADMIN, ADMIN_PASSWORD);
+      assertThat(again.statusCode()).as("paused already: the pause in force").isEqualTo(200);
+      assertThat(Http.json(again).getString("pausedAt")).isEqualTo(pause.getString("pausedAt"));
+      HttpResponse<String> keyPaused =
+          Http.send(
+              "POST",
+              api("pauses"),
+              "{\"scope\": \"KEY\", \"name\": \"" + pausedKey + "\"}",
+              ADMIN,
+              ADMIN_PASSWORD);
+      assertThat(keyPaused.statusCode()).as(keyPaused.body()).isEqualTo(201);
+
+      // three tasks of the paused type on the one-worker queue, then one of another type after
+      // them, which runs: the paused ones hold no worker
+      List<String> echoIds = new ArrayList<>();
+      List<UUID> echoTasks = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        String id = key("paused-echo");
+        echoIds.add(id);
+        echoTasks.add(
+            track(
+                dispatcher.dispatch(
+                    new io.taskgate.it.engine.Tasks.Echo(id, "later"),
+                    DispatchOptions.now().onQueue("tiny"))));
+      }
+      UUID keyed = track(dispatcher.dispatch(new Watched(pausedKey, key("paused-watched"))));
+      String otherKey = key("unpaused-key");
+      UUID other = track(dispatcher.dispatch(new Watched(otherKey, key("unpaused-watched"))));
+      UUID slow =
+          track(
+              dispatcher.dispatch(
+                  new io.taskgate.it.engine.Tasks.Slow(key("after-paused"), 1),
+                  DispatchOptions.now().onQueue("tiny")));
+      awaitDone(slow);
+      awaitDone(other);
+      Await.until(
+          () -> pauseRow("type", echo),
+          row -> row.getInt("waitingHere") == 3 && row.getInt("queued") == 3,
+          TIMEOUT,
+          row -> "the paused type's tasks waiting here: " + row);
+      assertThat(pauseRow("key", pausedKey).getInt("waitingHere")).isEqualTo(1);
+      for (UUID id : echoTasks) {
+        assertThat(store.find(id).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
+        assertThat(getJson("tasks/" + id, ADMIN).getString("paused")).isEqualTo("type " + echo);
+      }
+      echoIds.forEach(id -> assertThat(probe.events(id)).as("never started").isEmpty());
+      assertThat(store.find(keyed).orElseThrow().status()).isEqualTo(TaskStatus.QUEUED);
+      assertThat(getJson("tasks/" + keyed, ADMIN).getString("paused"))
+          .isEqualTo("key " + pausedKey);
+
+      HttpResponse<String> viewerResume =
+          Http.send("DELETE", pauseUri("type", echo), null, VIEWER, VIEWER_PASSWORD);
+      assertThat(viewerResume.statusCode()).isEqualTo(403);
+      HttpResponse<String> resumed =
+          Http.send("DELETE", pauseUri("type", echo), null, ADMIN, ADMIN_PASSWORD);
+      assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(204);
+      for (UUID id : echoTasks) {
+        awaitDone(id);
+      }
+      echoIds.forEach(id -> assertThat(probe.events(id)).contains("started", "handle:later"));
+      assertThat(store.find(keyed).orElseThrow().status())
+          .as("its key is still paused")
+          .isEqualTo(TaskStatus.QUEUED);
+      assertThat(
+              Http.send("DELETE", pauseUri("key", pausedKey), null, ADMIN, ADMIN_PASSWORD)
+                  .statusCode())
+          .isEqualTo(204);
+      awaitDone(keyed);
+
+      HttpResponse<String> notPaused =
+          Http.send("DELETE", pauseUri("key", pausedKey), null, ADMIN, ADMIN_PASSWORD);
+      assertThat(notPaused.statusCode()).isEqualTo(404);
+      assertThat(Http.json(notPaused).getString("type"))
+          .isEqualTo("urn:taskgate:problem:not-paused");
+      List<JsonObject> changes =
+          getJson("throttlers", ADMIN).getJsonArray("changes").getValuesAs(JsonObject.class);
+      assertThat(changes)
+          .filteredOn(c -> c.getString("id").equals("type " + echo))
+          .extracting(c -> c.getString("by") + " " + c.get("before") + " > " + c.get("after"))
+          .containsExactly(
+              "admin \"paused by admin: <b>down</b>\" > null",
+              "admin null > \"paused by admin: <b>down</b>\"");
+    } finally {
+      Http.send("DELETE", pauseUri("type", echo), null, ADMIN, ADMIN_PASSWORD);
+      Http.send("DELETE", pauseUri("key", pausedKey), null, ADMIN, ADMIN_PASSWORD);
+    }
+  }
+
+  @Test
+  void badPausesAreProblemsNamingTheFieldAndNothingIsPaused() throws Exception {
+    Map<String, String> bad =
+        Map.of(
+            "{\"scope\": \"queues\", \"name\": \"tiny\"}",
+            "scope",
+            "{\"scope\": \"queue\"}",
+            "name",
+            "{\"scope\": \"queue\", \"name\": \"  \"}",
+            "name",
+            "{\"scope\": \"queue\", \"name\": \"no-such-queue\"}",
+            "name",
+            "{\"scope\": \"type\", \"name\": \"NoSuchTask\"}",
+            "name",
+            "{\"scope\": \"key\", \"name\": \"k\", \"reason\": \"" + "r".repeat(501) + "\"}",
+            "reason",
+            "{\"scope\": \"key\", \"name\": \"k\", \"until\": \"PT1H\"}",
+            "until",
+            "{\"scope\": \"key\", \"name\": 7}",
+            "name");
+    for (Map.Entry<String, String> b : bad.entrySet()) {
+      HttpResponse<String> refused =
+          Http.send("POST", api("pauses"), b.getKey(), ADMIN, ADMIN_PASSWORD);
+      assertThat(refused.statusCode()).as(b.getKey() + ": " + refused.body()).isEqualTo(400);
+      assertThat(Http.json(refused).getString("parameter")).as(b.getKey()).isEqualTo(b.getValue());
+    }
+    assertThat(
+            Http.json(
+                    Http.send(
+                        "POST",
+                        api("pauses"),
+                        "{\"scope\": \"queue\", \"name\": \"no-such-queue\"}",
+                        ADMIN,
+                        ADMIN_PASSWORD))
+                .getString("detail"))
+        .startsWith("name: no queue is called 'no-such-queue'; the queues are ")
+        .contains("tiny");
+    HttpResponse<String> noScope =
+        Http.send("DELETE", api("pauses?name=x"), null, ADMIN, ADMIN_PASSWORD);
+    assertThat(noScope.statusCode()).isEqualTo(400);
+    assertThat(Http.json(noScope).getString("parameter")).isEqualTo("scope");
+    assertThat(getJson("pauses", VIEWER).getJsonArray("pauses")).isEmpty();
+  }
+
+  private JsonObject pauseRow(String scope, String name) throws Exception {
+    return getJson("pauses", VIEWER).getJsonArray("pauses").getValuesAs(JsonObject.class).stream()
+        .filter(p -> p.getString("scope").equalsIgnoreCase(scope))
+        .filter(p -> p.getString("name").equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("not paused: " + scope + " " + name));
+  }
+
+  private URI pauseUri(String scope, String name) throws Exception {
+    return api(
+        "pauses?scope="
+            + scope
+            + "&name="
+            + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  private UUID track(TaskReceipt receipt) {
+    dispatched.add(receipt.taskId());
+    return receipt.taskId();
   }
 
   @Test

@@ -17,6 +17,7 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -166,7 +167,8 @@ public class Pauses implements ThrottleProvider, Pausing {
               + Pause.MAX_REASON_LENGTH
               + " are kept");
     }
-    Pause pause = new Pause(scope, name, clock.instant(), by, why);
+    // as stored: to the microsecond
+    Pause pause = new Pause(scope, name, clock.instant().truncatedTo(ChronoUnit.MICROS), by, why);
     Optional<Pause> earlier = store.pause(pause);
     Pause inEffect = earlier.orElse(pause);
     put(inEffect);
