@@ -782,6 +782,78 @@ class AdminUiIT {
   }
 
   @Test
+  void anAdminPausesAKeyOnTheOverviewSeesItsTasksHeldAndResumesIt() throws Exception {
+    String key = "ui-pause-" + UUID.randomUUID().toString().substring(0, 8);
+    logInAsAdmin();
+    browser.open(page("admin/overview.xhtml"));
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("pause:scope")))
+        .selectByValue("key");
+    fill("pause:name", key);
+    fill("pause:reason", "<i>their API</i> is down");
+    browser.find(By.id("pause:pause-button")).click();
+    assertThat(awaitMessage("Paused key"))
+        .isEqualTo("Paused key " + key + ": its queued tasks wait until it is resumed (0 now).");
+    WebElement row = pauseRow(key);
+    assertThat(row.findElement(By.cssSelector(".reason")).getText())
+        .as("rendered as text")
+        .isEqualTo("<i>their API</i> is down");
+    assertThat(row.getText()).contains("key", key, ADMIN);
+    new org.openqa.selenium.support.ui.Select(browser.find(By.id("pause:scope")))
+        .selectByValue("queue");
+    fill("pause:name", "no-such-queue");
+    browser.find(By.id("pause:pause-button")).click();
+    assertThat(awaitMessage("Not paused"))
+        .startsWith("Not paused: name: no queue is called 'no-such-queue'; the queues are ");
+
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      ids.add(dispatch(HOT, key, key + "-" + i).getString("id"));
+    }
+    Await.until(
+        () -> Http.send("GET", api("pauses"), null, ADMIN, ADMIN_PASSWORD).body(),
+        body -> body.contains("\"waitingHere\":2"),
+        Duration.ofSeconds(20),
+        body -> "both tasks wait for the pause: " + body);
+    browser.open(page("admin/tasks.xhtml?key=" + url(key)));
+    for (String id : ids) {
+      assertThat(browser.find(By.cssSelector("tr.task-row[data-id='" + id + "']")).getText())
+          .contains("QUEUED", "Paused: key " + key);
+    }
+    browser.open(page("admin/task.xhtml?id=" + ids.get(0)));
+    assertThat(browser.find(By.id("paused")).getText()).contains("key " + key, "is paused");
+    for (int width : new int[] {1280, 420}) {
+      browser.resize(width, 900);
+      for (String path : List.of("admin/overview.xhtml", "admin/task.xhtml?id=" + ids.get(0))) {
+        browser.open(page(path));
+        String name = path + " with a pause at " + width;
+        assertThat(browser.seriousAccessibilityProblems()).as(name).isEmpty();
+        assertThat(browser.scrollsSideways()).as(name + " scrolls sideways").isFalse();
+      }
+    }
+    browser.resize(1280, 900);
+    browser.open(page("admin/overview.xhtml"));
+    browser.screenshot("21-paused");
+    assertThat(ids).allSatisfy(id -> assertThat(taskStatus(id)).isEqualTo("QUEUED"));
+
+    pauseRow(key).findElement(By.cssSelector("input.resume")).click();
+    assertThat(awaitMessage("Resumed"))
+        .isEqualTo("Resumed key " + key + ": its tasks start again.");
+    for (String id : ids) {
+      Await.until(
+          () -> taskStatus(id),
+          "COMPLETED"::equals,
+          Duration.ofSeconds(20),
+          status -> "task " + id + " after the resume: " + status);
+    }
+    assertThat(browser.driver().findElements(By.cssSelector("tr.pause[data-name='" + key + "']")))
+        .isEmpty();
+  }
+
+  private WebElement pauseRow(String name) {
+    return browser.find(By.cssSelector("tr.pause[data-name='" + name + "']"));
+  }
+
+  @Test
   void keysAndPayloadsAreRenderedAsText() throws Exception {
     String script = "<script>alert(1)</script>";
     String image = "\"><img src=x onerror=alert(2)>";

@@ -594,6 +594,57 @@ class ClusterIT {
   }
 
   /**
+   * A key paused on one instance holds its tasks on the other: once b has read the pause, the six
+   * tasks of the key b is given stay QUEUED (waiting on b, holding no worker) while a free key's
+   * tasks after them complete; a resume on a lets them run on b, and no start of the key comes
+   * before the resume.
+   */
+  @Test
+  @Order(4)
+  void aKeyPausedOnOneInstanceIsHeldOnTheOtherUntilResumedThere() throws Exception {
+    String key = "paused-0";
+    HttpResponse<String> paused =
+        Http.send(
+            "POST",
+            api("a", "pauses"),
+            "{\"scope\": \"key\", \"name\": \"" + key + "\", \"reason\": \"upstream down\"}",
+            "admin",
+            "taskgate");
+    assertThat(paused.statusCode()).as(paused.body()).isEqualTo(201);
+    Await.until(
+        () -> Http.send("GET", api("b", "pauses"), null, "admin", "taskgate").body(),
+        body -> body.contains("\"name\":\"" + key + "\""),
+        Duration.ofSeconds(10),
+        body -> "b lists the pause: " + body);
+
+    List<String> held = batch("b", 6, 1, "paused", "paused-job", 10);
+    List<String> free = batch("b", 4, 1, "free", "free-job", 10);
+    awaitCompleted(free, Duration.ofSeconds(30));
+    Await.until(
+        () -> Http.send("GET", api("b", "pauses"), null, "admin", "taskgate").body(),
+        body -> body.contains("\"waitingHere\":6"),
+        Duration.ofSeconds(20),
+        body -> "the key's six tasks wait on b: " + body);
+    assertThat(statuses(held)).containsExactly(Map.entry("QUEUED", 6L));
+
+    Instant resumedAt = Instant.now();
+    HttpResponse<String> resumed =
+        Http.send("DELETE", api("a", "pauses?scope=key&name=" + key), null, "admin", "taskgate");
+    assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(204);
+    awaitCompleted(held, Duration.ofSeconds(30));
+
+    List<Start> starts =
+        startsById().values().stream()
+            .flatMap(List::stream)
+            .filter(start -> held.contains(start.taskId()))
+            .toList();
+    assertThat(starts).hasSize(6);
+    assertThat(starts)
+        .as("no start of the paused key before the resume")
+        .allMatch(start -> start.micros() >= ChronoUnit.MICROS.between(Instant.EPOCH, resumedAt));
+  }
+
+  /**
    * A {@code @RateLimited} resource method whose limiter's scope is the cluster: five calls a
    * minute per tenant, eight calls alternating between the instances, five answered, three refused.
    */

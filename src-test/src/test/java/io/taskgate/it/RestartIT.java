@@ -31,9 +31,10 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * One Payara Micro on the embedded H2 default, stopped normally and started again, then killed with
  * {@code kill -9} and started again, each time with one key's tasks parked, running (interrupted by
- * the stop) and queued, for policies that start full and that start empty. Every start of every
- * key, across the three boots, goes through the conformance check, each restart making the key's
- * bucket anew (seed 000's rule: full, or empty with {@code startEmpty}, then the policy's pace).
+ * the stop) and queued, for policies that start full and that start empty; and a paused key's
+ * tasks, which wait through the kill until the key is resumed. Every start of every key, across the
+ * three boots, goes through the conformance check, each restart making the key's bucket anew (seed
+ * 000's rule: full, or empty with {@code startEmpty}, then the policy's pace).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RestartIT {
@@ -79,14 +80,36 @@ class RestartIT {
     awaitCompleted(first);
     List<String> second = dispatchEachType("k2", 300);
     awaitStarts(ledger, "k2", 3);
+    // and a paused key's tasks: none starts, here or after the kill
+    HttpResponse<String> paused =
+        Http.send(
+            "POST",
+            api("pauses"),
+            "{\"scope\": \"key\", \"name\": \"k3\", \"reason\": \"upstream down\"}",
+            "admin",
+            "taskgate");
+    assertThat(paused.statusCode()).as(paused.body()).isEqualTo(201);
+    List<String> third = dispatchEachType("k3", 10);
+    awaitPause("\"waitingHere\":" + third.size());
     server.destroyForcibly();
     assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
     // boot 3: the killed key's queued, parked and interrupted tasks
     rebirths.add(Instant.now());
     server = start(war, ledger, "boot-3.log");
+    Instant resumedAt;
     try {
       awaitCompleted(second);
+      assertThat(Files.readString(dir.resolve("boot-3.log"), StandardCharsets.UTF_8))
+          .contains("Taskgate holds the tasks of [key k3]: paused");
+      awaitPause("\"waitingHere\":" + third.size());
+      assertThat(pausesBody()).contains("\"queued\":" + third.size());
+      assertThat(starts(ledger)).as("no start of the paused key").noneMatch(s -> s[3].equals("k3"));
+      resumedAt = Instant.now();
+      HttpResponse<String> resumed =
+          Http.send("DELETE", api("pauses?scope=key&name=k3"), null, "admin", "taskgate");
+      assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(204);
+      awaitCompleted(third);
     } finally {
       stop(server);
     }
@@ -106,7 +129,13 @@ class RestartIT {
     for (Instant at : rebirths) {
       run.rebornAt(at);
     }
-    assertThat(started).containsAll(first).containsAll(second);
+    assertThat(started).containsAll(first).containsAll(second).containsAll(third);
+    long resumedMicros = java.time.temporal.ChronoUnit.MICROS.between(Instant.EPOCH, resumedAt);
+    assertThat(starts)
+        .filteredOn(start -> start[3].equals("k3"))
+        .as("the paused key's tasks start after the resume")
+        .hasSize(third.size())
+        .allMatch(start -> Long.parseLong(start[4]) >= resumedMicros);
     System.out.println(
         "RestartIT: " + starts.size() + " starts; " + gapsAfterRestarts(starts, rebirths));
     System.out.println("RestartIT: " + run.assertConforms());
@@ -202,6 +231,20 @@ class RestartIT {
       ids.addAll(Http.batchIds(response, PER_TYPE));
     }
     return ids;
+  }
+
+  /** Waits until {@code GET /api/pauses} says {@code text}. */
+  private static void awaitPause(String text) throws Exception {
+    Await.until(
+        RestartIT::pausesBody,
+        body -> body.contains(text),
+        Duration.ofMinutes(1),
+        Duration.ofMillis(200),
+        body -> "the pauses say " + text + ": " + body);
+  }
+
+  private static String pausesBody() throws Exception {
+    return Http.send("GET", api("pauses"), null, "admin", "taskgate").body();
   }
 
   /** Waits until the ledger has {@code n} starts of {@code key} for every type. */
