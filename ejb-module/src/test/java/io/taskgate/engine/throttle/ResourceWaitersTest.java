@@ -25,6 +25,32 @@ class ResourceWaitersTest {
   }
 
   @Test
+  void aWaiterDispatchedAgainKeepsItsPlaceWithItsNewCopy() {
+    long seen = waiters.releases();
+    io.taskgate.store.StoredTask before =
+        io.taskgate.store.StoredTask.queued(
+            first,
+            "shop.Mail",
+            "{\"v\":1}",
+            "q1",
+            "k",
+            java.time.Instant.EPOCH,
+            null,
+            java.time.Instant.EPOCH);
+    waiters.waitFor("lock-a", new Waiter(first, "q1", before), seen);
+    waiters.waitFor("lock-a", second, "q2", seen);
+    io.taskgate.store.StoredTask after = before.withPayload("{\"v\":2}");
+
+    assertThat(waiters.replaced(after)).isTrue();
+    assertThat(waiters.replaced(after.withPayload("x").withRateKey(null)))
+        .as("another waiter's copy is not touched")
+        .isTrue();
+    assertThat(waiters.released("lock-a").orElseThrow().task().payload()).isEqualTo("x");
+    assertThat(waiters.waiting("lock-a")).containsExactly(second);
+    assertThat(waiters.replaced(after)).as("no longer waiting").isFalse();
+  }
+
+  @Test
   void aReleaseBetweenTheDecisionAndTheWaitIsNotMissed() {
     long seen = waiters.releases();
     waiters.released("lock-a"); // the holder let go after the throttle said "wait"
