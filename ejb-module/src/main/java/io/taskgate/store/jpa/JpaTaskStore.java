@@ -14,7 +14,6 @@ import io.taskgate.store.TaskWrite;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -150,7 +149,7 @@ public final class JpaTaskStore implements TaskStore {
   /** Checks and normalizes one write, and works out its audit row. */
   private JdbcWrites.Prepared prepare(TaskWrite write) {
     if (write instanceof TaskWrite.Insert insert) {
-      StoredTask stored = normalize(insert.task());
+      StoredTask stored = StoredRows.normalize(insert.task());
       TaskAudit audit =
           level.records(stored.status())
               ? new TaskAudit(
@@ -175,7 +174,7 @@ public final class JpaTaskStore implements TaskStore {
           "Task " + expected.id() + " has a negative version: " + expected.version());
     }
     StoredTask next =
-        normalize(
+        StoredRows.normalize(
             new StoredTask(
                 changed.id(),
                 changed.type(),
@@ -223,7 +222,7 @@ public final class JpaTaskStore implements TaskStore {
                           new TaskNote(
                               n.taskId(),
                               n.taskVersion(),
-                              micros(n.at()),
+                              StoredRows.micros(n.at()),
                               n.attempt(),
                               n.detail().length() > TaskEntity.ERROR_LENGTH
                                   ? n.detail().substring(0, TaskEntity.ERROR_LENGTH)
@@ -300,73 +299,9 @@ public final class JpaTaskStore implements TaskStore {
     }
   }
 
-  /** {@code text} as the last_error and detail columns keep it. */
-  static String errorText(String text) {
-    if (text == null) {
-      return null;
-    }
-    String clean = text.indexOf('\0') < 0 ? text : text.replace('\0', '\uFFFD');
-    if (clean.length() <= TaskEntity.ERROR_LENGTH) {
-      return clean;
-    }
-    int end = TaskEntity.ERROR_LENGTH;
-    if (Character.isHighSurrogate(clean.charAt(end - 1))) {
-      end--;
-    }
-    return clean.substring(0, end);
-  }
-
   private static String detail(StoredTask before, StoredTask after) {
     boolean newError = !Objects.equals(before.lastError(), after.lastError());
     return newError || after.status() == FAILED ? after.lastError() : null;
-  }
-
-  /** {@code task} exactly as the database will keep it; refuses what does not fit. */
-  private static StoredTask normalize(StoredTask task) {
-    checkLength("type", task.type(), TaskEntity.NAME_LENGTH);
-    checkLength("queue", task.queue(), TaskEntity.NAME_LENGTH);
-    checkLength("taskKey", task.taskKey(), TaskEntity.NAME_LENGTH);
-    checkLength("recurrence", task.recurrence(), TaskEntity.RECURRENCE_LENGTH);
-    checkLength("owner", task.owner(), TaskEntity.OWNER_LENGTH);
-    return new StoredTask(
-        task.id(),
-        task.type(),
-        task.payload(),
-        task.status(),
-        task.queue(),
-        task.taskKey(),
-        micros(task.scheduledAt()),
-        task.attempt(),
-        errorText(task.lastError()),
-        task.recurrence(),
-        task.runs(),
-        micros(task.createdAt()),
-        micros(task.updatedAt()),
-        task.version(),
-        task.owner(),
-        // a key longer than the column (keys are cut to 256 characters unless configured longer)
-        // is not kept: the task is then not found by its key
-        task.rateKey() == null || task.rateKey().length() > TaskEntity.RATE_KEY_LENGTH
-            ? null
-            : task.rateKey());
-  }
-
-  private static Instant micros(Instant instant) {
-    return instant.truncatedTo(ChronoUnit.MICROS);
-  }
-
-  private static void checkLength(String field, String value, int max) {
-    if (value != null && value.length() > max) {
-      throw new IllegalArgumentException(
-          field
-              + " must be at most "
-              + max
-              + " characters, was "
-              + value.length()
-              + ": '"
-              + value.substring(0, 40)
-              + "…'");
-    }
   }
 
   private static void requireSame(String field, Object expected, Object changed) {
