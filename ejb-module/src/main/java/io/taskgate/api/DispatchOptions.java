@@ -2,6 +2,7 @@ package io.taskgate.api;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -18,15 +19,19 @@ import java.util.Optional;
  * @param queue the queue; empty: the handler's queue. An unknown queue falls back to the default
  *     queue (logged once per name). At most {@link #MAX_NAME_LENGTH} characters, not blank, no
  *     control characters.
- * @param taskKey the task's identity: dispatching again with the same key while the first is not
- *     finished replaces its payload instead of adding a task. At most {@link #MAX_NAME_LENGTH}
- *     characters, not blank, no control characters.
+ * @param taskKey the task's identity and unique key: dispatching again with the same key while the
+ *     first is QUEUED replaces its payload instead of adding a task (or what the type's {@link
+ *     Unique} policy says). At most {@link #MAX_NAME_LENGTH} characters, not blank, no control
+ *     characters.
+ * @param unique how the task is unique, for this dispatch: overrides the type's {@link Unique};
+ *     empty to use it (or, without it, {@link UniquePolicy#TASK_KEY} for a task with a task key)
  */
 public record DispatchOptions(
     Optional<Duration> delay,
     Optional<Instant> at,
     Optional<String> queue,
-    Optional<String> taskKey) {
+    Optional<String> taskKey,
+    Optional<UniquePolicy> unique) {
 
   /**
    * The longest delay, and the farthest from the dispatch an instant may lie, either way: 36,500
@@ -67,6 +72,21 @@ public record DispatchOptions(
         });
     queue.ifPresent(q -> requireName("queue", q));
     taskKey.ifPresent(k -> requireName("taskKey", k));
+    Objects.requireNonNull(unique, "unique");
+  }
+
+  /** Options without a unique policy of their own. */
+  public DispatchOptions(
+      Optional<Duration> delay,
+      Optional<Instant> at,
+      Optional<String> queue,
+      Optional<String> taskKey) {
+    this(delay, at, queue, taskKey, Optional.empty());
+  }
+
+  /** These options, with {@code unique} as the task's unique policy for this dispatch. */
+  public DispatchOptions unique(UniquePolicy unique) {
+    return new DispatchOptions(delay, at, queue, taskKey, Optional.of(unique));
   }
 
   /** Run as soon as possible on the handler's queue. */
@@ -77,22 +97,22 @@ public record DispatchOptions(
 
   /** These options, run after {@code delay}. */
   public DispatchOptions after(Duration delay) {
-    return new DispatchOptions(Optional.of(delay), Optional.empty(), queue, taskKey);
+    return new DispatchOptions(Optional.of(delay), Optional.empty(), queue, taskKey, unique);
   }
 
   /** These options, run at {@code at}. */
   public DispatchOptions at(Instant at) {
-    return new DispatchOptions(Optional.empty(), Optional.of(at), queue, taskKey);
+    return new DispatchOptions(Optional.empty(), Optional.of(at), queue, taskKey, unique);
   }
 
   /** These options, on {@code queue}. */
   public DispatchOptions onQueue(String queue) {
-    return new DispatchOptions(delay, at, Optional.of(queue), taskKey);
+    return new DispatchOptions(delay, at, Optional.of(queue), taskKey, unique);
   }
 
   /** These options, with the identity {@code taskKey}. */
   public DispatchOptions withTaskKey(String taskKey) {
-    return new DispatchOptions(delay, at, queue, Optional.of(taskKey));
+    return new DispatchOptions(delay, at, queue, Optional.of(taskKey), unique);
   }
 
   /**

@@ -21,6 +21,15 @@ public abstract class ForwardingTaskStore implements TaskStore {
     this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
+  /**
+   * Straight to the wrapped store, in a transaction of its own: its key's row is locked while the
+   * existing task is read, which a batch with other callers' writes would hold too long.
+   */
+  @Override
+  public Optional<UUID> insertUnique(StoredTask task, UniqueClaim claim) {
+    return delegate.insertUnique(task, claim);
+  }
+
   @Override
   public Optional<StoredTask> find(UUID id) {
     return delegate.find(id);

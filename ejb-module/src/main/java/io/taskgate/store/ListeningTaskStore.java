@@ -35,6 +35,15 @@ public final class ListeningTaskStore extends ForwardingTaskStore implements Aut
   }
 
   @Override
+  public Optional<java.util.UUID> insertUnique(StoredTask task, UniqueClaim claim) {
+    Optional<java.util.UUID> existing = delegate.insertUnique(task, claim);
+    if (existing.isEmpty() && listener.listening()) {
+      listener.written(null, task, task.createdAt());
+    }
+    return existing;
+  }
+
+  @Override
   public Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now) {
     Optional<StoredTask> stored = delegate.update(expected, changed, now);
     if (stored.isPresent() && listener.listening()) {

@@ -29,6 +29,16 @@ public interface TaskStore {
   void insert(StoredTask task);
 
   /**
+   * Stores a new task unless the unique key it claims belongs to an existing task, atomically: the
+   * key's row in the store is locked while the existing task is looked at, so that two callers
+   * claiming one key at once (on two instances) store one task. The key belongs to the existing
+   * task while {@link UniqueClaim#policy} says it conflicts; otherwise (it ended, its period
+   * passed, it was deleted) {@code task} takes the key over. Returns the existing task's id, or
+   * empty when {@code task} was stored.
+   */
+  Optional<UUID> insertUnique(StoredTask task, UniqueClaim claim);
+
+  /**
    * Applies {@code writes} in order, all in one transaction (or the caller's): result {@code i} is
    * what write {@code i} gives alone, the task as stored for an {@link TaskWrite.Insert} and what
    * {@link #update} returns for an {@link TaskWrite.Update}. An update that loses its race is empty

@@ -169,7 +169,7 @@ class UpgradeIT {
   }
 
   /**
-   * A DBA's way: the SQL of versions 1 to 3 applied with {@code psql} to an empty PostgreSQL
+   * A DBA's way: the SQL of versions 1 to 4 applied with {@code psql} to an empty PostgreSQL
    * database, then Taskgate deployed with {@code taskgate.schema.migrate=validate}, and again with
    * {@code none}: both start and run tasks, and neither runs a single DDL statement (counted by an
    * event trigger on {@code ddl_command_start}).
@@ -181,7 +181,9 @@ class UpgradeIT {
     MicroRuns.deleteTree(run);
     Files.createDirectories(run);
     MicroRuns.recreateDatabase(UpgradeFixture.PG_DATABASE);
-    for (String script : List.of("V1__baseline.sql", "V2__task_ended_index.sql", "V3__pause.sql")) {
+    for (String script :
+        List.of(
+            "V1__baseline.sql", "V2__task_ended_index.sql", "V3__pause.sql", "V4__unique.sql")) {
       Path file = run.resolve(script);
       try (InputStream in =
           UpgradeIT.class.getResourceAsStream("/db/taskgate/postgresql/" + script)) {
@@ -199,7 +201,7 @@ class UpgradeIT {
             "postgresql", run, war, ledger, "validate.log", "-Dtaskgate.schema.migrate=validate");
     assertThat(Files.readString(run.resolve("validate.log"), StandardCharsets.UTF_8))
         .contains(
-            "Taskgate's tables have its schema's version 3 on PostgreSQL (applied without"
+            "Taskgate's tables have its schema's version 4 on PostgreSQL (applied without"
                 + " taskgate_schema_history)");
     awaitStatus(plain("v"), "v", "COMPLETED");
     current.destroy();
@@ -252,8 +254,8 @@ class UpgradeIT {
     assertThat(Files.readString(log, StandardCharsets.UTF_8))
         .contains(
             "taskgate.schema.migrate=validate and the database has no taskgate_schema_history and"
-                + " not this build's schema (version 3): table taskgate_instance is missing")
-        .contains("The SQL files are db/taskgate/postgresql/V1__… to V3__… in Taskgate's EJB jar");
+                + " not this build's schema (version 4): table taskgate_instance is missing")
+        .contains("The SQL files are db/taskgate/postgresql/V1__… to V4__… in Taskgate's EJB jar");
     assertThat(Http.get(UpgradeFixture.api("info")).statusCode()).isEqualTo(404);
     assertThat(ddlStatements()).isEmpty();
     try (Connection c = MicroRuns.connect(UpgradeFixture.PG_DATABASE)) {
@@ -316,7 +318,7 @@ class UpgradeIT {
   /** Table by table, column by column, index by index: the shape a fresh database gets. */
   private static void assertSchemaIsAFreshOne(String db, Path run) throws Exception {
     SchemaShape fresh =
-        SchemaShape.load(UpgradeIT.class.getClassLoader(), "db/taskgate-shape/" + db + "/V3.txt");
+        SchemaShape.load(UpgradeIT.class.getClassLoader(), "db/taskgate-shape/" + db + "/V4.txt");
     try (Connection c = connect(db, run)) {
       assertThat(SchemaShape.read(c, db.equals("h2") ? "PUBLIC" : "public").text())
           .isEqualTo(fresh.text());
@@ -329,7 +331,7 @@ class UpgradeIT {
         while (r.next()) {
           rows.add(r.getString(1) + " " + r.getString(2));
         }
-        assertThat(rows).containsExactly("1 BASELINE", "2 SQL", "3 SQL");
+        assertThat(rows).containsExactly("1 BASELINE", "2 SQL", "3 SQL", "4 SQL");
       }
     }
   }

@@ -67,4 +67,14 @@ public record HandlerInfo(
   public HandlerInfo withThrottling(Optional<ThrottlingSpec> throttling) {
     return new HandlerInfo(taskType, beanClass, queue, retry, timeout, gate, throttling);
   }
+
+  /**
+   * How the handler's tasks are unique ({@link io.taskgate.api.Unique}), if it says.
+   *
+   * @throws IllegalArgumentException naming the attribute, if its {@code @Unique} is invalid
+   */
+  public Optional<io.taskgate.api.UniquePolicy> unique() {
+    io.taskgate.api.Unique unique = beanClass.getAnnotation(io.taskgate.api.Unique.class);
+    return unique == null ? Optional.empty() : Optional.of(io.taskgate.api.UniquePolicy.of(unique));
+  }
 }

@@ -198,7 +198,10 @@ public class TaskgateExtension implements Extension {
             ? Optional.empty() // resolved after validation, from the handler's method
             : gate(taskType, beanClass, policy.orElse(null), GateSpec.PolicySource.ANNOTATION);
     Optional<ThrottlingSpec> throttling = ThrottlerSpecs.of(beanClass, taskType);
-    return new HandlerInfo(taskType, beanClass, options.queue(), retry, timeout, gate, throttling);
+    HandlerInfo handler =
+        new HandlerInfo(taskType, beanClass, options.queue(), retry, timeout, gate, throttling);
+    handler.unique(); // checked at deployment: a bad @Unique fails it, naming the handler
+    return handler;
   }
 
   /**

@@ -73,6 +73,10 @@ public final class JpaTaskPruning implements TaskPruning {
             em.createQuery("DELETE FROM TaskAuditEntity a WHERE a.taskId IN :ids")
                 .setParameter("ids", gone)
                 .executeUpdate();
+            // the unique keys they held last: a key whose task is gone is free anyway
+            em.createQuery("DELETE FROM UniqueEntity u WHERE u.taskId IN :ids")
+                .setParameter("ids", gone)
+                .executeUpdate();
           }
           return deleted;
         });

@@ -11,6 +11,7 @@ import io.taskgate.store.TaskAudit;
 import io.taskgate.store.TaskNote;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
+import io.taskgate.store.UniqueClaim;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
 import java.time.Instant;
@@ -89,6 +90,62 @@ public final class JpaTaskStore implements TaskStore {
   }
 
   @Override
+  public Optional<java.util.UUID> insertUnique(StoredTask task, UniqueClaim claim) {
+    JdbcWrites.Prepared prepared = prepare(new TaskWrite.Insert(task));
+    LocalCommits.Work<Optional<java.util.UUID>> work =
+        c -> {
+          Optional<java.util.UUID> holder = JdbcUnique.claim(c, claim, prepared.stored());
+          if (holder.isEmpty()) {
+            JdbcWrites.apply(c, List.of(prepared));
+          }
+          return holder;
+        };
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return commit(work);
+      } catch (RuntimeException e) {
+        if (attempt > 0) {
+          throw e; // another claim inserted the key's row meanwhile: the second look finds it
+        }
+      }
+    }
+  }
+
+  /** {@code work} in a transaction of its own (or the caller's), the barrier after its commit. */
+  private <T> T commit(LocalCommits.Work<T> work) {
+    boolean own = !tx.active();
+    LocalCommits local = direct;
+    if (own && local != null) {
+      return local.inTransaction(work, afterCommit, JpaTaskStore::flushFailed);
+    }
+    T result =
+        tx.inTransaction(
+            em -> {
+              try {
+                return work.run(em.unwrap(java.sql.Connection.class));
+              } catch (java.sql.SQLException e) {
+                throw new jakarta.persistence.PersistenceException(e.getMessage(), e);
+              }
+            });
+    if (own && afterCommit != null) {
+      try {
+        tx.inTransaction(
+            em -> {
+              try {
+                afterCommit.run(em.unwrap(java.sql.Connection.class));
+                return null;
+              } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+              }
+            });
+      } catch (RuntimeException e) {
+        flushFailed(e);
+      }
+    }
+    return result;
+  }
+
+  @Override
   public Optional<StoredTask> update(StoredTask expected, StoredTask changed, Instant now) {
     return writeAll(List.of(new TaskWrite.Update(expected, changed, now))).get(0);
   }
@@ -118,24 +175,7 @@ public final class JpaTaskStore implements TaskStore {
           : local.inTransaction(
               c -> JdbcWrites.applyCombined(c, prepared), barrier, JpaTaskStore::flushFailed);
     }
-    List<Optional<StoredTask>> results =
-        tx.inTransaction(em -> JdbcWrites.apply(em.unwrap(java.sql.Connection.class), prepared));
-    if (own && barrier != null) {
-      try {
-        tx.inTransaction(
-            em -> {
-              try {
-                barrier.run(em.unwrap(java.sql.Connection.class));
-                return null;
-              } catch (java.sql.SQLException e) {
-                throw new IllegalStateException(e.getMessage(), e);
-              }
-            });
-      } catch (RuntimeException e) {
-        flushFailed(e);
-      }
-    }
-    return results;
+    return commit(c -> JdbcWrites.apply(c, prepared));
   }
 
   /** The writes are committed: reporting a failure would make callers repeat them. */

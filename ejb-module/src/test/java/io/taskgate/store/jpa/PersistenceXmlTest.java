@@ -36,7 +36,8 @@ class PersistenceXmlTest {
             WindowCountEntity.class.getName(),
             RateOverrideEntity.class.getName(),
             MinuteCountEntity.class.getName(),
-            PauseEntity.class.getName());
+            PauseEntity.class.getName(),
+            UniqueEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

@@ -35,11 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchemaMigratorTest {
   /** The newest version this build has. */
-  static final String LATEST = "3";
+  static final String LATEST = "4";
 
   /** The scripts of every version, oldest first. */
   static final List<String> SCRIPTS =
-      List.of("V1__baseline.sql", "V2__task_ended_index.sql", "V3__pause.sql");
+      List.of("V1__baseline.sql", "V2__task_ended_index.sql", "V3__pause.sql", "V4__unique.sql");
 
   private static final String PG = "jdbc:postgresql://127.0.0.1:5432/test";
 
@@ -50,15 +50,16 @@ class SchemaMigratorTest {
     SchemaMigrator.Outcome second = UrlDataSource.migrate(url, "sa");
 
     assertThat(first.before()).isEqualTo("0");
-    assertThat(first.after()).isEqualTo("3");
-    assertThat(first.summary()).contains("from version 0 to 3");
-    assertThat(second.before()).isEqualTo("3");
-    assertThat(second.summary()).contains("at version 3").contains("up to date");
+    assertThat(first.after()).isEqualTo("4");
+    assertThat(first.summary()).contains("from version 0 to 4");
+    assertThat(second.before()).isEqualTo("4");
+    assertThat(second.summary()).contains("at version 4").contains("up to date");
     assertThat(history(url))
         .containsExactly(
             "1 SQL V1__baseline.sql true",
             "2 SQL V2__task_ended_index.sql true",
-            "3 SQL V3__pause.sql true");
+            "3 SQL V3__pause.sql true",
+            "4 SQL V4__unique.sql true");
   }
 
   @Test
@@ -68,12 +69,13 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("3");
+    assertThat(outcome.after()).isEqualTo("4");
     assertThat(history(url))
         .contains(
             "1 SQL V1__baseline.sql true",
             "2 SQL V2__task_ended_index.sql true",
-            "3 SQL V3__pause.sql true");
+            "3 SQL V3__pause.sql true",
+            "4 SQL V4__unique.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM orders")).isEqualTo(1);
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task")).isZero();
   }
@@ -88,12 +90,13 @@ class SchemaMigratorTest {
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
     assertThat(outcome.before()).isEqualTo("1");
-    assertThat(outcome.after()).isEqualTo("3");
+    assertThat(outcome.after()).isEqualTo("4");
     assertThat(history(url))
         .containsExactly(
             "1 BASELINE << Flyway Baseline >> true",
             "2 SQL V2__task_ended_index.sql true",
-            "3 SQL V3__pause.sql true");
+            "3 SQL V3__pause.sql true",
+            "4 SQL V4__unique.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task WHERE id = 't-1'")).isEqualTo(1);
   }
 
@@ -115,7 +118,7 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("3");
+    assertThat(outcome.after()).isEqualTo("4");
     try (Connection c = DriverManager.getConnection(url, "sa", "")) {
       // everything the versions have, the added column last, and not the earlier due index
       SchemaShape shape = SchemaShape.read(c, "PUBLIC");
@@ -127,7 +130,8 @@ class SchemaMigratorTest {
         .containsExactly(
             "1 BASELINE << Flyway Baseline >> true",
             "2 SQL V2__task_ended_index.sql true",
-            "3 SQL V3__pause.sql true");
+            "3 SQL V3__pause.sql true",
+            "4 SQL V4__unique.sql true");
   }
 
   @Test
@@ -177,7 +181,7 @@ class SchemaMigratorTest {
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining("taskgate.schema.migrate=validate")
         .hasMessageContaining("table taskgate_task is missing")
-        .hasMessageContaining("db/taskgate/h2/V1__… to V3__…")
+        .hasMessageContaining("db/taskgate/h2/V1__… to V4__…")
         .hasMessageContaining("ejb-module/src/main/resources/db/taskgate/h2");
     assertThat(tables(url)).isEmpty();
   }
@@ -196,8 +200,8 @@ class SchemaMigratorTest {
     assertThatThrownBy(() -> migrator.apply(SchemaMode.VALIDATE, false))
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining(
-            "schema is at version 0, this build needs 3: apply V1__baseline.sql,"
-                + " V2__task_ended_index.sql, V3__pause.sql");
+            "schema is at version 0, this build needs 4: apply V1__baseline.sql,"
+                + " V2__task_ended_index.sql, V3__pause.sql, V4__unique.sql");
     assertThat(tables(url)).containsExactly(SchemaMigrator.HISTORY);
   }
 
@@ -211,13 +215,13 @@ class SchemaMigratorTest {
     assertThat(
             new SchemaMigrator(new UrlDataSource(byHand, "sa")).apply(SchemaMode.VALIDATE, false))
         .extracting(SchemaMigrator.Outcome::after)
-        .isEqualTo("3");
+        .isEqualTo("4");
     assertThat(hasHistory(byHand)).as("validate writes nothing").isFalse();
     assertThat(
             new SchemaMigrator(new UrlDataSource(migrated, "sa"))
                 .apply(SchemaMode.VALIDATE, false)
                 .summary())
-        .isEqualTo("Taskgate's schema is at version 3 on H2");
+        .isEqualTo("Taskgate's schema is at version 4 on H2");
   }
 
   /** A DBA's Flyway (command line, Maven plugin: the same core) on the files taken from the jar. */
@@ -238,13 +242,14 @@ class SchemaMigratorTest {
         .migrate();
     SchemaMigrator migrator = new SchemaMigrator(new UrlDataSource(url, "sa"));
 
-    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("3");
+    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("4");
     assertThat(migrator.apply(SchemaMode.AUTO, false).summary()).contains("up to date");
     assertThat(history(url))
         .containsExactly(
             "1 SQL V1__baseline.sql true",
             "2 SQL V2__task_ended_index.sql true",
-            "3 SQL V3__pause.sql true");
+            "3 SQL V3__pause.sql true",
+            "4 SQL V4__unique.sql true");
   }
 
   @Test
@@ -286,10 +291,10 @@ class SchemaMigratorTest {
       List<String> befores = new ArrayList<>();
       for (CompletableFuture<SchemaMigrator.Outcome> start : starts) {
         SchemaMigrator.Outcome outcome = start.get(60, TimeUnit.SECONDS);
-        assertThat(outcome.after()).isEqualTo("3");
+        assertThat(outcome.after()).isEqualTo("4");
         befores.add(outcome.before());
       }
-      assertThat(befores).containsExactlyInAnyOrder("0", "3");
+      assertThat(befores).containsExactlyInAnyOrder("0", "4");
       try (Statement s = holder.createStatement();
           ResultSet r =
               s.executeQuery(
@@ -298,7 +303,7 @@ class SchemaMigratorTest {
         while (r.next()) {
           rows.add(r.getString(1) + " " + r.getBoolean(2));
         }
-        assertThat(rows).containsExactlyInAnyOrder("1 true", "2 true", "3 true");
+        assertThat(rows).containsExactlyInAnyOrder("1 true", "2 true", "3 true", "4 true");
       }
     } finally {
       pool.shutdownNow();
