@@ -122,6 +122,7 @@ abstract class TaskStoreContract {
     tx.inTransaction(
         em -> {
           em.createQuery("DELETE FROM TaskAuditEntity a").executeUpdate();
+          em.createQuery("DELETE FROM UniqueEntity u").executeUpdate();
           return em.createQuery("DELETE FROM TaskEntity t").executeUpdate();
         });
   }
@@ -337,6 +338,124 @@ abstract class TaskStoreContract {
     }
     assertThat(TaskEntity.NAME_LENGTH).isEqualTo(DispatchOptions.MAX_NAME_LENGTH);
     assertThat(TaskEntity.RECURRENCE_LENGTH).isEqualTo(Recurrence.MAX_ENCODED_LENGTH);
+  }
+
+  // ---- insertUnique
+
+  static final io.taskgate.api.UniquePolicy LIVE_ONLY =
+      io.taskgate.api.UniquePolicy.of(io.taskgate.api.UniqueConflict.KEEP, QUEUED, IN_PROGRESS);
+
+  static io.taskgate.store.UniqueClaim claim(String key, io.taskgate.api.UniquePolicy policy) {
+    return new io.taskgate.store.UniqueClaim(TYPE, key, policy);
+  }
+
+  @Test
+  void aUniqueKeyBelongsToItsTaskWhileThePolicySaysThenTheNextTaskTakesItOver() {
+    StoredTask first = queued("order-1", T0, T0);
+    assertThat(store.insertUnique(first, claim("order-1", LIVE_ONLY))).isEmpty();
+
+    StoredTask second = queued("order-1", T0, T0.plusSeconds(1));
+    assertThat(store.insertUnique(second, claim("order-1", LIVE_ONLY))).contains(first.id());
+    assertThat(store.find(second.id())).as("not stored").isEmpty();
+    StoredTask running =
+        store.update(queued(first), queued(first).withStatus(IN_PROGRESS), T0).orElseThrow();
+    assertThat(store.insertUnique(second, claim("order-1", LIVE_ONLY))).contains(first.id());
+    StoredTask other =
+        StoredTask.queued(
+            UUID.randomUUID(), "com.example.Other", "{}", "default", "order-1", T0, null, T0);
+    assertThat(
+            store.insertUnique(
+                other, new io.taskgate.store.UniqueClaim(other.type(), "order-1", LIVE_ONLY)))
+        .as("another type's key")
+        .isEmpty();
+
+    store.update(running, running.withStatus(COMPLETED), T0.plusSeconds(2));
+    StoredTask third = queued("order-1", T0, T0.plusSeconds(3));
+    assertThat(store.insertUnique(third, claim("order-1", LIVE_ONLY))).isEmpty();
+    assertThat(store.find(third.id())).contains(queued(third));
+    assertThat(
+            store.insertUnique(
+                queued("order-1", T0, T0.plusSeconds(4)), claim("order-1", LIVE_ONLY)))
+        .contains(third.id());
+    assertThat(queries.history(third.id())).hasSize(1); // its audit row, as insert writes it
+  }
+
+  @Test
+  void aUniqueKeyWithAPeriodIsFreeOnceThePeriodAfterItsTasksDispatchIsOver() {
+    io.taskgate.api.UniquePolicy daily =
+        io.taskgate.api.UniquePolicy.of(
+                io.taskgate.api.UniqueConflict.KEEP, QUEUED, IN_PROGRESS, COMPLETED)
+            .within(java.time.Duration.ofHours(1));
+    StoredTask sent = queued("welcome-7", T0, T0).withStatus(COMPLETED);
+    assertThat(store.insertUnique(sent, claim("welcome-7", daily))).isEmpty();
+
+    assertThat(
+            store.insertUnique(
+                queued("welcome-7", T0, T0.plusSeconds(3599)), claim("welcome-7", daily)))
+        .contains(sent.id());
+    StoredTask later = queued("welcome-7", T0, T0.plusSeconds(3601));
+    assertThat(store.insertUnique(later, claim("welcome-7", daily))).isEmpty();
+    assertThat(store.find(later.id())).isPresent();
+  }
+
+  @Test
+  void aUniqueKeyWhoseTaskWasDeletedIsFreeAndPruningDeletesTheKey() {
+    StoredTask done = queued("order-9", T0, T0).withStatus(COMPLETED);
+    io.taskgate.api.UniquePolicy ever =
+        io.taskgate.api.UniquePolicy.of(io.taskgate.api.UniqueConflict.KEEP, COMPLETED);
+    store.insertUnique(done, claim("order-9", ever));
+    assertThat(store.insertUnique(queued("order-9", T0, T0), claim("order-9", ever)))
+        .contains(done.id());
+
+    assertThat(
+            pruning.delete(io.taskgate.store.TaskFilter.of(java.util.Set.of(COMPLETED)), 10, false))
+        .isEqualTo(1);
+    long keys =
+        tx.inTransaction(
+            em ->
+                em.createQuery("SELECT COUNT(u) FROM UniqueEntity u", Long.class)
+                    .getSingleResult());
+    assertThat(keys).isZero();
+    StoredTask again = queued("order-9", T0, T0.plusSeconds(1));
+    assertThat(store.insertUnique(again, claim("order-9", ever))).isEmpty();
+  }
+
+  @Test
+  void claimsOfOneKeyAtOnceStoreOneTaskBetweenThem() throws Exception {
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(6);
+    try {
+      for (int round = 0; round < 5; round++) {
+        String key = "race-" + round;
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<java.util.Optional<UUID>>> answers = new ArrayList<>();
+        List<StoredTask> tasks = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+          StoredTask task = queued(key, T0, T0);
+          tasks.add(task);
+          answers.add(
+              threads.submit(
+                  () -> {
+                    go.await();
+                    return store.insertUnique(task, claim(key, LIVE_ONLY));
+                  }));
+        }
+        go.countDown();
+        List<java.util.Optional<UUID>> got = new ArrayList<>();
+        for (var answer : answers) {
+          got.add(answer.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        List<StoredTask> stored =
+            tasks.stream().filter(t -> store.find(t.id()).isPresent()).toList();
+        assertThat(stored).as("round " + round + ": tasks stored").hasSize(1);
+        assertThat(got).as("round " + round).filteredOn(java.util.Optional::isEmpty).hasSize(1);
+        assertThat(got)
+            .filteredOn(java.util.Optional::isPresent)
+            .allSatisfy(g -> assertThat(g).contains(stored.get(0).id()));
+      }
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   // ---- findLive
