@@ -58,6 +58,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -305,6 +306,77 @@ class EngineIT {
     Thread.sleep(300);
     probe.await(id, "completed", 1, TASK_TIMEOUT);
     assertThat(probe.events(id)).containsExactly("started", "handle:second", "completed");
+  }
+
+  @Test
+  void aUniqueTypeKeepsTheFirstTaskOfAPayloadForItsPeriodWhateverItsState() throws Exception {
+    String id = testId();
+    var mail = new io.taskgate.it.engine.UniqueTasks.WelcomeMail(id, id + "@example.com");
+    TaskReceipt first =
+        dispatcher.dispatch(mail, DispatchOptions.now().after(Duration.ofMillis(300)));
+    TaskReceipt again = dispatcher.dispatch(mail);
+
+    assertThat(first.duplicate()).isFalse();
+    assertThat(again.duplicate()).isTrue();
+    assertThat(again.replaced()).isFalse();
+    assertThat(again.taskId()).isEqualTo(first.taskId());
+    StoredTask done = awaitStatus(first.taskId(), TaskStatus.COMPLETED);
+    assertThat(done.taskKey()).as("its unique key: the task's JSON's digest").startsWith("sha256:");
+    TaskReceipt afterItRan = dispatcher.dispatch(mail);
+    assertThat(afterItRan.taskId())
+        .as("COMPLETED within the hour: still the first")
+        .isEqualTo(first.taskId());
+    assertThat(probe.events(id)).containsExactly("sent:" + mail.to());
+
+    TaskReceipt other =
+        dispatcher.dispatch(
+            new io.taskgate.it.engine.UniqueTasks.WelcomeMail(id, "other@example.com"));
+    assertThat(other.duplicate()).as("another payload, another key").isFalse();
+    awaitStatus(other.taskId(), TaskStatus.COMPLETED);
+    // with a policy of its own, the dispatch overrides the type's
+    TaskReceipt forced =
+        dispatcher.dispatch(
+            mail,
+            DispatchOptions.now()
+                .unique(
+                    io.taskgate.api.UniquePolicy.of(
+                        io.taskgate.api.UniqueConflict.KEEP, TaskStatus.QUEUED)));
+    assertThat(forced.duplicate()).isFalse();
+    awaitStatus(forced.taskId(), TaskStatus.COMPLETED);
+  }
+
+  @Test
+  void dispatchesOfOneUniqueTaskAtOnceStoreOneTask() throws Exception {
+    String id = testId();
+    var mail = new io.taskgate.it.engine.UniqueTasks.WelcomeMail(id, id + "@example.com");
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<TaskReceipt>> receipts = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        receipts.add(
+            threads.submit(
+                () -> {
+                  go.await();
+                  return dispatcher.dispatch(
+                      mail, DispatchOptions.now().after(Duration.ofHours(1)));
+                }));
+      }
+      go.countDown();
+      Set<UUID> ids = new java.util.HashSet<>();
+      int stored = 0;
+      for (var receipt : receipts) {
+        TaskReceipt r = receipt.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        ids.add(r.taskId());
+        stored += r.duplicate() ? 0 : 1;
+      }
+      assertThat(ids).as("every receipt names one task").hasSize(1);
+      assertThat(stored).isEqualTo(1);
+      assertThat(dispatcher.cancel(ids.iterator().next())).isTrue();
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   @Test
@@ -559,6 +631,57 @@ class EngineIT {
     assertThat(task.getString("taskKey")).isEqualTo(key);
     assertThat(task.getString("payload")).contains("second");
     assertThat(asAdmin("DELETE", api("tasks/" + first), null).statusCode()).isEqualTo(204);
+  }
+
+  @Test
+  @RunAsClient
+  void aSecondChargeOfAnOrderIsRefusedWithAProblemNamingTheFirstUntilItIsCancelled()
+      throws Exception {
+    String order = "order-" + testId();
+    String body = "{\"id\": \"" + order + "\", \"order\": \"" + order + "\"}";
+    String type = io.taskgate.it.engine.UniqueTasks.Charge.class.getName();
+    HttpResponse<String> first =
+        asAdmin("POST", api("tasks/" + type + "?delay=PT1H&taskKey=" + order), body);
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(202);
+    String firstId = Http.json(first).getString("id");
+
+    HttpResponse<String> second = asAdmin("POST", api("tasks/Charge?taskKey=" + order), body);
+
+    assertThat(second.statusCode()).as(second.body()).isEqualTo(409);
+    JsonObject problem = Http.json(second);
+    assertThat(problem.getString("type")).isEqualTo("urn:taskgate:problem:duplicate-task");
+    assertThat(problem.getString("existingTaskId")).isEqualTo(firstId);
+    assertThat(problem.getString("existingStatus")).isEqualTo("QUEUED");
+    assertThat(problem.getString("taskKey")).isEqualTo(order);
+    assertThat(problem.getString("detail"))
+        .isEqualTo(
+            "A task of type "
+                + type
+                + " with unique key "
+                + order
+                + " exists already: task "
+                + firstId
+                + ", QUEUED");
+    assertThat(asAdmin("DELETE", api("tasks/" + firstId), null).statusCode()).isEqualTo(204);
+
+    HttpResponse<String> third =
+        asAdmin("POST", api("tasks/Charge?delay=PT1H&taskKey=" + order), body);
+    assertThat(third.statusCode()).as("the first was cancelled: the key is free").isEqualTo(202);
+    assertThat(Http.json(third).getBoolean("duplicate")).isFalse();
+    assertThat(
+            asAdmin("DELETE", api("tasks/" + Http.json(third).getString("id")), null).statusCode())
+        .isEqualTo(204);
+    // a kept duplicate: 200 naming the existing task
+    String mail = "{\"id\": \"" + order + "\", \"to\": \"" + order + "@example.com\"}";
+    HttpResponse<String> kept1 = asAdmin("POST", api("tasks/WelcomeMail?delay=PT1H"), mail);
+    HttpResponse<String> kept2 = asAdmin("POST", api("tasks/WelcomeMail?delay=PT1H"), mail);
+    assertThat(kept1.statusCode()).isEqualTo(202);
+    assertThat(kept2.statusCode()).isEqualTo(200);
+    assertThat(Http.json(kept2).getBoolean("duplicate")).isTrue();
+    assertThat(Http.json(kept2).getString("id")).isEqualTo(Http.json(kept1).getString("id"));
+    assertThat(
+            asAdmin("DELETE", api("tasks/" + Http.json(kept1).getString("id")), null).statusCode())
+        .isEqualTo(204);
   }
 
   @Test

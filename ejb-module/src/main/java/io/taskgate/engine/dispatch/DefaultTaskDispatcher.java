@@ -8,6 +8,7 @@ import io.taskgate.api.TaskNotFoundException;
 import io.taskgate.api.TaskNotRequeueableException;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.api.UniquePolicy;
 import io.taskgate.core.task.Occurrences;
 import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.handler.GateSpec;
@@ -60,6 +61,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   private final TaskValidation validation;
   private final DispatchLimits limits;
   private final Instances instances;
+  private final UniqueTasks uniques;
 
   /** For the CDI proxy. */
   protected DefaultTaskDispatcher() {
@@ -92,6 +94,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     this.validation = validation;
     this.limits = limits;
     this.instances = instances;
+    this.uniques = new UniqueTasks(store, throttles);
   }
 
   @Override
@@ -114,6 +117,11 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
               + "): a task key"
               + " identifies one task; dispatch keyed tasks one by one");
     }
+    if (options.unique().isPresent()) {
+      throw new IllegalArgumentException(
+          "dispatchAll cannot take a unique policy: a unique task is stored alone, its key"
+              + " locked while it is; dispatch unique tasks one by one");
+    }
     Instant now = clock.instant();
     Instant due = options.dueAt(now);
     List<StoredTask> queued = new ArrayList<>(tasks.size());
@@ -122,6 +130,15 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     for (int i = 0; i < tasks.size(); i++) {
       Task task = Objects.requireNonNull(tasks.get(i), "tasks[" + i + "]");
       HandlerInfo handler = registry.require(task.getClass());
+      if (uniques.declared(handler)) {
+        throw new IllegalArgumentException(
+            "dispatchAll cannot take tasks["
+                + i
+                + "] of type "
+                + handler.typeName()
+                + ": its handler is @Unique, and a unique task is stored alone; dispatch it on its"
+                + " own");
+      }
       validation.check(task, "tasks[" + i + "]");
       TaskValidation.checkThrottlers(task, handler, "tasks[" + i + "]");
       String payload = payloads.write(task);
@@ -287,26 +304,30 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     String payload = payloads.write(task);
     limits.checkPayload(handler.typeName(), payload);
     String queue = queues.resolve(options.queue().orElse(handler.queue()));
-    Optional<String> taskKey = options.taskKey();
     String rateKey = throttles.keyOf(handler, task);
-    if (taskKey.isPresent()) {
-      Optional<TaskReceipt> replaced =
-          replaceLive(handler.typeName(), taskKey.get(), payload, rateKey, now);
-      if (replaced.isPresent()) {
-        return replaced.get();
-      }
-    }
+    Optional<UniquePolicy> unique = uniques.policy(handler, options);
+    String taskKey =
+        unique.isPresent()
+            ? UniqueTasks.key(options.taskKey(), payload)
+            : options.taskKey().orElse(null);
     UUID id = UUID.randomUUID();
     StoredTask queued =
-        StoredTask.queued(
-                id, handler.typeName(), payload, queue, taskKey.orElse(null), due, recurrence, now)
+        StoredTask.queued(id, handler.typeName(), payload, queue, taskKey, due, recurrence, now)
             .withOwner(instances.self()) // held here: its timer or channel is this instance's
             .withRateKey(rateKey);
     // before a worker can take it: later than due only when its key has no budget
     Instant estimate = throttles.estimatedStart(handler, rateKey, due, now);
     scheduler.hold(id); // until handOver (see holdAll)
     try {
-      store.insert(queued);
+      if (unique.isEmpty()) {
+        store.insert(queued);
+      } else {
+        Optional<TaskReceipt> existing = uniques.insert(queued, unique.get(), now);
+        if (existing.isPresent()) {
+          scheduler.release(id);
+          return existing.get();
+        }
+      }
     } catch (RuntimeException e) {
       scheduler.release(id);
       throw e;
@@ -363,25 +384,5 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       running.forget(queued.id());
       throw e;
     }
-  }
-
-  /** Gives a queued task with the same key the new payload; empty when there is none queued. */
-  private Optional<TaskReceipt> replaceLive(
-      String type, String taskKey, String payload, String rateKey, Instant now) {
-    for (int i = 0; i < REPLACE_TRIES; i++) {
-      StoredTask live = store.findLive(type, taskKey).orElse(null);
-      if (live == null || live.status() != TaskStatus.QUEUED) {
-        return Optional.empty();
-      }
-      Optional<StoredTask> updated =
-          store.update(live, live.withPayload(payload).withRateKey(rateKey), now);
-      if (updated.isPresent()) {
-        Instant slot = throttles.replaced(updated.get());
-        return Optional.of(
-            new TaskReceipt(
-                live.id(), live.scheduledAt(), true, slot != null ? slot : live.scheduledAt()));
-      }
-    }
-    return Optional.empty();
   }
 }

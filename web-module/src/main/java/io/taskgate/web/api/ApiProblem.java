@@ -31,6 +31,7 @@ public class ApiProblem extends RuntimeException {
   static final String TASK_NOT_FOUND = "urn:taskgate:problem:task-not-found";
   static final String NOT_CANCELLABLE = "urn:taskgate:problem:task-not-cancellable";
   static final String NOT_REQUEUEABLE = "urn:taskgate:problem:task-not-requeueable";
+  static final String DUPLICATE_TASK = "urn:taskgate:problem:duplicate-task";
   static final String QUEUE_FULL = "urn:taskgate:problem:queue-full";
   static final String INVALID_TASK = "urn:taskgate:problem:invalid-task";
   static final String PAYLOAD_TOO_LARGE = "urn:taskgate:problem:payload-too-large";

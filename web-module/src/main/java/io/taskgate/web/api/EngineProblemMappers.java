@@ -1,5 +1,6 @@
 package io.taskgate.web.api;
 
+import io.taskgate.api.DuplicateTaskException;
 import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.api.InvalidTaskException;
 import io.taskgate.api.InvalidTaskPayloadException;
@@ -37,6 +38,21 @@ public final class EngineProblemMappers {
               e.ambiguous() ? "Ambiguous task type" : "Unknown task type",
               e.getMessage(),
               ext)
+          .toResponse();
+    }
+  }
+
+  /** 409: a task with the same unique key exists, and the type's policy rejects duplicates. */
+  @Provider
+  public static class DuplicateTask implements ExceptionMapper<DuplicateTaskException> {
+    @Override
+    public Response toResponse(DuplicateTaskException e) {
+      Map<String, Object> ext = new LinkedHashMap<>();
+      ext.put("taskType", e.type());
+      ext.put("taskKey", e.key());
+      ext.put("existingTaskId", e.existingTaskId().toString());
+      ext.put("existingStatus", e.existingStatus().name());
+      return new ApiProblem(409, ApiProblem.DUPLICATE_TASK, "Duplicate task", e.getMessage(), ext)
           .toResponse();
     }
   }

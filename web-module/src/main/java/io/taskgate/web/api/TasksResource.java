@@ -81,14 +81,17 @@ public class TasksResource {
             .path(TasksResource.class)
             .path(receipt.taskId().toString())
             .build();
-    Response.ResponseBuilder accepted =
-        Response.accepted(
-                new DispatchResult(
-                    receipt.taskId(),
-                    receipt.scheduledAt(),
-                    receipt.replaced(),
-                    receipt.estimatedStart()))
-            .location(location);
+    DispatchResult result =
+        new DispatchResult(
+            receipt.taskId(),
+            receipt.scheduledAt(),
+            receipt.replaced(),
+            receipt.estimatedStart(),
+            receipt.duplicate());
+    if (receipt.duplicate() && !receipt.replaced()) {
+      return Response.ok(result).location(location).build(); // the existing task, kept
+    }
+    Response.ResponseBuilder accepted = Response.accepted(result).location(location);
     long wait = Duration.between(clock.instant(), receipt.estimatedStart()).toMillis();
     if (receipt.estimatedStart().isAfter(receipt.scheduledAt()) && wait > 0) {
       // throttled: when to look again, in whole seconds, rounded up
