@@ -594,6 +594,60 @@ class ClusterIT {
   }
 
   /**
+   * One task key dispatched eight times at once, half on each instance: the database keeps one task
+   * of the key (its unique key's row locked while a dispatch looks at it), and every answer names it.
+   */
+  @Test
+  @Order(4)
+  void oneTaskKeyDispatchedOnBothInstancesAtOnceIsOneTask() throws Exception {
+    String key = "unique-" + java.util.UUID.randomUUID();
+    String type = java.net.URLEncoder.encode(Cluster.Job.class.getName(), StandardCharsets.UTF_8);
+    String body = "{\"id\": \"" + key + "\", \"key\": \"k\", \"workMillis\": 1}";
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<HttpResponse<String>>> answers = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        String id = i % 2 == 0 ? "a" : "b";
+        answers.add(
+            threads.submit(
+                () -> {
+                  go.await();
+                  return Http.send(
+                      "POST",
+                      api(id, "tasks/" + type + "?delay=PT1H&taskKey=" + key),
+                      body,
+                      "admin",
+                      "taskgate");
+                }));
+      }
+      go.countDown();
+      java.util.Set<String> ids = new java.util.HashSet<>();
+      for (var answer : answers) {
+        HttpResponse<String> response = answer.get(60, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        ids.add(Http.json(response).getString("id"));
+      }
+      assertThat(ids).as("every answer names one task").hasSize(1);
+      try (Connection c = MicroRuns.connect(DB);
+          java.sql.PreparedStatement s =
+              c.prepareStatement("SELECT COUNT(*) FROM taskgate_task WHERE task_key = ?")) {
+        s.setString(1, key);
+        try (ResultSet r = s.executeQuery()) {
+          r.next();
+          assertThat(r.getLong(1)).as("tasks stored with the key").isEqualTo(1);
+        }
+      }
+      HttpResponse<String> cancelled =
+          Http.send("DELETE", api("a", "tasks/" + ids.iterator().next()), null, "admin", "taskgate");
+      assertThat(cancelled.statusCode()).isEqualTo(204);
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /**
    * A key paused on one instance holds its tasks on the other: once b has read the pause, the six
    * tasks of the key b is given stay QUEUED (waiting on b, holding no worker) while a free key's
    * tasks after them complete; a resume on a lets them run on b, and no start of the key comes
