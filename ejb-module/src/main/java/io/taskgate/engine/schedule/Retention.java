@@ -27,17 +27,13 @@ import org.eclipse.microprofile.config.Config;
  * Deletes the tasks that ended longer ago than their status's retention ({@link
  * RetentionSettings}), with their audit rows: every {@code interval}, on a managed thread (never a
  * worker's), a batch per transaction, those that ended first first, pausing after each full batch
- * {@value #PAUSE_FACTOR} times as long as it took, so that pruning a large history holds the
- * database at most a fifth of the time and the tasks flowing meanwhile wait behind short batches.
- * In a cluster on PostgreSQL one instance deletes at a time (an advisory lock per batch; an
- * instance that finds it taken leaves the run to the other).
+ * as long as it took, so that pruning a large history holds the database at most half the time. In
+ * a cluster on PostgreSQL one instance deletes at a time (an advisory lock per batch; an instance
+ * that finds it taken leaves the run to the other).
  */
 @ApplicationScoped
 public class Retention {
   private static final Logger LOG = Logger.getLogger(Retention.class.getName());
-
-  /** How many times as long as a full batch took the pruner pauses after it. */
-  static final int PAUSE_FACTOR = 4;
 
   /** The shortest pause after a full batch. */
   static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -146,7 +142,7 @@ public class Retention {
           if (n < in.batch()) {
             break;
           }
-          pause.accept(Math.max(MIN_PAUSE_NANOS, PAUSE_FACTOR * (ticker.nanos() - start)));
+          pause.accept(Math.max(MIN_PAUSE_NANOS, ticker.nanos() - start));
         }
       }
       run = new Run(now, deleted, false, null);

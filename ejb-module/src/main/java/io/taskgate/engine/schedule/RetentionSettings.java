@@ -15,7 +15,7 @@ import java.util.function.Function;
  * taskgate.retention.completed} (default {@code P7D}), {@code .failed} and {@code .cancelled}
  * (default {@code P30D}), each an ISO-8601 duration of at least a minute or {@code forever}; {@code
  * taskgate.retention.interval} (default {@code PT1M}), how often the pruner looks; {@code
- * taskgate.retention.batch} (default 200, at most 10000), tasks deleted per transaction.
+ * taskgate.retention.batch} (default 1000, at most 10000), tasks deleted per transaction.
  *
  * @param ages how long a task is kept after it ended, by ended status; a status kept forever is
  *     absent
@@ -38,9 +38,6 @@ public record RetentionSettings(Map<TaskStatus, Duration> ages, Duration interva
 
   /** The shortest age and interval. */
   static final Duration MINIMUM = Duration.ofMinutes(1);
-
-  /** The batch without a setting: short transactions, each a brief hold on the database. */
-  public static final int DEFAULT_BATCH = 200;
 
   /** The largest batch. */
   static final int MAX_BATCH = 10_000;
@@ -99,7 +96,7 @@ public record RetentionSettings(Map<TaskStatus, Duration> ages, Duration interva
                   return n;
                 },
                 "a whole number from 1 to " + MAX_BATCH)
-            .orElse(DEFAULT_BATCH);
+            .orElse(1_000);
     return new RetentionSettings(ages, interval, batch);
   }
 
