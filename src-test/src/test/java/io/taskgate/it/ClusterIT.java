@@ -595,7 +595,8 @@ class ClusterIT {
 
   /**
    * One task key dispatched eight times at once, half on each instance: the database keeps one task
-   * of the key (its unique key's row locked while a dispatch looks at it), and every answer names it.
+   * of the key (its unique key's row locked while a dispatch looks at it), and every answer names
+   * it.
    */
   @Test
   @Order(4)
@@ -640,7 +641,8 @@ class ClusterIT {
         }
       }
       HttpResponse<String> cancelled =
-          Http.send("DELETE", api("a", "tasks/" + ids.iterator().next()), null, "admin", "taskgate");
+          Http.send(
+              "DELETE", api("a", "tasks/" + ids.iterator().next()), null, "admin", "taskgate");
       assertThat(cancelled.statusCode()).isEqualTo(204);
     } finally {
       threads.shutdownNow();
