@@ -1,10 +1,5 @@
 package io.taskgate.core.ratelimit;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
-
 /** Turns the key a task declares into the key the limiter tracks. */
 public final class RateLimitKeys {
   /** The default longest key kept as it is. */
@@ -26,12 +21,6 @@ public final class RateLimitKeys {
     if (declared.length() <= maxKeyLength) {
       return declared;
     }
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(declared.getBytes(StandardCharsets.UTF_8));
-      return HASHED_PREFIX + HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform provides SHA-256", e);
-    }
+    return HASHED_PREFIX + io.taskgate.core.Digests.sha256(declared);
   }
 }

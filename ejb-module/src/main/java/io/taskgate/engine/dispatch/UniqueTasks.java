@@ -11,11 +11,7 @@ import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.UniqueClaim;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -69,13 +65,7 @@ final class UniqueTasks {
     if (taskKey.isPresent()) {
       return taskKey.get();
     }
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(payload.getBytes(StandardCharsets.UTF_8));
-      return PAYLOAD_KEY + HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
-    }
+    return PAYLOAD_KEY + io.taskgate.core.Digests.sha256(payload);
   }
 
   /**
