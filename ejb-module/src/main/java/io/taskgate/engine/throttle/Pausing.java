@@ -10,9 +10,9 @@ import java.util.Optional;
 /**
  * The pauses of queues, task types and rate-limit keys: a paused task stays QUEUED and holds no
  * worker (it waits, as for a released resource, {@link #resource}, and is woken when its pause
- * ends). Pauses are kept in the database: they survive a restart, and every instance of a cluster
- * holds the tasks of a pause made on any of them (it reads the pauses every second, and wakes its
- * tasks when one ends). Tasks already started run to their end. Thread-safe.
+ * ends). Pauses are kept in the database: they survive a restart, and every instance sharing the
+ * database holds the tasks of a pause made on any of them (each reads the pauses every second, and
+ * wakes its tasks when one ends). Tasks already started run to their end. Thread-safe.
  */
 public interface Pausing {
   /** The prefix of the resources paused tasks wait for: {@code pause:queue:emails}. */

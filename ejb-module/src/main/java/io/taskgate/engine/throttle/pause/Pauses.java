@@ -1,7 +1,6 @@
 package io.taskgate.engine.throttle.pause;
 
 import io.taskgate.api.PauseScope;
-import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.Pausing;
@@ -32,15 +31,14 @@ import java.util.logging.Logger;
 
 /**
  * The pauses ({@link Pausing}) as a kind of throttle: a {@link PauseThrottle} first on every task
- * type, the pauses in force read from the {@link PauseStore} before any task runs, and, when the
- * instances share their state (a cluster), read again every second, the tasks of a pause ended on
- * another instance woken here.
+ * type, the pauses in force read from the {@link PauseStore} before any task runs and again every
+ * second, the tasks of a pause ended on another instance woken here.
  */
 @ApplicationScoped
 public class Pauses implements ThrottleProvider, Pausing {
   private static final Logger LOG = Logger.getLogger(Pauses.class.getName());
 
-  /** How often the instances of a cluster read the pauses in force. */
+  /** How often every instance reads the pauses in force. */
   static final long REFRESH_MILLIS = 1000;
 
   @Resource ManagedScheduledExecutorService timers;
@@ -55,6 +53,7 @@ public class Pauses implements ThrottleProvider, Pausing {
 
   private ScheduledFuture<?> refreshing;
   private boolean refreshFailed;
+  private long localChanges; // pauses and resumes made here: a read older than one is not applied
 
   /** For the CDI proxy. */
   protected Pauses() {
@@ -73,7 +72,10 @@ public class Pauses implements ThrottleProvider, Pausing {
     return List.of(throttle);
   }
 
-  /** Reads the pauses in force before any task runs. */
+  /**
+   * Reads the pauses in force before any task runs, then every second: the instances sharing the
+   * database (in a data grid or with budgets of their own) see each other's pauses and resumes.
+   */
   @Override
   public int start(Collection<HandlerInfo> handlers, TaskQueries queries, Payloads payloads) {
     refresh();
@@ -84,17 +86,14 @@ public class Pauses implements ThrottleProvider, Pausing {
                   + inForce.values().stream().map(Pause::describe).sorted().toList()
                   + ": paused");
     }
-    return 0;
-  }
-
-  /** The instances share their state: each reads the pauses every second. */
-  @Override
-  public synchronized void useState(ThrottlerState state) {
-    if (refreshing == null && timers != null) {
-      refreshing =
-          timers.scheduleWithFixedDelay(
-              this::refresh, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+    synchronized (this) {
+      if (refreshing == null && timers != null) {
+        refreshing =
+            timers.scheduleWithFixedDelay(
+                this::refresh, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+      }
     }
+    return 0;
   }
 
   @PreDestroy
@@ -110,6 +109,10 @@ public class Pauses implements ThrottleProvider, Pausing {
    * were (logged once until it answers again).
    */
   public void refresh() {
+    long changesBefore;
+    synchronized (this) {
+      changesBefore = localChanges;
+    }
     List<Pause> read;
     try {
       read = store.pauses();
@@ -122,13 +125,17 @@ public class Pauses implements ThrottleProvider, Pausing {
       }
       return;
     }
-    synchronized (this) {
-      refreshFailed = false;
-    }
     Map<String, Pause> now = new HashMap<>();
     read.forEach(p -> now.put(Pausing.resource(p.scope(), p.name()), p));
-    Map<String, Pause> before = inForce;
-    inForce = Map.copyOf(now);
+    Map<String, Pause> before;
+    synchronized (this) {
+      refreshFailed = false;
+      if (localChanges != changesBefore) {
+        return; // a pause or resume made here meanwhile: the next read has it
+      }
+      before = inForce;
+      inForce = Map.copyOf(now);
+    }
     before.keySet().stream().filter(r -> !now.containsKey(r)).forEach(this::wake);
   }
 
@@ -194,6 +201,7 @@ public class Pauses implements ThrottleProvider, Pausing {
       Map<String, Pause> now = new HashMap<>(inForce);
       now.remove(resource);
       inForce = Map.copyOf(now);
+      localChanges++;
     }
     ended.ifPresent(
         p -> LOG.info(() -> "Taskgate resumed the tasks of " + p.describe() + " (by " + by + ")"));
@@ -219,6 +227,7 @@ public class Pauses implements ThrottleProvider, Pausing {
     Map<String, Pause> now = new HashMap<>(inForce);
     now.put(Pausing.resource(pause.scope(), pause.name()), pause);
     inForce = Map.copyOf(now);
+    localChanges++;
   }
 
   /**
