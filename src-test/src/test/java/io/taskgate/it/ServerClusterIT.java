@@ -215,7 +215,7 @@ class ServerClusterIT {
     }
 
     // one tenant's tasks, three dispatched to each instance: 15 a minute, burst 1, so one budget
-    // gives them slots 4 s apart over 20 s; two budgets would park 4 of them, not 5
+    // gives them slots 4 s apart over 20 s; two budgets would give each slot twice
     String tenant = UUID.randomUUID().toString();
     List<Instant> estimates = new ArrayList<>();
     Map<String, String> ids = new java.util.LinkedHashMap<>();
@@ -231,9 +231,11 @@ class ServerClusterIT {
       estimates.add(Instant.parse(Http.json(sent).getString("estimatedStart")));
       ids.put(Http.json(sent).getString("id"), instance);
     }
-    // each instance's own count, read from its memory: one budget parks 5 of the 6 (two would
-    // park 4). What a peer parked reaches the other's view with the peer's next heartbeat, which
-    // after a start has come later than the few seconds that 5 are parked at once (2 of 5 runs)
+    // each instance's own count, read from its memory: with one budget b's three are parked for
+    // the first 11 s at least (slots 12, 16 and 20 s after the first), however long the dispatches
+    // took (the second task, 4 s after the first, may have started by then on a loaded machine, so
+    // the count alone cannot tell one budget from two: the key's next slot below and the check of
+    // every start do). What a peer parked reaches the other's view with the peer's next heartbeat
     List<String> seen = new ArrayList<>();
     boolean[] peerSeen = {false};
     JsonObject page =
@@ -246,13 +248,13 @@ class ServerClusterIT {
               int peerOfA = onA.getJsonObject("totals").getInt("peerParkedTasks");
               peerSeen[0] |= peerOfA > 0;
               seen.add(onA.getString("at").substring(11, 23) + " " + a + "+" + b + "/" + peerOfA);
-              return a + b == 5 ? onA : null;
+              return a + b >= 3 ? onA : null;
             },
             p -> p != null,
             TIMEOUT,
             Duration.ofMillis(250),
             p ->
-                "five of the tenant's six tasks parked on a and b (seen a+b/a's peers: "
+                "three or more of the tenant's six tasks parked on a and b (seen a+b/a's peers: "
                     + seen
                     + ")");
     // a's view also shows what b parked, as of b's last heartbeat
@@ -268,7 +270,6 @@ class ServerClusterIT {
         Duration.ofMillis(250),
         seenPeer -> "a's view never showed b's parked tasks (seen: " + seen + ")");
     JsonObject row = page.getJsonArray("items").getJsonObject(0);
-    assertThat(row.getInt("parkedCount")).as("a's own and b's, as b last told").isBetween(2, 5);
     Instant first = estimates.stream().min(Instant::compareTo).orElseThrow();
     assertThat(Duration.between(first, Instant.parse(row.getString("nextSlot"))))
         .as("the key's next free slot after six tasks, from the first")
