@@ -175,7 +175,7 @@ class ClusterIT {
    * instance); on the merged timeline the slots reserved for a key are the policy's interval apart
    * and no task starts before its slot. The most starts of a key in one second and how close two
    * starts came are printed, not checked: tasks whose slots passed while their instance was paused
-   * start at once when it resumes (see docs/guide.md, "Several instances on one database").
+   * start at once when it resumes (see docs/several-instances.md).
    */
   @Test
   @Order(2)

@@ -28,7 +28,7 @@ class EarSmokeIT {
   /** Deploy has returned when the tests start; this only covers a slow first request. */
   private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
 
-  /** The default API user that the WAR ships with (docs/guide.md, "Security"). */
+  /** The default API user that the WAR ships with (docs/security.md). */
   private static final String ADMIN = "admin";
 
   private static final String ADMIN_PASSWORD = "taskgate";

@@ -16,11 +16,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The example application as docs/guide.md's "Use Taskgate in your own application" builds it for
- * Payara Server: example/shop-ear, the shop's WAR at {@code /shop} beside Taskgate's engine (an EJB
- * module) and Taskgate's web module at {@code /taskgate}, on a Payara Server domain of its own
- * (portbase {@code taskgate.shop.ports}, its own embedded H2). The environment sets the clerk's
- * password and Taskgate's admin password, turns the viewer and the examples off.
+ * The example application as docs/your-application.md builds it for Payara Server:
+ * example/shop-ear, the shop's WAR at {@code /shop} beside Taskgate's engine (an EJB module) and
+ * Taskgate's web module at {@code /taskgate}, on a Payara Server domain of its own (portbase {@code
+ * taskgate.shop.ports}, its own embedded H2). The environment sets the clerk's password and
+ * Taskgate's admin password, turns the viewer and the examples off.
  */
 class ExampleShopEarIT {
   private static final String DOMAIN = "taskgate-shop";

@@ -19,11 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The example application (example/shop-web) as docs/guide.md's "Use Taskgate in your own
- * application" builds it for Payara Micro: the shop's own WAR with Taskgate's engine in {@code
- * WEB-INF/lib}, its handlers, its JAX-RS application under its own path and its own users. Deployed
- * as built, plus {@link StartupProbe} (a start-up that dispatches a task and takes a second more),
- * and called over HTTP like a client.
+ * The example application (example/shop-web) as docs/your-application.md builds it for Payara
+ * Micro: the shop's own WAR with Taskgate's engine in {@code WEB-INF/lib}, its handlers, its JAX-RS
+ * application under its own path and its own users. Deployed as built, plus {@link StartupProbe} (a
+ * start-up that dispatches a task and takes a second more), and called over HTTP like a client.
  */
 @ExtendWith(ArquillianExtension.class)
 class ExampleShopIT {

@@ -32,11 +32,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The guide's recipe (docs/guide.md, "Several instances on one database") for several instances on
- * Payara Server: a domain of its own (portbase {@code taskgate.dg.ports}, the instances' the next
- * two), its data grid under a cluster name of its own, PostgreSQL (database {@code taskgate_dg}), a
- * deployment group of two instances a and b with the budgets in the grid, and Taskgate's EAR
- * deployed to the group.
+ * The guide's recipe (docs/several-instances.md) for several instances on Payara Server: a domain
+ * of its own (portbase {@code taskgate.dg.ports}, the instances' the next two), its data grid under
+ * a cluster name of its own, PostgreSQL (database {@code taskgate_dg}), a deployment group of two
+ * instances a and b with the budgets in the grid, and Taskgate's EAR deployed to the group.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
