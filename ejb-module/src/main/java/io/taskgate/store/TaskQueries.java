@@ -1,6 +1,7 @@
 package io.taskgate.store;
 
 import io.taskgate.api.TaskStatus;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,6 +63,12 @@ public interface TaskQueries {
    * are absent.
    */
   Map<String, Map<TaskStatus, Long>> countByQueueAndStatus();
+
+  /**
+   * The due time of each queue's longest-waiting QUEUED task that was due by {@code now}, in one
+   * read; queues with no such task are absent.
+   */
+  Map<String, Instant> oldestDueByQueue(Instant now);
 
   /**
    * How many tasks each instance holds IN_PROGRESS (running, or claimed to start at its slot), by

@@ -3,15 +3,19 @@ package io.taskgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.PauseScope;
 import io.taskgate.api.TaskDispatcher;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.ThrottlingManager;
+import io.taskgate.engine.admin.TaskMaintenance;
 import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.jobs.JobThrottlers;
+import io.taskgate.it.engine.GatedTasks;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.ParkingNotesOn;
 import io.taskgate.it.engine.Probe;
+import io.taskgate.it.engine.Tasks;
 import io.taskgate.it.engine.Tasks.Doomed;
 import io.taskgate.it.engine.Tasks.Echo;
 import io.taskgate.it.engine.TestConfigSource;
@@ -25,6 +29,8 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.io.File;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLEncoder;
@@ -40,6 +46,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -73,6 +81,9 @@ class ApiIT {
   private static final String WATCHED = Watched.class.getName();
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
+  /** Where the deployment puts the dashboard and the alerting rules of server-config. */
+  private static final String MONITORING = "it-monitoring/";
+
   @ArquillianResource URL baseUrl;
 
   @Inject TaskDispatcher dispatcher;
@@ -83,12 +94,17 @@ class ApiIT {
   @Inject ThrottlingManager manager;
   @Inject JobThrottlers throttlers;
   @Inject io.taskgate.engine.schedule.Retention retention;
+  @Inject TaskMaintenance maintenance;
 
   private final List<UUID> dispatched = new ArrayList<>();
 
   @Deployment
   static WebArchive taskgateWar() {
-    return EngineIT.taskgateWar(List.of(ParkingNotesOn.class));
+    File config = new File(ItConfig.required("taskgate.serverConfig"));
+    return EngineIT.taskgateWar(List.of(ParkingNotesOn.class))
+        .addAsResource(new File(config, "grafana/taskgate.json"), MONITORING + "taskgate.json")
+        .addAsResource(
+            new File(config, "prometheus/taskgate-rules.yml"), MONITORING + "taskgate-rules.yml");
   }
 
   @AfterEach
@@ -932,6 +948,94 @@ class ApiIT {
         TIMEOUT,
         Duration.ofMillis(200),
         response -> "the key's series are still published: " + response.body());
+  }
+
+  /**
+   * Every series that server-config's Grafana dashboard and Prometheus rules name is a sample of
+   * {@code /metrics}, once the server has done what each counts: a parked key, a rejection, a
+   * throttler wait, a paused queue's backlog (whose gauges read it: two tasks, waiting).
+   */
+  @Test
+  void everySeriesTheDashboardAndTheAlertsNameIsInMetrics() throws Exception {
+    Set<String> named = new TreeSet<>();
+    for (String file : List.of("taskgate.json", "taskgate-rules.yml")) {
+      try (InputStream in = getClass().getClassLoader().getResourceAsStream(MONITORING + file)) {
+        assertThat(in).as(file).isNotNull();
+        Matcher name =
+            Pattern.compile("\\btaskgate_[a-z_]+")
+                .matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        while (name.find()) {
+          named.add(name.group());
+        }
+      }
+    }
+    assertThat(named).as("series named").hasSizeGreaterThan(20);
+
+    List<TaskReceipt> watched = watch(key("series"), 2); // one runs, one parks
+    awaitParked(watched.get(1).taskId());
+    String discardKey = key("discard");
+    for (int i = 0; i < 2; i++) { // the second is discarded
+      dispatched.add(
+          dispatcher.dispatch(new GatedTasks.Discarded(discardKey, discardKey + i)).taskId());
+    }
+    manager.addOrUpdateSemaphore("it-newsletter", 1);
+    String group = key("news");
+    for (int i = 0; i < 3; i++) { // two wait for the one permit
+      dispatched.add(dispatcher.dispatch(new Newsletter(group, group + "-" + i, 50)).taskId());
+    }
+    maintenance.pause(PauseScope.QUEUE, "tiny", "it", "metrics");
+    try {
+      for (int i = 0; i < 2; i++) {
+        dispatched.add(dispatcher.dispatch(new Tasks.Blocker(key("blocked") + i)).taskId());
+      }
+      Pattern queued =
+          Pattern.compile("(?m)^taskgate_tasks_queued\\{[^}]*queue=\"tiny\"[^}]*} ([0-9.]+)");
+      Pattern age =
+          Pattern.compile(
+              "(?m)^taskgate_tasks_backlog_age_seconds\\{[^}]*queue=\"tiny\"[^}]*} ([0-9.]+)");
+      HttpRequest request =
+          HttpRequest.newBuilder(root("metrics?scope=application"))
+              .header("Accept", "text/plain")
+              .GET()
+              .build();
+      String metrics =
+          Await.until(
+              () ->
+                  HttpClient.newHttpClient()
+                      .send(request, HttpResponse.BodyHandlers.ofString())
+                      .body(),
+              body ->
+                  named.stream().allMatch(n -> hasSample(body, n))
+                      && value(queued, body) >= 2
+                      && value(age, body) >= 1,
+              Duration.ofSeconds(90),
+              Duration.ofMillis(500),
+              body ->
+                  "/metrics lacks "
+                      + named.stream().filter(n -> !hasSample(body, n)).toList()
+                      + " or the paused queue's backlog (queued "
+                      + value(queued, body)
+                      + ", age "
+                      + value(age, body)
+                      + "):\n"
+                      + body);
+      assertThat(metrics)
+          .containsPattern("(?m)^taskgate_cluster_instances\\{[^}]*state=\"alive\"[^}]*} 1")
+          .containsPattern("(?m)^taskgate_cluster_dead_instance_tasks\\{[^}]*} 0");
+    } finally {
+      maintenance.resume(PauseScope.QUEUE, "tiny", "it");
+    }
+  }
+
+  /** Whether {@code metrics} has a sample of the series {@code name} (not only its HELP line). */
+  private static boolean hasSample(String metrics, String name) {
+    return Pattern.compile("(?m)^" + Pattern.quote(name) + "[{ ]").matcher(metrics).find();
+  }
+
+  /** The first value {@code sample} matches in {@code metrics}, or -1. */
+  private static double value(Pattern sample, String metrics) {
+    Matcher m = sample.matcher(metrics);
+    return m.find() ? Double.parseDouble(m.group(1)) : -1;
   }
 
   @Test

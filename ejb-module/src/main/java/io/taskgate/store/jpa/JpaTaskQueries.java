@@ -9,6 +9,8 @@ import io.taskgate.store.TaskPage;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskQuery;
 import jakarta.persistence.TypedQuery;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -241,6 +243,25 @@ public final class JpaTaskQueries implements TaskQueries {
                 .put((TaskStatus) row[1], ((Number) row[2]).longValue());
           }
           return counts;
+        });
+  }
+
+  @Override
+  public Map<String, Instant> oldestDueByQueue(Instant now) {
+    return tx.inTransaction(
+        em -> {
+          Map<String, Instant> oldest = new TreeMap<>();
+          for (Object[] row :
+              em.createQuery(
+                      "SELECT t.queue, MIN(t.scheduledAt) FROM TaskEntity t"
+                          + " WHERE t.status = :status AND t.scheduledAt <= :now GROUP BY t.queue",
+                      Object[].class)
+                  .setParameter("status", TaskStatus.QUEUED)
+                  .setParameter("now", TaskEntity.column(now))
+                  .getResultList()) {
+            oldest.put((String) row[0], ((OffsetDateTime) row[1]).toInstant());
+          }
+          return oldest;
         });
   }
 

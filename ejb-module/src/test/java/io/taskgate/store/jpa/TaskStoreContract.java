@@ -1445,6 +1445,33 @@ abstract class TaskStoreContract {
   }
 
   @Test
+  void oldestDueByQueueIsEachQueuesLongestWaitingQueuedTaskDueByNow() {
+    store.insert(queued(null, T0.plusSeconds(10), T0));
+    store.insert(queued(null, T0.plusSeconds(30), T0));
+    store.insert(queued(null, T0.plusSeconds(90), T0)); // not due at +60 s
+    StoredTask older = queued(null, T0, T0);
+    store.insert(older);
+    store.update(older, older.withStatus(CANCELLED), T0); // no longer queued
+    store.insert(
+        StoredTask.queued(
+            UUID.randomUUID(),
+            "com.example.Report",
+            "{}",
+            "reports",
+            null,
+            T0.plusSeconds(50),
+            null,
+            T0));
+
+    assertThat(queries.oldestDueByQueue(T0.plusSeconds(60)))
+        .isEqualTo( // the store keeps microseconds
+            Map.of(
+                "default", T0.plusSeconds(10).truncatedTo(ChronoUnit.MICROS),
+                "reports", T0.plusSeconds(50).truncatedTo(ChronoUnit.MICROS)));
+    assertThat(queries.oldestDueByQueue(T0.plusSeconds(5))).isEmpty();
+  }
+
+  @Test
   void anEmptyStoreCountsNothing() {
     assertThat(queries.countByQueueAndStatus()).isEmpty();
   }

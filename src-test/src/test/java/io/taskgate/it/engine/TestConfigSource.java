@@ -39,6 +39,7 @@ public class TestConfigSource implements ConfigSource {
           Map.entry("taskgate.security.user.viewer.password", ""),
           Map.entry("taskgate.metrics.top-keys-refresh", "PT0.5S"),
           Map.entry("taskgate.metrics.tasks", "true"),
+          Map.entry("taskgate.metrics.backlog-refresh", "PT0.5S"),
           Map.entry("taskgate.limiter.it-configured.algorithm", "fixed-window"),
           Map.entry("taskgate.limiter.it-configured.permits", "2"),
           Map.entry("taskgate.limiter.it-configured.period", "PT1M"));
