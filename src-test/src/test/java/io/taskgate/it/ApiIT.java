@@ -15,7 +15,6 @@ import io.taskgate.it.engine.GatedTasks;
 import io.taskgate.it.engine.GatedTasks.Paced;
 import io.taskgate.it.engine.ParkingNotesOn;
 import io.taskgate.it.engine.Probe;
-import io.taskgate.it.engine.Tasks;
 import io.taskgate.it.engine.Tasks.Doomed;
 import io.taskgate.it.engine.Tasks.Echo;
 import io.taskgate.it.engine.TestConfigSource;
@@ -953,7 +952,7 @@ class ApiIT {
   /**
    * Every series that server-config's Grafana dashboard and Prometheus rules name is a sample of
    * {@code /metrics}, once the server has done what each counts: a parked key, a rejection, a
-   * throttler wait, a paused queue's backlog (whose gauges read it: two tasks, waiting).
+   * throttler wait, a backlog an hour old (two tasks of a paused key, due an hour ago).
    */
   @Test
   void everySeriesTheDashboardAndTheAlertsNameIsInMetrics() throws Exception {
@@ -983,16 +982,26 @@ class ApiIT {
     for (int i = 0; i < 3; i++) { // two wait for the one permit
       dispatched.add(dispatcher.dispatch(new Newsletter(group, group + "-" + i, 50)).taskId());
     }
-    maintenance.pause(PauseScope.QUEUE, "tiny", "it", "metrics");
+    // two tasks of a paused key, due an hour ago: the default queue's backlog, an hour old
+    String pausedKey = key("backlog");
+    maintenance.pause(PauseScope.KEY, pausedKey, "it", "metrics");
+    List<UUID> held = new ArrayList<>();
     try {
       for (int i = 0; i < 2; i++) {
-        dispatched.add(dispatcher.dispatch(new Tasks.Blocker(key("blocked") + i)).taskId());
+        UUID id =
+            dispatcher
+                .dispatch(
+                    new Watched(pausedKey, key("held") + i),
+                    DispatchOptions.now().at(Instant.now().minus(Duration.ofHours(1))))
+                .taskId();
+        held.add(id);
+        dispatched.add(id);
       }
       Pattern queued =
-          Pattern.compile("(?m)^taskgate_tasks_queued\\{[^}]*queue=\"tiny\"[^}]*} ([0-9.]+)");
+          Pattern.compile("(?m)^taskgate_tasks_queued\\{[^}]*queue=\"default\"[^}]*} ([0-9.]+)");
       Pattern age =
           Pattern.compile(
-              "(?m)^taskgate_tasks_backlog_age_seconds\\{[^}]*queue=\"tiny\"[^}]*} ([0-9.]+)");
+              "(?m)^taskgate_tasks_backlog_age_seconds\\{[^}]*queue=\"default\"[^}]*} ([0-9.]+)");
       HttpRequest request =
           HttpRequest.newBuilder(root("metrics?scope=application"))
               .header("Accept", "text/plain")
@@ -1007,13 +1016,13 @@ class ApiIT {
               body ->
                   named.stream().allMatch(n -> hasSample(body, n))
                       && value(queued, body) >= 2
-                      && value(age, body) >= 1,
+                      && value(age, body) >= 3000,
               Duration.ofSeconds(90),
               Duration.ofMillis(500),
               body ->
                   "/metrics lacks "
                       + named.stream().filter(n -> !hasSample(body, n)).toList()
-                      + " or the paused queue's backlog (queued "
+                      + " or the default queue's backlog (queued "
                       + value(queued, body)
                       + ", age "
                       + value(age, body)
@@ -1023,7 +1032,8 @@ class ApiIT {
           .containsPattern("(?m)^taskgate_cluster_instances\\{[^}]*state=\"alive\"[^}]*} 1")
           .containsPattern("(?m)^taskgate_cluster_dead_instance_tasks\\{[^}]*} 0");
     } finally {
-      maintenance.resume(PauseScope.QUEUE, "tiny", "it");
+      held.forEach(dispatcher::cancel);
+      maintenance.resume(PauseScope.KEY, pausedKey, "it");
     }
   }
 

@@ -34,7 +34,7 @@ public record LastHour(StatsView view, List<String> charted) {
    * minute, a series holding the counts that apply to it (tasks or calls); an attribute of the
    * page, which escapes it.
    */
-  public String getJson() {
+  public String json() {
     JsonArrayBuilder series = Json.createArrayBuilder();
     if (charted.stream().anyMatch(count -> !CALLS.contains(count))) {
       for (StatsView.Series s : view.series()) {
@@ -108,7 +108,7 @@ public record LastHour(StatsView view, List<String> charted) {
   }
 
   /** Whose counts these are: "this instance" or "2 instances (a, b)". */
-  public String getInstances() {
+  public String instances() {
     List<String> ids = view.instances();
     return ids.size() == 1
         ? "this instance"

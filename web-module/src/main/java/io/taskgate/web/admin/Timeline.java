@@ -247,17 +247,17 @@ public record Timeline(
   }
 
   /** The right end of the drawing area. */
-  public int getRight() {
+  public int right() {
     return WIDTH - RIGHT;
   }
 
   /** The left end of the drawing area. */
-  public int getLeft() {
+  public int left() {
     return LEFT;
   }
 
   /** Every shape drawn: a bound the page keeps whatever the number of parked tasks. */
-  public int getShapes() {
+  public int shapes() {
     return started.size() + reserved.size() + parked.size();
   }
 

@@ -37,7 +37,7 @@ class LastHourTest {
                       new long[] {10, 20}, new long[] {0, 5}, new long[] {2, 0}, ZERO))));
 
   static JsonObject json(LastHour hour) {
-    return Json.createReader(new StringReader(hour.getJson())).readObject();
+    return Json.createReader(new StringReader(hour.json())).readObject();
   }
 
   @Test
@@ -72,7 +72,7 @@ class LastHourTest {
     assertThat(hour.total("throttleWaited")).isEqualTo(3);
     assertThat(hour.total("callsGranted")).isEqualTo(30);
     assertThat(hour.total("callsRefused")).isEqualTo(2);
-    assertThat(hour.getInstances()).isEqualTo("2 instances (a, b)");
+    assertThat(hour.instances()).isEqualTo("2 instances (a, b)");
     assertThatThrownBy(() -> hour.total("callsLost")).hasMessageContaining("callsLost");
   }
 }

@@ -84,15 +84,15 @@ class TimelineTest {
     Timeline timeline = Timeline.of(pacing);
 
     assertThat(timeline.window()).isEqualTo(Timeline.Window.ONE_HOUR);
-    assertThat(timeline.getShapes()).isLessThanOrEqualTo(Timeline.BINS);
+    assertThat(timeline.shapes()).isLessThanOrEqualTo(Timeline.BINS);
     int drawn = timeline.parked().stream().mapToInt(Timeline.Mark::count).sum();
     assertThat(drawn).isEqualTo(50 * 60); // the 50 minutes ahead of now
     assertThat(drawn + timeline.parkedLater()).isEqualTo(10_000);
     assertThat(timeline.parked())
         .allSatisfy(
             m -> {
-              assertThat(m.x()).isBetween((double) Timeline.LEFT, (double) timeline.getRight());
-              assertThat(m.x() + m.barWidth()).isLessThanOrEqualTo(timeline.getRight());
+              assertThat(m.x()).isBetween((double) Timeline.LEFT, (double) timeline.right());
+              assertThat(m.x() + m.barWidth()).isLessThanOrEqualTo(timeline.right());
               assertThat(m.barHeight()).isBetween(0.0, (double) Timeline.BAR);
             });
     assertThat(timeline.parked().get(10).title()).matches("\\d+ parked until in .* to in .*");
