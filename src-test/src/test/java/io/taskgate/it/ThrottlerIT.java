@@ -36,6 +36,7 @@ import jakarta.json.JsonObject;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -204,17 +205,18 @@ class ThrottlerIT {
     assertThat(row.getInt("limit")).isEqualTo(2);
     assertThat(row.getJsonArray("usedBy").getString(0)).isEqualTo(Export.class.getName());
     assertThat(row.getBoolean("removable")).isFalse();
-    assertThat(
-            Http.send(
-                    "GET",
-                    api(
-                        "throttlers/concurrency/"
-                            + java.net.URLEncoder.encode(id, "UTF-8").replace("+", "%20")),
-                    null,
-                    ADMIN,
-                    PASSWORD)
-                .statusCode())
-        .isEqualTo(200);
+    // by ?id=: Payara 7 refuses a colon in a path (HTTP 500 from its authorization)
+    HttpResponse<String> one =
+        Http.send(
+            "GET",
+            api(
+                "throttlers/concurrency?id="
+                    + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8)),
+            null,
+            ADMIN,
+            PASSWORD);
+    assertThat(one.statusCode()).as(one.body()).isEqualTo(200);
+    assertThat(Http.json(one).getString("id")).isEqualTo(id);
   }
 
   private long newslettersMadeToWait() {

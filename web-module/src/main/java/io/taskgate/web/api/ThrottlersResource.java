@@ -109,6 +109,25 @@ public class ThrottlersResource {
   }
 
   /**
+   * One throttler, its id given as the query parameter {@code id}: the form for an id with a colon
+   * (a concurrency limit's, {@code com.acme.Export:{tenant}}), which Payara 7's authorization
+   * refuses in a path before the request reaches Taskgate.
+   */
+  @GET
+  @Path("{kind}")
+  @Operation(summary = "One throttler, by ?id= (ids with a colon)")
+  @APIResponse(
+      responseCode = "404",
+      description = "No such throttler",
+      content = @Content(mediaType = ApiProblem.MEDIA_TYPE))
+  public ThrottlerView findById(@PathParam("kind") String kind, @QueryParam("id") String id) {
+    if (id == null || id.isBlank()) {
+      throw ApiProblem.invalidParameter("id", id, "the throttler's id is required");
+    }
+    return find(kind, id);
+  }
+
+  /**
    * Defines or changes a semaphore ({@code {"maxCount": 3}}) or a window ({@code {"limit": 5,
    * "interval": "PT2S", "buckets": 1}}, dynamic windows also {@code capacity}, {@code minLimit},
    * {@code maxLimit}).

@@ -142,6 +142,10 @@ public class TaskgateMetrics {
             MetricUnits.NONE),
         () -> cluster.limiter().localDecisions(),
         instance);
+    // created here, in the application's context: created first by a scrape (on the metrics
+    // endpoint's thread, outside the application's naming context), its @Resource executor could
+    // not be injected and both gauges would be missing from /metrics
+    events.connections();
     registry.gauge(
         MetricMetadata.of(EVENT_CONNECTIONS, "Open /api/events connections", MetricUnits.NONE),
         events::connections);
