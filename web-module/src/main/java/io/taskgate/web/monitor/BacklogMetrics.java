@@ -9,14 +9,10 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.metrics.MetricID;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
@@ -51,10 +47,11 @@ public class BacklogMetrics {
   @Inject BacklogViews backlog;
   @Inject EngineMonitor engine;
 
-  private final Map<MetricID, AtomicLong> values = new ConcurrentHashMap<>();
+  private SettableGauges gauges;
   private ScheduledFuture<?> refresher;
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    gauges = new SettableGauges(registry);
     String text = config.getOptionalValue(REFRESH_KEY, String.class).orElse(DEFAULT_REFRESH);
     Duration refresh;
     try {
@@ -85,51 +82,39 @@ public class BacklogMetrics {
       BacklogView view = backlog.backlog();
       for (BacklogView.QueueBacklog queue : view.queues()) {
         Tag tag = new Tag("queue", queue.queue());
-        set(QUEUED, "QUEUED tasks of the queue", MetricUnits.NONE, queue.queued(), tag);
-        set(
+        gauges.set(QUEUED, "QUEUED tasks of the queue", MetricUnits.NONE, queue.queued(), tag);
+        gauges.set(
             IN_PROGRESS,
             "IN_PROGRESS tasks of the queue, on every instance",
             MetricUnits.NONE,
             queue.inProgress(),
             tag);
-        set(
+        gauges.set(
             BACKLOG_AGE,
             "How long the queue's longest-waiting due task has waited",
             MetricUnits.SECONDS,
             queue.age(view.at()).toSeconds(),
             tag);
       }
-      set(
+      gauges.set(
           INSTANCES,
           "Instances sharing the database, by heartbeat",
           MetricUnits.NONE,
           view.instancesAlive(),
           new Tag("state", "alive"));
-      set(
+      gauges.set(
           INSTANCES,
           "Instances sharing the database, by heartbeat",
           MetricUnits.NONE,
           view.instancesDead(),
           new Tag("state", "dead"));
-      set(
+      gauges.set(
           DEAD_INSTANCE_TASKS,
           "Tasks held IN_PROGRESS by instances whose heartbeat stopped",
           MetricUnits.NONE,
           view.deadInstanceTasks());
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate could not read its backlog for the metrics; retried", e);
-    }
-  }
-
-  private void set(String name, String description, String unit, long value, Tag... tags) {
-    MetricID id = new MetricID(name, tags);
-    AtomicLong holder = values.get(id);
-    if (holder == null) {
-      AtomicLong created = new AtomicLong(value);
-      registry.gauge(MetricMetadata.of(name, description, unit), created::get, tags);
-      values.put(id, created);
-    } else {
-      holder.set(value);
     }
   }
 }

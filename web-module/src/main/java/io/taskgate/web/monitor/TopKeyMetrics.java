@@ -18,12 +18,9 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
@@ -67,13 +64,14 @@ public class TopKeyMetrics {
 
   @Inject EngineMonitor engine;
 
-  private final Map<MetricID, AtomicLong> keyValues = new ConcurrentHashMap<>();
+  private SettableGauges gauges;
   private ScheduledFuture<?> refresher;
   private int topKeys;
   private KeyLabels labels;
   private volatile List<KeyLabel> published = List.of();
 
   void start(@Observes @Initialized(ApplicationScoped.class) Object started) {
+    gauges = new SettableGauges(registry);
     topKeys = config.getOptionalValue(TOP_KEYS_KEY, Integer.class).orElse(DEFAULT_TOP_KEYS);
     if (topKeys < 0 || topKeys > MAX_TOP_KEYS) {
       throw new IllegalArgumentException(
@@ -137,7 +135,7 @@ public class TopKeyMetrics {
                 ? 0
                 : Math.max(0, Duration.between(now, row.nextSlot()).toSeconds());
         current.add(
-            keyGauge(
+            gauges.set(
                 KEY_PARKED,
                 "Parked tasks of one of the top keys",
                 MetricUnits.NONE,
@@ -148,26 +146,21 @@ public class TopKeyMetrics {
                 ? 0
                 : Math.max(0, Duration.between(now, row.parkedUntil()).toSeconds());
         current.add(
-            keyGauge(
+            gauges.set(
                 KEY_DRAIN,
                 "Until the last parked task of one of the top keys reaches its slot",
                 MetricUnits.SECONDS,
                 drain,
                 tags));
         current.add(
-            keyGauge(
+            gauges.set(
                 KEY_WAIT,
                 "Until the next free slot of one of the top keys",
                 MetricUnits.SECONDS,
                 wait,
                 tags));
       }
-      for (MetricID id : Set.copyOf(keyValues.keySet())) {
-        if (!current.contains(id)) {
-          registry.remove(id);
-          keyValues.remove(id);
-        }
-      }
+      gauges.retainOnly(current);
       published = List.copyOf(shown);
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "Taskgate could not refresh its per-key metrics; retried", e);
@@ -182,18 +175,5 @@ public class TopKeyMetrics {
   /** How keys are labelled: {@code hashed} or {@code plain} ({@value KeyLabels#MODE_KEY}). */
   public String keyLabelMode() {
     return labels.mode();
-  }
-
-  private MetricID keyGauge(String name, String description, String unit, long value, Tag... tags) {
-    MetricID id = new MetricID(name, tags);
-    AtomicLong holder = keyValues.get(id);
-    if (holder == null) {
-      AtomicLong created = new AtomicLong(value);
-      registry.gauge(MetricMetadata.of(name, description, unit), created::get, tags);
-      keyValues.put(id, created);
-    } else {
-      holder.set(value);
-    }
-    return id;
   }
 }
