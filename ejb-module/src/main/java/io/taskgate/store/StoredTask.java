@@ -30,6 +30,9 @@ import java.util.function.Consumer;
  *     from a dead one), or null for none
  * @param rateKey the task's rate-limit key as its type's gate keys it, set at dispatch; null for a
  *     task without one (its type is not rate-limited, or it has no key), or stored before keys were
+ * @param traceParent the trace context of the code that dispatched it, as a W3C {@code traceparent}
+ *     header value, or null when tracing was off (or it was stored before traces were); its
+ *     attempts are spans in that trace
  */
 public record StoredTask(
     UUID id,
@@ -47,7 +50,8 @@ public record StoredTask(
     Instant updatedAt,
     long version,
     String owner,
-    String rateKey) {
+    String rateKey,
+    String traceParent) {
 
   /** Checks the fields that must be present. */
   public StoredTask {
@@ -87,12 +91,18 @@ public record StoredTask(
         now,
         0,
         null,
+        null,
         null);
   }
 
   /** This task with its rate-limit key. */
   public StoredTask withRateKey(String rateKey) {
     return copy(draft -> draft.rateKey = rateKey);
+  }
+
+  /** This task carrying the trace context {@code traceParent} (a W3C traceparent, or null). */
+  public StoredTask withTraceParent(String traceParent) {
+    return copy(draft -> draft.traceParent = traceParent);
   }
 
   /** This task with another status. */
@@ -157,6 +167,7 @@ public record StoredTask(
     private long version;
     private String owner;
     private String rateKey;
+    private String traceParent;
 
     Draft(StoredTask task) {
       id = task.id;
@@ -175,6 +186,7 @@ public record StoredTask(
       version = task.version;
       owner = task.owner;
       rateKey = task.rateKey;
+      traceParent = task.traceParent;
     }
 
     StoredTask task() {
@@ -194,7 +206,8 @@ public record StoredTask(
           updatedAt,
           version,
           owner,
-          rateKey);
+          rateKey,
+          traceParent);
     }
   }
 }

@@ -27,7 +27,8 @@ class StoredTaskTest {
           T0.plusSeconds(2),
           7,
           "instance-a",
-          "tenant-1");
+          "tenant-1",
+          "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
 
   @Test
   void eachCopyChangesItsOwnFieldAndKeepsEveryOther() {
@@ -41,6 +42,7 @@ class StoredTaskTest {
     assertThat(TASK.withLastError(null)).isEqualTo(with(TASK, 8, null));
     assertThat(TASK.withRuns(4L)).isEqualTo(with(TASK, 10, 4L));
     assertThat(TASK.withOwner(null)).isEqualTo(with(TASK, 14, null));
+    assertThat(TASK.withTraceParent(null)).isEqualTo(with(TASK, 16, null));
   }
 
   @Test
@@ -75,7 +77,8 @@ class StoredTaskTest {
       task.updatedAt(),
       task.version(),
       task.owner(),
-      task.rateKey()
+      task.rateKey(),
+      task.traceParent()
     };
     values[index] = value;
     return new StoredTask(
@@ -94,6 +97,7 @@ class StoredTaskTest {
         (Instant) values[12],
         (long) values[13],
         (String) values[14],
-        (String) values[15]);
+        (String) values[15],
+        (String) values[16]);
   }
 }

@@ -45,7 +45,8 @@ final class JdbcWrites {
     INSERT(
         "INSERT INTO taskgate_task (id, type, payload, status, queue, task_key, scheduled_at,"
             + " attempt, last_error, recurrence, runs, created_at, updated_at, version,"
-            + " owner_instance, rate_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+            + " owner_instance, rate_key, trace_parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            + " ?, ?, ?, ?, ?, ?)"),
     UPDATE(
         "UPDATE taskgate_task SET status = ?, queue = ?, task_key = ?, scheduled_at = ?,"
             + " attempt = ?, last_error = ?, recurrence = ?, runs = ?, updated_at = ?,"
@@ -203,6 +204,9 @@ final class JdbcWrites {
     statement.setString(i++, task.owner());
     if (kind != Kind.UPDATE) {
       statement.setString(i++, task.rateKey());
+    }
+    if (kind == Kind.INSERT) {
+      statement.setString(i++, task.traceParent());
     }
     if (kind != Kind.INSERT) {
       statement.setString(i++, task.id().toString());

@@ -231,7 +231,9 @@ public final class JpaTaskStore implements TaskStore {
                 update.now(),
                 Math.addExact(expected.version(), 1),
                 changed.owner(),
-                changed.rateKey()));
+                changed.rateKey(),
+                // kept from the insert: no update writes it
+                changed.traceParent() != null ? changed.traceParent() : expected.traceParent()));
     boolean statusChanged = expected.status() != next.status();
     TaskAudit audit =
         statusChanged && level.records(next.status())

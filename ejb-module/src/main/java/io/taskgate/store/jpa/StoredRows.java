@@ -51,7 +51,11 @@ final class StoredRows {
         // is not kept: the task is then not found by its key
         task.rateKey() == null || task.rateKey().length() > TaskEntity.RATE_KEY_LENGTH
             ? null
-            : task.rateKey());
+            : task.rateKey(),
+        // a trace context that does not fit is dropped: the task runs in a trace of its own
+        task.traceParent() == null || task.traceParent().length() > TaskEntity.TRACE_PARENT_LENGTH
+            ? null
+            : task.traceParent());
   }
 
   static Instant micros(Instant instant) {

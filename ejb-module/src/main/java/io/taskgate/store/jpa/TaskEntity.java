@@ -45,6 +45,7 @@ class TaskEntity {
   static final String TIMESTAMP = "TIMESTAMP(6) WITH TIME ZONE";
   static final int OWNER_LENGTH = 64;
   static final int RATE_KEY_LENGTH = 1024;
+  static final int TRACE_PARENT_LENGTH = 128;
 
   @Id
   @Column(name = "id", length = UUID_LENGTH, nullable = false, updatable = false)
@@ -99,6 +100,10 @@ class TaskEntity {
   @Column(name = "rate_key", length = RATE_KEY_LENGTH)
   private String rateKey;
 
+  /** The dispatching code's trace context (see {@link StoredTask#traceParent}); schema 5. */
+  @Column(name = "trace_parent", length = TRACE_PARENT_LENGTH, updatable = false)
+  private String traceParent;
+
   protected TaskEntity() {}
 
   /** The row of {@code task}, which the store has already normalized. */
@@ -119,6 +124,7 @@ class TaskEntity {
     version = task.version();
     owner = task.owner();
     rateKey = task.rateKey();
+    traceParent = task.traceParent();
   }
 
   /** {@code instant} as the timestamp columns take it (bound as an instant, not a wall clock). */
@@ -143,6 +149,7 @@ class TaskEntity {
         updatedAt.toInstant(),
         version,
         owner,
-        rateKey);
+        rateKey,
+        traceParent);
   }
 }

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Test;
  * migrations (after adding a migration), before comparing.
  */
 class SchemaTest {
-  private static final String LATEST = "4";
+  private static final String LATEST = "5";
 
   @Test
   void onH2TheMigrationsTheScriptAndTheEntitiesMakeTheKeptShape() throws Exception {
@@ -60,7 +60,7 @@ class SchemaTest {
       assertThat(shape.tables()).hasSize(10);
       assertThat(shape.text()).isEqualTo(kept("h2").text());
       assertThat(SchemaShape.read(s, "PUBLIC")).isEqualTo(shape);
-      assertThat(SchemaShape.read(e, "PUBLIC")).isEqualTo(shape);
+      assertSameButForColumnPositions(SchemaShape.read(e, "PUBLIC"), shape);
     }
   }
 
@@ -86,13 +86,23 @@ class SchemaTest {
         assertThat(shape.tables()).hasSize(10);
         assertThat(shape.text()).isEqualTo(kept("postgresql").text());
         assertThat(SchemaShape.read(c, script)).isEqualTo(shape);
-        assertThat(SchemaShape.read(c, entities)).isEqualTo(shape);
+        assertSameButForColumnPositions(SchemaShape.read(c, entities), shape);
       }
     } finally {
       PostgresTaskStoreTest.execute("DROP SCHEMA " + migrated + " CASCADE");
       PostgresTaskStoreTest.execute("DROP SCHEMA " + script + " CASCADE");
       PostgresTaskStoreTest.execute("DROP SCHEMA " + entities + " CASCADE");
     }
+  }
+
+  /**
+   * The entities' tables against the migrated ones: the same columns, types and indexes, in any
+   * column order (EclipseLink orders a table's columns by name; a migration adds a column last).
+   */
+  private static void assertSameButForColumnPositions(SchemaShape entities, SchemaShape migrated) {
+    assertThat(entities.tables().keySet()).isEqualTo(migrated.tables().keySet());
+    assertThat(entities.differencesFrom(migrated)).as("what the entities lack").isEmpty();
+    assertThat(migrated.differencesFrom(entities)).as("what the migrations lack").isEmpty();
   }
 
   /** The check that fails a build whose entity maps a column no migration makes. */
@@ -175,7 +185,12 @@ class SchemaTest {
    * The scripts of every version, oldest first, by file name under db/taskgate/&lt;database&gt;.
    */
   static final List<String> SCRIPTS =
-      List.of("V1__baseline.sql", "V2__task_ended_index.sql", "V3__pause.sql", "V4__unique.sql");
+      List.of(
+          "V1__baseline.sql",
+          "V2__task_ended_index.sql",
+          "V3__pause.sql",
+          "V4__unique.sql",
+          "V5__trace_parent.sql");
 
   /**
    * Runs the database's scripts by hand, oldest first, statement by statement (each ends a line

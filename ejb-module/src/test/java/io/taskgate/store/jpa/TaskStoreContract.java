@@ -204,6 +204,7 @@ abstract class TaskStoreContract {
             T0.plusNanos(210),
             0,
             null,
+            null,
             null);
     store.insert(task);
 
@@ -226,6 +227,7 @@ abstract class TaskStoreContract {
                 Instant.parse("2025-03-30T00:59:58.123456Z"),
                 Instant.parse("2025-03-30T00:59:58.123456Z"),
                 0,
+                null,
                 null,
                 null));
   }
@@ -502,6 +504,7 @@ abstract class TaskStoreContract {
         micros(task.updatedAt()),
         task.version(),
         task.owner(),
+        null,
         null);
   }
 
@@ -580,6 +583,7 @@ abstract class TaskStoreContract {
             task.createdAt(),
             task.updatedAt(),
             0,
+            null,
             null,
             null);
 
@@ -941,6 +945,7 @@ abstract class TaskStoreContract {
             micros(T0.plusSeconds(1)),
             1,
             null,
+            null,
             null);
 
     List<Optional<StoredTask>> results =
@@ -1204,6 +1209,31 @@ abstract class TaskStoreContract {
     StoredTask replaced =
         store.update(globex, globex.withPayload("{}").withRateKey("initech"), T0).orElseThrow();
     assertThat(store.find(replaced.id()).orElseThrow().rateKey()).isEqualTo("initech");
+  }
+
+  @Test
+  void aTaskKeepsTheTraceContextItWasStoredWithThroughItsUpdates() {
+    String parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    StoredTask traced = queued(null, T0, T0).withTraceParent(parent);
+    StoredTask plain = queued(null, T0, T0.plusSeconds(1));
+    StoredTask tooLong = queued(null, T0, T0.plusSeconds(2)).withTraceParent("t".repeat(129));
+    store.insert(traced);
+    store.writeAll(List.of(new TaskWrite.Insert(plain), new TaskWrite.Insert(tooLong)));
+
+    StoredTask running = store.update(traced, traced.withStatus(IN_PROGRESS), T0).orElseThrow();
+    // a copy that lost it (built anew) does not erase it: no update writes the column
+    StoredTask back =
+        store.update(running, running.withStatus(QUEUED).withTraceParent(null), T0).orElseThrow();
+    StoredTask newPayload = store.update(back, back.withPayload("{\"a\":1}"), T0).orElseThrow();
+
+    assertThat(running.traceParent()).isEqualTo(parent);
+    assertThat(back.traceParent()).isEqualTo(parent);
+    assertThat(newPayload.traceParent()).isEqualTo(parent);
+    assertThat(store.find(traced.id()).orElseThrow().traceParent()).isEqualTo(parent);
+    assertThat(store.findAll(List.of(traced.id(), plain.id())))
+        .extracting(StoredTask::traceParent)
+        .containsExactlyInAnyOrder(parent, null);
+    assertThat(store.find(tooLong.id()).orElseThrow().traceParent()).as("too long").isNull();
   }
 
   @Test
