@@ -326,6 +326,35 @@ class ArchitectureTest {
         .contains("DoorUser");
   }
 
+  /**
+   * OpenTelemetry is named by the trace package alone, and there only by the class that is loaded
+   * when tracing is on: off (or on a server without MicroProfile Telemetry), no class of it loads.
+   */
+  static ArchRule onlyTheSpansNameOpenTelemetry(String trace) {
+    return noClasses()
+        .that()
+        .doNotHaveFullyQualifiedName(trace + ".OtelSpans")
+        .and()
+        .doNotHaveFullyQualifiedName(trace + ".OtelSpans$1")
+        .and()
+        .doNotHaveFullyQualifiedName(trace + ".OtelSpans$2")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.opentelemetry..")
+        .because("the engine traces through engine.trace, which loads OpenTelemetry only when on");
+  }
+
+  @Test
+  void onlyTheSpansNameOpenTelemetry() {
+    onlyTheSpansNameOpenTelemetry("io.taskgate.engine.trace").check(PRODUCTION);
+    // and it can fail: excused elsewhere, the spans themselves break it
+    assertThat(
+            onlyTheSpansNameOpenTelemetry("io.taskgate.engine.elsewhere")
+                .evaluate(PRODUCTION)
+                .hasViolation())
+        .isTrue();
+  }
+
   /** CDI refuses a normal-scoped bean with a public field (WELD-000075) at deployment. */
   static ArchRule noPublicFieldsInNormalScopedBeans() {
     return fields()

@@ -20,6 +20,7 @@ import io.taskgate.engine.run.ClaimsAhead;
 import io.taskgate.engine.run.RunningTasks;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.Throttles;
+import io.taskgate.engine.trace.TaskTracing;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
@@ -62,10 +63,11 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
   private final DispatchLimits limits;
   private final Instances instances;
   private final UniqueTasks uniques;
+  private final TaskTracing tracing;
 
   /** For the CDI proxy. */
   protected DefaultTaskDispatcher() {
-    this(null, null, null, null, null, null, null, null, null, null, null, null);
+    this(null, null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   @Inject
@@ -81,7 +83,8 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       InstantSource clock,
       TaskValidation validation,
       DispatchLimits limits,
-      Instances instances) {
+      Instances instances,
+      TaskTracing tracing) {
     this.store = store;
     this.registry = registry;
     this.payloads = payloads;
@@ -95,6 +98,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     this.limits = limits;
     this.instances = instances;
     this.uniques = new UniqueTasks(store, throttles);
+    this.tracing = tracing;
   }
 
   @Override
@@ -124,6 +128,26 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     }
     Instant now = clock.instant();
     Instant due = options.dueAt(now);
+    TaskTracing.Dispatch traced =
+        tracing.dispatching(
+            tasks.isEmpty() || tasks.get(0) == null ? "" : tasks.get(0).getClass().getName(),
+            tasks.size());
+    try {
+      List<TaskReceipt> receipts = storeAll(tasks, options, due, now, traced.traceParent());
+      traced.stored(receipts.isEmpty() ? null : receipts.get(0).taskId(), null, false);
+      return receipts;
+    } catch (RuntimeException e) {
+      traced.failed(e);
+      throw e;
+    }
+  }
+
+  private List<TaskReceipt> storeAll(
+      List<? extends Task> tasks,
+      DispatchOptions options,
+      Instant due,
+      Instant now,
+      String traceParent) {
     List<StoredTask> queued = new ArrayList<>(tasks.size());
     List<Instant> estimates = new ArrayList<>(tasks.size());
     List<TaskWrite> inserts = new ArrayList<>(tasks.size());
@@ -149,7 +173,8 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
           StoredTask.queued(
                   UUID.randomUUID(), handler.typeName(), payload, queue, null, due, null, now)
               .withOwner(instances.self())
-              .withRateKey(rateKey);
+              .withRateKey(rateKey)
+              .withTraceParent(traceParent);
       queued.add(stored);
       estimates.add(throttles.estimatedStart(handler, rateKey, due, now));
       inserts.add(new TaskWrite.Insert(stored));
@@ -296,8 +321,25 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
         taskId, null, "it kept changing while it was being queued again; try again");
   }
 
+  /** Stores a task (see {@link #storeOne}) in a dispatch span when tracing is on. */
   private TaskReceipt store(
       Task task, DispatchOptions options, Instant due, String recurrence, Instant now) {
+    TaskTracing.Dispatch traced = tracing.dispatching(task.getClass().getName(), 1);
+    try {
+      return storeOne(task, options, due, recurrence, now, traced);
+    } catch (RuntimeException e) {
+      traced.failed(e);
+      throw e;
+    }
+  }
+
+  private TaskReceipt storeOne(
+      Task task,
+      DispatchOptions options,
+      Instant due,
+      String recurrence,
+      Instant now,
+      TaskTracing.Dispatch traced) {
     HandlerInfo handler = registry.require(task.getClass());
     validation.check(task, null);
     TaskValidation.checkThrottlers(task, handler, null);
@@ -314,7 +356,8 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     StoredTask queued =
         StoredTask.queued(id, handler.typeName(), payload, queue, taskKey, due, recurrence, now)
             .withOwner(instances.self()) // held here: its timer or channel is this instance's
-            .withRateKey(rateKey);
+            .withRateKey(rateKey)
+            .withTraceParent(traced.traceParent());
     // before a worker can take it: later than due only when its key has no budget
     Instant estimate = throttles.estimatedStart(handler, rateKey, due, now);
     scheduler.hold(id); // until handOver (see holdAll)
@@ -325,6 +368,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
         Optional<TaskReceipt> existing = uniques.insert(queued, unique.get(), now);
         if (existing.isPresent()) {
           scheduler.release(id);
+          traced.stored(existing.get().taskId(), queue, true);
           return existing.get();
         }
       }
@@ -333,6 +377,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       throw e;
     }
     handOver(queued, due, now);
+    traced.stored(id, queue, false);
     return new TaskReceipt(id, due, false, estimate);
   }
 

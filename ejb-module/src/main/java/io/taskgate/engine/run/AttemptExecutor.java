@@ -14,6 +14,7 @@ import io.taskgate.engine.handler.HandlerInvoker;
 import io.taskgate.engine.handler.TaskHandlerInterceptor;
 import io.taskgate.engine.throttle.AttemptEnd;
 import io.taskgate.engine.throttle.StartCheck;
+import io.taskgate.engine.trace.TaskTracing;
 import io.taskgate.store.StoredTask;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -40,12 +41,13 @@ public class AttemptExecutor {
   private final ClaimsAhead ahead;
   private final Ticker ticker;
   private final UpstreamPushBack pushBack;
+  private final TaskTracing tracing;
 
   private final SplittableRandom random = new SplittableRandom();
 
   /** For the CDI proxy. */
   protected AttemptExecutor() {
-    this(null, null, null, null, null, null);
+    this(null, null, null, null, null, null, null);
   }
 
   @Inject
@@ -55,13 +57,15 @@ public class AttemptExecutor {
       Wakeups wakeups,
       ClaimsAhead ahead,
       Ticker ticker,
-      UpstreamPushBack pushBack) {
+      UpstreamPushBack pushBack,
+      TaskTracing tracing) {
     this.clock = clock;
     this.invoker = invoker;
     this.wakeups = wakeups;
     this.ahead = ahead;
     this.ticker = ticker;
     this.pushBack = pushBack;
+    this.tracing = tracing;
   }
 
   /**
@@ -91,39 +95,59 @@ public class AttemptExecutor {
                     + " could not be created: "
                     + HandlerInvoker.describe(HandlerInvoker.rootCause(e)),
                 e),
-            clock.instant());
+            clock.instant(),
+            TaskTracing.Attempt.NONE);
       }
       if (!started(claimed, claim, held, handler, task, context)) {
         return null; // the handler instance is let go; a new one runs it later
       }
-      Throwable failure = null;
-      long handling = ticker.nanos();
+      TaskTracing.Attempt span = tracing.attempt(claimed);
       try {
-        handler.handle(task, context);
-      } catch (VirtualMachineError e) {
-        throw e;
-      } catch (Throwable e) {
-        failure = HandlerInvoker.unwrap(e);
+        return handled(claimed, claim, handler, task, context, span);
       } finally {
-        HandlerEntry.enter(); // not intercepted: the window opens only now
+        span.ended("engine-failed", null); // unless it ended with its outcome
       }
-      long handled = ticker.nanos() - handling;
-      invoker.timed(handlerInfo, handled);
-      HandOff.ran(handled);
-      Instant end = clock.instant();
-      if (failure == null) {
-        wakeups.released(claim.permits().release(AttemptEnd.COMPLETED));
-        return Outcomes.afterRun(
-            claimed,
-            AttemptOutcomes.completed(
-                recurrence(claimed), claimed.scheduledAt(), end, claimed.runs() + 1),
-            null,
-            end,
-            () ->
-                invoker.callback(claimed, "onCompleted", () -> handler.onCompleted(task, context)));
-      }
-      return failed(claimed, claim, handler, task, context, failure, end);
     }
+  }
+
+  /** Calls the handler of an attempt that started, in its span, and decides what follows. */
+  private AttemptOutcome handled(
+      StoredTask claimed,
+      Claim claim,
+      Handler<Task> handler,
+      Task task,
+      TaskContext context,
+      TaskTracing.Attempt span) {
+    HandlerInfo handlerInfo = claim.handler();
+    Throwable failure = null;
+    long handling = ticker.nanos();
+    try (TaskTracing.Scope current = span.enter()) {
+      handler.handle(task, context);
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      failure = HandlerInvoker.unwrap(e);
+    } finally {
+      HandlerEntry.enter(); // not intercepted: the window opens only now
+    }
+    long handled = ticker.nanos() - handling;
+    invoker.timed(handlerInfo, handled);
+    HandOff.ran(handled);
+    Instant end = clock.instant();
+    if (failure == null) {
+      wakeups.released(claim.permits().release(AttemptEnd.COMPLETED));
+      AttemptOutcomes.Next next =
+          AttemptOutcomes.completed(
+              recurrence(claimed), claimed.scheduledAt(), end, claimed.runs() + 1);
+      span.ended(TaskTracing.outcome(next), null);
+      return Outcomes.afterRun(
+          claimed,
+          next,
+          null,
+          end,
+          () -> invoker.callback(claimed, "onCompleted", () -> handler.onCompleted(task, context)));
+    }
+    return failed(claimed, claim, handler, task, context, failure, end, span);
   }
 
   /**
@@ -147,8 +171,10 @@ public class AttemptExecutor {
     check.open();
     boolean entering = false;
     try {
-      StartCheck.Hold hold = check.holdUntil(clock.instant(), held);
+      Instant now = clock.instant();
+      StartCheck.Hold hold = check.holdUntil(now, held);
       if (hold != null) {
+        tracing.heldUntil(claimed, hold.until(), "held at its start for its key's spacing", now);
         ahead.waitOnTimeline(claimed, claim, hold.until(), hold);
         return false;
       }
@@ -178,8 +204,10 @@ public class AttemptExecutor {
       Task task,
       TaskContext context,
       Throwable failure,
-      Instant end) {
+      Instant end,
+      TaskTracing.Attempt span) {
     if (failure instanceof UpstreamRateLimitException upstream) {
+      span.ended("pushed-back", failure);
       wakeups.released(claim.permits().release(AttemptEnd.RETRIED));
       return pushBack.pushedBack(claimed, claim, upstream, end);
     }
@@ -199,6 +227,7 @@ public class AttemptExecutor {
         next instanceof AttemptOutcomes.Retry
             ? AttemptEnd.RETRIED
             : failure instanceof TaskTimeoutException ? AttemptEnd.TIMED_OUT : AttemptEnd.FAILED;
+    span.ended(TaskTracing.outcome(next), failure);
     wakeups.released(claim.permits().release(ended));
     if (next instanceof AttemptOutcomes.Retry retry) {
       invoker.callback(

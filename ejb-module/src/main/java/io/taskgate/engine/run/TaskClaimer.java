@@ -9,6 +9,7 @@ import io.taskgate.engine.handler.Payloads;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.ThrottledAttempt;
 import io.taskgate.engine.throttle.Throttles;
+import io.taskgate.engine.trace.TaskTracing;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,10 +40,11 @@ public class TaskClaimer {
   private final RunningTasks running;
   private final Refusals refusals;
   private final Wakeups wakeups;
+  private final TaskTracing tracing;
 
   /** For the CDI proxy. */
   protected TaskClaimer() {
-    this(null, null, null, null, null, null, null);
+    this(null, null, null, null, null, null, null, null);
   }
 
   @Inject
@@ -53,7 +55,8 @@ public class TaskClaimer {
       Throttles throttles,
       RunningTasks running,
       Refusals refusals,
-      Wakeups wakeups) {
+      Wakeups wakeups,
+      TaskTracing tracing) {
     this.store = store;
     this.registry = registry;
     this.payloads = payloads;
@@ -61,6 +64,7 @@ public class TaskClaimer {
     this.running = running;
     this.refusals = refusals;
     this.wakeups = wakeups;
+    this.tracing = tracing;
   }
 
   /**
@@ -128,12 +132,16 @@ public class TaskClaimer {
             .chainOf(handlerInfo)
             .acquire(new ThrottledAttempt(queued, handlerInfo, task, batch), now);
     if (admission instanceof ThrottleChain.Admission.Refused refused) {
+      tracing.refused(queued, refused.by(), refused.decision(), now);
       wakeups.released(refused.freed());
       outcomes.add(
           refusals.instead(queued, handlerInfo, task, refused.decision(), releasesSeen, now));
       return null;
     }
     ThrottleChain.Admission.Admitted admitted = (ThrottleChain.Admission.Admitted) admission;
+    if (admitted.startAt() != null) {
+      tracing.heldUntil(queued, admitted.startAt(), "claimed ahead of its reserved slot", now);
+    }
     return new Claim(queued, handlerInfo, task, admitted.startAt(), admitted.permits());
   }
 

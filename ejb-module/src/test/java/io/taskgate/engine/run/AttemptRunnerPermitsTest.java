@@ -21,6 +21,7 @@ import io.taskgate.engine.throttle.Throttles;
 import io.taskgate.engine.time.ManualTicker;
 import io.taskgate.engine.time.ManualTimeline;
 import io.taskgate.engine.time.SettableClock;
+import io.taskgate.engine.trace.TaskTracing;
 import io.taskgate.store.StoredTask;
 import io.taskgate.store.TaskStore;
 import io.taskgate.store.jpa.H2TestDatabase;
@@ -112,7 +113,7 @@ class AttemptRunnerPermitsTest {
     Wakeups wakeups = RunWiring.wakeups(throttles, running, scheduler, clock);
     // no handler registry, payloads nor refusals: the test prepares each claim itself
     TaskClaimer claimer =
-        new TaskClaimer(store, null, null, throttles, running, null, wakeups) {
+        new TaskClaimer(store, null, null, throttles, running, null, wakeups, TaskTracing.OFF) {
           @Override
           Claim prepare(
               UUID taskId,
@@ -145,7 +146,7 @@ class AttemptRunnerPermitsTest {
     ClaimsAhead ahead = RunWiring.claimsAhead(store, running, scheduler, clock, wakeups);
     // no handler invoker, ticker nor push-back: execute is the test's
     AttemptExecutor executor =
-        new AttemptExecutor(clock, null, wakeups, ahead, null, null) {
+        new AttemptExecutor(clock, null, wakeups, ahead, null, null, TaskTracing.OFF) {
           @Override
           AttemptOutcome execute(
               StoredTask claimed, Claim claim, io.taskgate.engine.throttle.StartCheck.Hold held) {
