@@ -15,6 +15,7 @@ import io.taskgate.engine.schedule.StoreSweep;
 import io.taskgate.engine.schedule.TaskScheduler;
 import io.taskgate.engine.throttle.RateLimitReads;
 import io.taskgate.engine.throttle.Throttles;
+import io.taskgate.engine.trace.TaskTracing;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
 import io.taskgate.store.TaskStore;
@@ -75,6 +76,7 @@ public class TaskEngine {
   @Inject Payloads payloads;
   @Inject HistoryPublisher history;
   @Inject Retention retention;
+  @Inject TaskTracing tracing;
 
   @Inject
   @ConfigProperty(name = "taskgate.sweep.interval", defaultValue = "PT5S")
@@ -108,6 +110,7 @@ public class TaskEngine {
     sweepEvery = Duration.parse(sweepInterval);
     sweeper = OffTimer.every(timers, "sweep", sweepEvery, executor, this::sweep);
     retention.start(); // a bad setting fails the deployment, naming it
+    tracing.on(); // the same for taskgate.tracing.link-after; and says whether tracing is on
     // this instance's row, before any task of it is stored
     instances.beat(ParkedSummary.NONE, grid.member().orElse(null));
     long beatEvery = cluster.heartbeatInterval().toMillis();

@@ -9,9 +9,7 @@ import io.taskgate.api.TaskNotRequeueableException;
 import io.taskgate.api.TaskReceipt;
 import io.taskgate.api.TaskStatus;
 import io.taskgate.api.UniquePolicy;
-import io.taskgate.core.task.Occurrences;
 import io.taskgate.engine.cluster.Instances;
-import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.HandlerRegistry;
 import io.taskgate.engine.handler.Payloads;
@@ -26,17 +24,13 @@ import io.taskgate.store.TaskStore;
 import io.taskgate.store.TaskWrite;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Logger;
 
 /**
  * The {@link TaskDispatcher}: checks the task and its options ({@link TaskValidation}, {@link
@@ -46,9 +40,6 @@ import java.util.logging.Logger;
 @ApplicationScoped
 public class DefaultTaskDispatcher implements TaskDispatcher {
   private static final int REPLACE_TRIES = 5;
-  private static final Logger LOG = Logger.getLogger(DefaultTaskDispatcher.class.getName());
-
-  private final Set<String> fastRecurrenceWarned = ConcurrentHashMap.newKeySet();
 
   private final TaskStore store;
   private final HandlerRegistry registry;
@@ -128,10 +119,8 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     }
     Instant now = clock.instant();
     Instant due = options.dueAt(now);
-    TaskTracing.Dispatch traced =
-        tracing.dispatching(
-            tasks.isEmpty() || tasks.get(0) == null ? "" : tasks.get(0).getClass().getName(),
-            tasks.size());
+    String type = tasks.isEmpty() || tasks.get(0) == null ? "" : tasks.get(0).getClass().getName();
+    TaskTracing.Dispatch traced = tracing.dispatching(type, tasks.size());
     try {
       List<TaskReceipt> receipts = storeAll(tasks, options, due, now, traced.traceParent());
       traced.stored(receipts.isEmpty() ? null : receipts.get(0).taskId(), null, false);
@@ -218,7 +207,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     }
     Instant now = clock.instant();
     Instant first = DispatchLimits.firstOccurrence(recurrence, now);
-    warnIfFasterThanItsRate(registry.require(task.getClass()), recurrence, first);
+    limits.warnIfFasterThanItsRate(registry.require(task.getClass()), recurrence, first);
     return store(task, options, first, recurrence.encode(), now);
   }
 
@@ -379,29 +368,6 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     handOver(queued, due, now);
     traced.stored(id, queue, false);
     return new TaskReceipt(id, due, false, estimate);
-  }
-
-  /**
-   * Warns, once per task type, when a recurrence comes round faster than its rate limit refills:
-   * its occurrences would pile up behind the limiter.
-   */
-  private void warnIfFasterThanItsRate(HandlerInfo handler, Recurrence recurrence, Instant first) {
-    GateSpec gate = handler.gate().orElse(null);
-    if (gate == null) {
-      return;
-    }
-    Duration gap = Occurrences.shortestGap(recurrence, first).orElse(null);
-    Duration refill = Duration.ofNanos(gate.policy().emissionIntervalNanos());
-    if (gap != null && gap.compareTo(refill) < 0 && fastRecurrenceWarned.add(handler.typeName())) {
-      LOG.warning(
-          "Recurring task type "
-              + handler.typeName()
-              + " comes round every "
-              + gap
-              + " but its rate limit refills one execution per "
-              + refill
-              + " per key: occurrences of a key will wait behind the limiter or be skipped");
-    }
   }
 
   /**

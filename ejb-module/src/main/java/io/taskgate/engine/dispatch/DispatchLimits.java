@@ -5,13 +5,18 @@ import io.taskgate.api.InvalidDispatchOptionException;
 import io.taskgate.api.Recurrence;
 import io.taskgate.api.TaskTooLargeException;
 import io.taskgate.core.task.Occurrences;
+import io.taskgate.engine.handler.GateSpec;
+import io.taskgate.engine.handler.HandlerInfo;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.Config;
 
@@ -24,6 +29,8 @@ import org.eclipse.microprofile.config.Config;
  */
 @ApplicationScoped
 public class DispatchLimits {
+  private final Set<String> fastRecurrenceWarned = ConcurrentHashMap.newKeySet();
+
   /** Config key: the largest task, in bytes of its JSON form (UTF-8). */
   public static final String MAX_PAYLOAD_BYTES = "taskgate.dispatch.max-payload-bytes";
 
@@ -157,5 +164,29 @@ public class DispatchLimits {
       }
     }
     return bytes;
+  }
+
+  /**
+   * Warns, once per task type, when a recurrence comes round faster than its rate limit refills:
+   * its occurrences would pile up behind the limiter.
+   */
+  void warnIfFasterThanItsRate(HandlerInfo handler, Recurrence recurrence, Instant first) {
+    GateSpec gate = handler.gate().orElse(null);
+    if (gate == null) {
+      return;
+    }
+    Duration gap = Occurrences.shortestGap(recurrence, first).orElse(null);
+    Duration refill = Duration.ofNanos(gate.policy().emissionIntervalNanos());
+    if (gap != null && gap.compareTo(refill) < 0 && fastRecurrenceWarned.add(handler.typeName())) {
+      Logger.getLogger(DispatchLimits.class.getName())
+          .warning(
+              "Recurring task type "
+                  + handler.typeName()
+                  + " comes round every "
+                  + gap
+                  + " but its rate limit refills one execution per "
+                  + refill
+                  + " per key: occurrences of a key will wait behind the limiter or be skipped");
+    }
   }
 }
