@@ -33,8 +33,13 @@ class DocsTest {
       Set.of("architecture.md", "benchmarks.md", "benchmarks-notes.md");
 
   static final Pattern LINK = Pattern.compile("\\[[^\\]]*]\\(([^)\\s]+)\\)");
+
+  /** A setting's name; not a call on a variable named taskgate ({@code taskgate.advance(…)}). */
   static final Pattern SETTING =
-      Pattern.compile("(?<![\\w./-])taskgate\\.[A-Za-z0-9_.<>*…-]*[A-Za-z0-9_>*]");
+      Pattern.compile(
+          "(?<![\\w./-])taskgate\\.[A-Za-z0-9_.<>*…-]*[A-Za-z0-9_>*]"
+              + "(?![A-Za-z0-9_<>*…(-]|\\.[A-Za-z0-9_])");
+
   static final Pattern JAVA_LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
 
   @Test

@@ -157,6 +157,24 @@ public class TaskgateExtension implements Extension {
     return Optional.ofNullable(beans.get(handlerClass));
   }
 
+  /**
+   * {@code handler}'s task type as a deployment reads it from the instance's class: its
+   * {@code @TaskHandler} options, its {@code @RateLimit} or {@code rateLimitPolicy()}, its key
+   * source and its job throttlers (for code outside the container: the standalone engine).
+   *
+   * @throws IllegalArgumentException naming the option and the value, as the deployment would fail
+   */
+  public static HandlerInfo describe(Handler<?> handler) {
+    Class<?> beanClass = handler.getClass();
+    TaskHandler options = beanClass.getAnnotation(TaskHandler.class);
+    if (options == null) {
+      throw new IllegalArgumentException(
+          "it is not annotated @TaskHandler (a handler class carries it, with its options)");
+    }
+    HandlerInfo info = describe(beanClass, options);
+    return overridesPolicy(beanClass) ? withPolicyMethod(info, () -> handler) : info;
+  }
+
   public static HandlerInfo describe(Class<?> beanClass, TaskHandler options) {
     Class<? extends Task> taskType =
         taskTypeOf(beanClass)
