@@ -5,19 +5,19 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Set;
-import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * Turns MicroProfile Telemetry on in the deployment of TracingIT, exporting spans over OTLP/HTTP
  * (protobuf) to the test's receiver, whose port the deployment carries in {@value #PORT_FILE};
  * every other deployment runs with tracing off, the default.
  */
-public class TracingOn implements ConfigSource {
+public class TracingOn extends FixedConfigSource {
   /** The resource that holds the receiver's port. */
   public static final String PORT_FILE = "taskgate-it-otlp.port";
 
-  private static final Map<String, String> VALUES = values();
+  public TracingOn() {
+    super("taskgate-it-tracing", values());
+  }
 
   private static Map<String, String> values() {
     String port;
@@ -39,25 +39,5 @@ public class TracingOn implements ConfigSource {
         "otel.exporter.otlp.traces.protocol", "http/protobuf",
         "otel.exporter.otlp.traces.endpoint", "http://127.0.0.1:" + port + "/v1/traces",
         "otel.bsp.schedule.delay", "100");
-  }
-
-  @Override
-  public Map<String, String> getProperties() {
-    return VALUES;
-  }
-
-  @Override
-  public Set<String> getPropertyNames() {
-    return VALUES.keySet();
-  }
-
-  @Override
-  public String getValue(String propertyName) {
-    return VALUES.get(propertyName);
-  }
-
-  @Override
-  public String getName() {
-    return "taskgate-it-tracing";
   }
 }
