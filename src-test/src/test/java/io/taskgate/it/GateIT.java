@@ -614,7 +614,7 @@ class GateIT {
   void aSeriesFasterThanItsRateIsWarnedAboutOnce() throws Exception {
     java.util.logging.Logger log =
         java.util.logging.Logger.getLogger(
-            io.taskgate.engine.dispatch.DefaultTaskDispatcher.class.getName());
+            io.taskgate.engine.dispatch.DispatchLimits.class.getName());
     List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
     java.util.logging.Handler capture =
         new java.util.logging.Handler() {

@@ -5,6 +5,8 @@ import io.taskgate.api.Handler;
 import io.taskgate.api.Recurrence;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.WindowOptions;
 import io.taskgate.engine.standalone.StandaloneEngine;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,9 +32,9 @@ import java.util.UUID;
  * }</pre>
  *
  * <p>What it does not do: store tasks (a task is handed to its handler as the object dispatched,
- * not read back from JSON), queues and parallelism (one attempt at a time), timeouts, unique tasks
- * and job throttlers (a handler that declares one is refused at {@link #register}). Not
- * thread-safe: one test, one thread.
+ * not read back from JSON), queues and parallelism (one attempt at a time: a task that holds a
+ * mutex ends before the next starts), timeouts and unique tasks. Not thread-safe: one test, one
+ * thread.
  */
 public final class ManualTaskgate {
   /** Where {@link #create()} starts the clock. */
@@ -58,12 +60,24 @@ public final class ManualTaskgate {
    * Runs the tasks of each handler's type (read from its class as a deployment reads it).
    *
    * @throws IllegalArgumentException naming the handler and the option, where a deployment would
-   *     fail, for a second handler of one task type, and for a handler with job throttlers
+   *     fail, and for a second handler of one task type
    */
   public ManualTaskgate register(Handler<?>... handlers) {
     for (Handler<?> handler : handlers) {
       engine.register(handler);
     }
+    return this;
+  }
+
+  /** Defines semaphore {@code id}, as {@code ThrottlingManager#addOrUpdateSemaphore} does. */
+  public ManualTaskgate addOrUpdateSemaphore(String id, int maxCount) {
+    engine.addOrUpdateSemaphore(id, maxCount);
+    return this;
+  }
+
+  /** Defines window {@code id}, as {@code ThrottlingManager#addOrUpdateWindow} does. */
+  public ManualTaskgate addOrUpdateWindow(ThrottlerKind kind, String id, WindowOptions options) {
+    engine.addOrUpdateWindow(kind, id, options);
     return this;
   }
 

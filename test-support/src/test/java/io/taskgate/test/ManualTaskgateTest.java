@@ -5,17 +5,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.taskgate.api.Backoff;
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.FixedWindow;
 import io.taskgate.api.Handler;
 import io.taskgate.api.Mutex;
 import io.taskgate.api.RateLimit;
 import io.taskgate.api.RateLimitRejectedException;
 import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Recurrence;
+import io.taskgate.api.Strictness;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskHandler;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.api.ThrottlerKind;
+import io.taskgate.api.Throttling;
+import io.taskgate.api.UnknownThrottlerException;
 import io.taskgate.api.UpstreamRateLimitException;
+import io.taskgate.api.WindowOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -222,20 +228,104 @@ class ManualTaskgateTest {
     assertThat(handler.errors).singleElement().isInstanceOf(RateLimitRejectedException.class);
   }
 
-  /** A task under a mutex. */
-  public record Exclusive(String id) implements Task {}
+  /** An order's shipment: one at a time per order, failing once when told to. */
+  public record Ship(long orderId, boolean failOnce) implements Task {}
+
+  /** A strict mutex per order: the permit is kept through retries until the task ends. */
+  @TaskHandler(maxAttempts = 2, backoff = Backoff.FIXED, retryDelay = "PT10S", jitter = 0)
+  @Mutex("order-{orderId}")
+  @Throttling(strictness = Strictness.STRICT)
+  public static class ShipHandler implements Handler<Ship> {
+    @Override
+    public void handle(Ship task, TaskContext context) {
+      if (task.failOnce() && context.attempt() == 1) {
+        throw new IllegalStateException("carrier down");
+      }
+    }
+  }
+
+  @Test
+  void aStrictMutexHoldsAnOrderThroughItsRetryWhileAnotherOrderRuns() {
+    ManualTaskgate taskgate = ManualTaskgate.create().register(new ShipHandler());
+    UUID first = taskgate.dispatch(new Ship(1, true));
+    UUID second = taskgate.dispatch(new Ship(1, false));
+    UUID other = taskgate.dispatch(new Ship(2, false));
+
+    taskgate.advance(Duration.ofSeconds(30));
+
+    assertThat(taskgate.runsOf(first))
+        .extracting(Run::startedAt, Run::outcome)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(T0, Run.Outcome.RETRY),
+            org.assertj.core.groups.Tuple.tuple(T0.plusSeconds(10), Run.Outcome.COMPLETED));
+    // waits for the mutex, holding nothing, and starts when the first gives it back
+    assertThat(taskgate.runsOf(second))
+        .extracting(Run::startedAt)
+        .containsExactly(T0.plusSeconds(10));
+    assertThat(taskgate.runsOf(other)).extracting(Run::startedAt).containsExactly(T0);
+  }
+
+  /** An export, under a fixed window of two a minute. */
+  public record Export(int n) implements Task {}
 
   @TaskHandler
-  @Mutex("exclusive")
-  public static class ExclusiveHandler implements Handler<Exclusive> {
+  @FixedWindow("exports")
+  public static class ExportHandler implements Handler<Export> {
     @Override
-    public void handle(Exclusive task, TaskContext context) {}
+    public void handle(Export task, TaskContext context) {}
+  }
+
+  /** A newsletter, under a semaphore. */
+  public record Newsletter(int n) implements Task {}
+
+  @TaskHandler
+  @io.taskgate.api.Semaphore("newsletter")
+  public static class NewsletterHandler implements Handler<Newsletter> {
+    final List<Throwable> errors = new ArrayList<>();
+
+    @Override
+    public void handle(Newsletter task, TaskContext context) {}
+
+    @Override
+    public void onError(Newsletter task, TaskContext context, Throwable error) {
+      errors.add(error);
+    }
+  }
+
+  @Test
+  void aFixedWindowLetsItsLimitStartPerWindowAndAnUndefinedSemaphoreFailsItsTask() {
+    NewsletterHandler newsletters = new NewsletterHandler();
+    ManualTaskgate taskgate =
+        ManualTaskgate.create()
+            .register(new ExportHandler(), newsletters)
+            .addOrUpdateWindow(
+                ThrottlerKind.FIXED_WINDOW,
+                "exports",
+                WindowOptions.fixed(2, Duration.ofMinutes(1)));
+    for (int n = 0; n < 3; n++) {
+      taskgate.dispatch(new Export(n));
+    }
+    UUID newsletter = taskgate.dispatch(new Newsletter(1));
+
+    taskgate.advance(Duration.ofMinutes(2));
+
+    assertThat(taskgate.runs())
+        .filteredOn(r -> r.task() instanceof Export)
+        .extracting(Run::startedAt)
+        .containsExactly(T0, T0, T0.plusSeconds(60));
+    assertThat(taskgate.status(newsletter)).isEqualTo(TaskStatus.FAILED);
+    assertThat(newsletters.errors).singleElement().isInstanceOf(UnknownThrottlerException.class);
+
+    taskgate.addOrUpdateSemaphore("newsletter", 1);
+    UUID defined = taskgate.dispatch(new Newsletter(2));
+    taskgate.advance(Duration.ofSeconds(1));
+    assertThat(taskgate.status(defined)).isEqualTo(TaskStatus.COMPLETED);
   }
 
   /** No @TaskHandler. */
-  public static class Unannotated implements Handler<Exclusive> {
+  public static class Unannotated implements Handler<Export> {
     @Override
-    public void handle(Exclusive task, TaskContext context) {}
+    public void handle(Export task, TaskContext context) {}
   }
 
   @TaskHandler(maxAttempts = 0)
@@ -248,9 +338,6 @@ class ManualTaskgateTest {
   void whatItCannotRunItRefusesNamingTheHandlerAndWhy() {
     ManualTaskgate taskgate = ManualTaskgate.create();
 
-    assertThatThrownBy(() -> taskgate.register(new ExclusiveHandler()))
-        .hasMessageContaining(ExclusiveHandler.class.getName())
-        .hasMessageContaining("job throttlers");
     assertThatThrownBy(() -> taskgate.register(new Unannotated()))
         .hasMessageContaining(Unannotated.class.getName())
         .hasMessageContaining("@TaskHandler");

@@ -3,22 +3,22 @@ package io.taskgate.engine.standalone;
 import io.taskgate.api.DispatchOptions;
 import io.taskgate.api.Handler;
 import io.taskgate.api.RateLimitRejectedException;
-import io.taskgate.api.RateLimitedTask;
 import io.taskgate.api.Recurrence;
 import io.taskgate.api.Task;
 import io.taskgate.api.TaskContext;
 import io.taskgate.api.TaskStatus;
+import io.taskgate.api.TaskThrottledException;
+import io.taskgate.api.ThrottlerKind;
 import io.taskgate.api.UpstreamRateLimitException;
-import io.taskgate.core.ratelimit.EpochNanos;
-import io.taskgate.core.ratelimit.KeyedRateLimiter;
-import io.taskgate.core.ratelimit.RateLimitDecision;
-import io.taskgate.core.ratelimit.RateLimitKeys;
+import io.taskgate.api.WindowOptions;
 import io.taskgate.core.task.AttemptOutcomes;
-import io.taskgate.engine.budget.InMemoryKeyedRateLimiter;
 import io.taskgate.engine.dispatch.DispatchLimits;
-import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.handler.TaskgateExtension;
+import io.taskgate.engine.throttle.AttemptEnd;
+import io.taskgate.engine.throttle.Permits;
+import io.taskgate.engine.throttle.ThrottleChain;
+import io.taskgate.engine.throttle.ThrottleDecision;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,54 +34,28 @@ import java.util.UUID;
 /**
  * Taskgate's engine in one thread, at a clock only {@link #advanceTo} moves: tasks are dispatched
  * to the handlers registered with it, and each attempt runs on the calling thread when the clock
- * reaches its time. The rules are the server's: the handler is read as deployment reads it
- * ({@code @TaskHandler}, {@code @RateLimit} or {@code rateLimitPolicy()}, the key from the task or
- * the handler); a rate-limited task runs when its key's budget allows, in the server's keyed
- * limiter (GCRA, as {@code taskgate.rate-limit.limiter=local}), parked until its reserved slot
- * otherwise, or rejected beyond the horizon; a failed attempt is retried by its policy (jitter from
- * a seeded generator: the same run every time); a recurring task runs at its occurrences; an {@link
- * UpstreamRateLimitException} moves its key's slots. What it leaves out: storage and JSON (the task
- * object is handed over as it is), queues and their parallelism (one attempt at a time), timeouts,
- * unique tasks, and job throttlers (a handler that declares one is refused). Not thread-safe: one
- * test, one thread.
+ * reaches its time. The rules are the server's: the handler is read as deployment reads it; its job
+ * throttlers and concurrency limit are the server's ({@link JobGate}), asked first; its rate limit
+ * is the server's keyed limiter ({@link RateGate}), asked last: a task runs when its key's budget
+ * allows, parked until its reserved slot otherwise, or rejected beyond the horizon; a failed
+ * attempt is retried by its policy (jitter from a seeded generator: the same run every time); a
+ * recurring task runs at its occurrences; an {@link UpstreamRateLimitException} moves its key's
+ * slots. What it leaves out: storage and JSON (the task object is handed over as it is), queues and
+ * their parallelism (one attempt at a time), timeouts and unique tasks. Not thread-safe.
  */
 public final class StandaloneEngine {
 
-  /** A registered handler: as deployment reads it, and the instance that runs its tasks. */
-  private record Registered(HandlerInfo info, Handler<Task> handler) {}
-
-  /** A task in the engine. */
-  private static final class Entry {
-    final UUID id;
-    final Task task;
-    final Registered handler;
-    final Recurrence recurrence;
-    TaskStatus status = TaskStatus.QUEUED;
-    Instant scheduledAt;
-    int attempt;
-    long runs;
-    Instant throttledUntil;
-    String lastError;
-
-    Entry(UUID id, Task task, Registered handler, Instant due, Recurrence recurrence) {
-      this.id = id;
-      this.task = task;
-      this.handler = handler;
-      this.scheduledAt = due;
-      this.recurrence = recurrence;
-    }
-  }
-
-  /** A time on the timeline: when a task is due or its slot comes ({@code seq}: dispatch order). */
+  /** A time on the timeline: when a task is due or its slot comes ({@code seq}: arrival order). */
   private record Due(Instant at, long seq, UUID task) {}
 
-  private final Map<Class<? extends Task>, Registered> handlers = new LinkedHashMap<>();
-  private final Map<UUID, Entry> tasks = new HashMap<>();
+  private final Map<Class<? extends Task>, TaskEntry> handlers = new LinkedHashMap<>();
+  private final Map<UUID, TaskEntry> tasks = new HashMap<>();
   private final PriorityQueue<Due> timeline =
       new PriorityQueue<>(
           (a, b) -> a.at.equals(b.at) ? Long.compare(a.seq, b.seq) : a.at.compareTo(b.at));
   private final List<Attempt> attempts = new ArrayList<>();
-  private final KeyedRateLimiter limiter = new InMemoryKeyedRateLimiter();
+  private final RateGate rates = new RateGate();
+  private final JobGate jobs;
   private final SplittableRandom random = new SplittableRandom(0);
   private Instant now;
   private long seq;
@@ -89,6 +63,7 @@ public final class StandaloneEngine {
   /** An engine whose clock reads {@code start}. */
   public StandaloneEngine(Instant start) {
     now = Objects.requireNonNull(start, "start");
+    jobs = new JobGate(this::now, id -> due(id, now));
   }
 
   /** The engine's clock. */
@@ -99,37 +74,39 @@ public final class StandaloneEngine {
   /**
    * Runs the tasks of {@code handler}'s type from now on, reading it as deployment does.
    *
-   * @throws IllegalArgumentException naming the handler and the option, as a deployment would fail;
-   *     also for a handler that declares a job throttler, which this engine does not run
+   * @throws IllegalArgumentException naming the handler and the option, as a deployment would fail
    */
   @SuppressWarnings("unchecked")
   public void register(Handler<? extends Task> handler) {
     Class<?> type = handler.getClass();
     HandlerInfo info;
     try {
-      info = TaskgateExtension.describe((Handler<Task>) handler);
+      info = TaskgateExtension.describe(handler);
+      jobs.chainOf(info);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Handler " + type.getName() + ": " + e.getMessage(), e);
     }
-    if (info.throttling().isPresent()) {
-      throw new IllegalArgumentException(
-          "Handler "
-              + type.getName()
-              + " declares job throttlers (@Mutex, @Semaphore, windows or a concurrency limit):"
-              + " the standalone engine runs rate limits and retries, not job throttlers; test"
-              + " those in the container");
-    }
-    Registered was =
-        handlers.putIfAbsent(info.taskType(), new Registered(info, (Handler<Task>) handler));
+    TaskEntry prototype = new TaskEntry(null, null, info, (Handler<Task>) handler, now, null, now);
+    TaskEntry was = handlers.putIfAbsent(info.taskType(), prototype);
     if (was != null) {
       throw new IllegalArgumentException(
           "Task type "
               + info.taskType().getName()
               + " has two handlers: "
-              + was.handler().getClass().getName()
+              + was.handler.getClass().getName()
               + " and "
               + type.getName());
     }
+  }
+
+  /** Defines semaphore {@code id}, as {@code ThrottlingManager#addOrUpdateSemaphore} does. */
+  public void addOrUpdateSemaphore(String id, int maxCount) {
+    jobs.addOrUpdateSemaphore(id, maxCount);
+  }
+
+  /** Defines window {@code id}, as {@code ThrottlingManager#addOrUpdateWindow} does. */
+  public void addOrUpdateWindow(ThrottlerKind kind, String id, WindowOptions options) {
+    jobs.addOrUpdateWindow(kind, id, options);
   }
 
   /** Dispatches {@code task}, due as {@code options} say (now by default); returns its id. */
@@ -144,7 +121,7 @@ public final class StandaloneEngine {
 
   private UUID add(Task task, Instant due, Recurrence recurrence) {
     Objects.requireNonNull(task, "task");
-    Registered handler = handlers.get(task.getClass());
+    TaskEntry handler = handlers.get(task.getClass());
     if (handler == null) {
       throw new IllegalArgumentException(
           "No handler is registered for task type "
@@ -152,14 +129,18 @@ public final class StandaloneEngine {
               + "; register one with its @TaskHandler class first");
     }
     UUID id = UUID.randomUUID();
-    tasks.put(id, new Entry(id, task, handler, due, recurrence));
-    timeline.add(new Due(due, seq++, id));
+    tasks.put(id, new TaskEntry(id, task, handler.info, handler.handler, due, recurrence, now));
+    due(id, due);
     return id;
+  }
+
+  private void due(UUID id, Instant at) {
+    timeline.add(new Due(at, seq++, id));
   }
 
   /** Cancels a task that has not started; whether it was QUEUED. */
   public boolean cancel(UUID taskId) {
-    Entry entry = tasks.get(taskId);
+    TaskEntry entry = tasks.get(taskId);
     if (entry == null || entry.status != TaskStatus.QUEUED) {
       return false;
     }
@@ -204,7 +185,7 @@ public final class StandaloneEngine {
       if (due.at.isAfter(now)) {
         now = due.at;
       }
-      Entry entry = tasks.get(due.task);
+      TaskEntry entry = tasks.get(due.task);
       if (entry.status == TaskStatus.QUEUED && !entry.scheduledAt.isAfter(now)) {
         step(entry);
       }
@@ -212,79 +193,76 @@ public final class StandaloneEngine {
     now = until;
   }
 
-  /** One turn of a due task: through its rate limit, then its attempt. */
-  private void step(Entry entry) {
-    Instant slot = gate(entry);
-    if (slot != null) {
-      entry.throttledUntil = slot;
-      timeline.add(new Due(slot, seq++, entry.id)); // parked until its slot
+  /** One turn of a due task: its job throttlers, its rate limit, then its attempt. */
+  private void step(TaskEntry entry) {
+    ThrottleChain.Admission admission = jobs.acquire(entry, now);
+    if (admission instanceof ThrottleChain.Admission.Refused refused) {
+      refused(entry, refused.decision());
       return;
     }
-    if (entry.status == TaskStatus.QUEUED) {
-      run(entry);
+    Permits permits = ((ThrottleChain.Admission.Admitted) admission).permits();
+    Object rate = rates.decide(entry, now);
+    if (rate != null) {
+      jobs.release(permits, AttemptEnd.NOT_STARTED);
+      if (rate instanceof RateGate.Deferred deferred) {
+        entry.throttledUntil = deferred.slot();
+        due(entry.id, deferred.slot()); // parked until its slot
+      } else {
+        RateLimitRejectedException rejected = (RateLimitRejectedException) rate;
+        refused(
+            entry,
+            new ThrottleDecision.Reject(rejected.getMessage(), rejected.slotUtc(), rejected));
+      }
+      return;
+    }
+    run(entry, permits);
+  }
+
+  /** What a throttle's refusal makes of a task, as the server's engine does. */
+  private void refused(TaskEntry entry, ThrottleDecision decision) {
+    if (decision instanceof ThrottleDecision.ParkUntil park) {
+      due(entry.id, park.until());
+    } else if (decision instanceof ThrottleDecision.RetryAt retry) {
+      due(entry.id, retry.at());
+    } else if (decision instanceof ThrottleDecision.WaitForRelease wait) {
+      jobs.waitFor(wait.resource(), entry);
+      if (wait.recheckAt() != null) {
+        due(entry.id, wait.recheckAt());
+      }
+    } else if (decision instanceof ThrottleDecision.HoldOnQueue) {
+      due(entry.id, now.plusSeconds(1)); // the parking lot's answer; none here has one
+    } else if (decision instanceof ThrottleDecision.Drop drop) {
+      ended(entry, TaskStatus.CANCELLED, drop.reason());
+      entry.handler.onError(
+          entry.task, entry.context(), new TaskThrottledException(drop.throttle(), drop.reason()));
+    } else if (decision instanceof ThrottleDecision.SkipOccurrence skip) {
+      entry.lastError = skip.reason();
+      follow(entry, skipped(entry, skip.notBefore()));
+    } else {
+      ThrottleDecision.Reject reject = (ThrottleDecision.Reject) decision;
+      if (entry.recurrence != null) {
+        entry.lastError = reject.reason();
+        follow(entry, skipped(entry, reject.slot() == null ? now : reject.slot()));
+      } else {
+        ended(entry, TaskStatus.FAILED, reject.reason());
+        entry.handler.onError(entry.task, entry.context(), reject.cause());
+      }
     }
   }
 
-  /**
-   * The rate limit's answer: null to run now; the reserved slot to park until; a rejected task ends
-   * here (one-shot: FAILED, recurring: its next occurrence after the slot), returning null.
-   */
-  private Instant gate(Entry entry) {
-    HandlerInfo info = entry.handler.info();
-    GateSpec gate = info.gate().orElse(null);
-    if (gate == null || (entry.attempt > 0 && !gate.policy().throttleRetries())) {
-      return null;
-    }
-    String key = keyOf(entry);
-    if (key == null) {
-      return null;
-    }
-    RateLimitDecision decision = limiter.reserve(gate.scope(), key, entry.id, EpochNanos.of(now));
-    switch (decision.outcome()) {
-      case RUN_NOW, UNTRACKED:
-        return null;
-      case DEFERRED:
-        return EpochNanos.toInstant(decision.slotEpochNanos());
-      default:
-        Instant slot = EpochNanos.toInstant(decision.slotEpochNanos());
-        RateLimitRejectedException rejected =
-            new RateLimitRejectedException(
-                info.taskType().getName(),
-                info.beanClass().getName(),
-                key,
-                slot,
-                gate.policy(),
-                decision.outcome().rejectionReason());
-        entry.lastError = rejected.getMessage();
-        if (entry.recurrence == null) {
-          entry.status = TaskStatus.FAILED;
-          TaskContext context = context(entry);
-          entry.handler.handler().onError(entry.task, context, rejected);
-        } else {
-          follow(
-              entry,
-              AttemptOutcomes.skipped(entry.recurrence, entry.scheduledAt, slot, now, entry.runs));
-        }
-        return null;
-    }
+  private AttemptOutcomes.Next skipped(TaskEntry entry, Instant notBefore) {
+    return AttemptOutcomes.skipped(entry.recurrence, entry.scheduledAt, notBefore, now, entry.runs);
   }
 
-  @SuppressWarnings("unchecked")
-  private String keyOf(Entry entry) {
-    GateSpec gate = entry.handler.info().gate().orElseThrow();
-    String declared =
-        switch (gate.keySource()) {
-          case TASK ->
-              entry.task instanceof RateLimitedTask limited ? limited.rateLimitKey() : null;
-          case HANDLER -> entry.handler.handler().rateLimitKey(entry.task);
-        };
-    return RateLimitKeys.normalize(declared, RateLimitKeys.DEFAULT_MAX_KEY_LENGTH);
+  private void ended(TaskEntry entry, TaskStatus status, String error) {
+    entry.status = status;
+    entry.lastError = error;
   }
 
-  private void run(Entry entry) {
-    Handler<Task> handler = entry.handler.handler();
+  private void run(TaskEntry entry, Permits permits) {
+    Handler<Task> handler = entry.handler;
     entry.attempt++;
-    TaskContext context = context(entry);
+    TaskContext context = entry.context();
     Instant started = now;
     Instant heldUntil = entry.throttledUntil;
     entry.throttledUntil = null;
@@ -298,40 +276,40 @@ public final class StandaloneEngine {
       failure = e; // as the server's worker: the handler's failure, whatever it is
     }
     Attempt.Outcome outcome;
-    if (failure == null) {
-      AttemptOutcomes.Next next =
-          AttemptOutcomes.completed(entry.recurrence, entry.scheduledAt, now, entry.runs + 1);
-      outcome =
-          next instanceof AttemptOutcomes.Occurrence
-              ? Attempt.Outcome.NEXT_OCCURRENCE
-              : Attempt.Outcome.COMPLETED;
-      entry.lastError = null;
-      follow(entry, next);
-      handler.onCompleted(entry.task, context);
-    } else if (failure instanceof UpstreamRateLimitException upstream) {
+    if (failure instanceof UpstreamRateLimitException upstream) {
+      jobs.release(permits, AttemptEnd.RETRIED);
       outcome = Attempt.Outcome.PUSHED_BACK;
       pushedBack(entry, upstream);
     } else {
       AttemptOutcomes.Next next =
-          AttemptOutcomes.failed(
-              entry.handler.info().retry(),
-              entry.attempt,
-              random.nextDouble(),
-              entry.recurrence,
-              entry.scheduledAt,
-              now,
-              entry.runs + 1);
-      entry.lastError = failure.toString();
-      if (next instanceof AttemptOutcomes.Retry retry) {
-        outcome = Attempt.Outcome.RETRY;
-        follow(entry, next);
+          failure == null
+              ? AttemptOutcomes.completed(entry.recurrence, entry.scheduledAt, now, entry.runs + 1)
+              : AttemptOutcomes.failed(
+                  entry.info.retry(),
+                  entry.attempt,
+                  random.nextDouble(),
+                  entry.recurrence,
+                  entry.scheduledAt,
+                  now,
+                  entry.runs + 1);
+      outcome =
+          next instanceof AttemptOutcomes.Retry
+              ? Attempt.Outcome.RETRY
+              : next instanceof AttemptOutcomes.Occurrence
+                  ? Attempt.Outcome.NEXT_OCCURRENCE
+                  : failure == null ? Attempt.Outcome.COMPLETED : Attempt.Outcome.FAILED;
+      jobs.release(
+          permits,
+          failure == null
+              ? AttemptEnd.COMPLETED
+              : outcome == Attempt.Outcome.RETRY ? AttemptEnd.RETRIED : AttemptEnd.FAILED);
+      entry.lastError = failure == null ? null : failure.toString();
+      follow(entry, next);
+      if (failure == null) {
+        handler.onCompleted(entry.task, context);
+      } else if (next instanceof AttemptOutcomes.Retry retry) {
         handler.onRetry(entry.task, context, entry.attempt, retry.delay(), failure);
       } else {
-        outcome =
-            next instanceof AttemptOutcomes.Occurrence
-                ? Attempt.Outcome.NEXT_OCCURRENCE
-                : Attempt.Outcome.FAILED;
-        follow(entry, next);
         handler.onError(entry.task, context, failure);
       }
     }
@@ -347,8 +325,10 @@ public final class StandaloneEngine {
             failure));
   }
 
-  /** What follows an attempt: due again (a retry, an occurrence) or ended. */
-  private void follow(Entry entry, AttemptOutcomes.Next next) {
+  /**
+   * What follows an attempt or a skipped occurrence: due again (a retry, an occurrence) or ended.
+   */
+  private void follow(TaskEntry entry, AttemptOutcomes.Next next) {
     if (next instanceof AttemptOutcomes.Retry retry) {
       entry.scheduledAt = retry.due();
     } else if (next instanceof AttemptOutcomes.Occurrence occurrence) {
@@ -360,7 +340,7 @@ public final class StandaloneEngine {
       entry.runs++;
       return;
     }
-    timeline.add(new Due(entry.scheduledAt, seq++, entry.id));
+    due(entry.id, entry.scheduledAt);
   }
 
   /**
@@ -368,31 +348,11 @@ public final class StandaloneEngine {
    * nothing before the retry-after (its other reservations move with it) and the task comes back to
    * its gate now; one without a key waits the retry-after itself.
    */
-  private void pushedBack(Entry entry, UpstreamRateLimitException upstream) {
+  private void pushedBack(TaskEntry entry, UpstreamRateLimitException upstream) {
     entry.attempt--;
     Instant until = now.plus(upstream.retryAfter());
-    GateSpec gate = entry.handler.info().gate().orElse(null);
-    String key = gate == null ? null : keyOf(entry);
-    if (key != null) {
-      limiter.shift(gate.scope(), key, EpochNanos.of(until), EpochNanos.of(now), entry.id);
-      entry.scheduledAt = now;
-    } else {
-      entry.scheduledAt = until;
-    }
+    entry.scheduledAt = rates.pushBack(entry, until, now) ? now : until;
     entry.lastError = "the upstream asked to slow down: retry after " + upstream.retryAfter();
-    timeline.add(new Due(entry.scheduledAt, seq++, entry.id));
-  }
-
-  private static TaskContext context(Entry entry) {
-    return new TaskContext(
-        entry.id,
-        entry.task.getClass().getName(),
-        entry.handler.info().queue(),
-        Optional.empty(),
-        entry.attempt,
-        entry.handler.info().retry().maxAttempts(),
-        entry.scheduledAt,
-        entry.runs,
-        Optional.ofNullable(entry.throttledUntil));
+    due(entry.id, entry.scheduledAt);
   }
 }

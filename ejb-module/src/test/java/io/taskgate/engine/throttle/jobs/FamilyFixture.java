@@ -11,6 +11,7 @@ import io.taskgate.engine.handler.TaskgateExtension;
 import io.taskgate.engine.throttle.ThrottleChain;
 import io.taskgate.engine.throttle.ThrottledAttempt;
 import io.taskgate.engine.time.SettableClock;
+import io.taskgate.store.MemoryThrottlerStore;
 import io.taskgate.store.StoredTask;
 import java.time.Duration;
 import java.time.Instant;

@@ -14,6 +14,7 @@ import io.taskgate.engine.throttle.jobs.FamilyFixture.Ship;
 import io.taskgate.engine.throttle.jobs.FamilyFixture.ShipHandler;
 import io.taskgate.engine.throttle.ratelimit.GateFixture;
 import io.taskgate.engine.time.SettableClock;
+import io.taskgate.store.MemoryThrottlerStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;

@@ -17,6 +17,7 @@ import io.taskgate.engine.queue.TaskQueues;
 import io.taskgate.engine.throttle.ThrottledAttempt;
 import io.taskgate.engine.time.ManualTicker;
 import io.taskgate.engine.time.SettableClock;
+import io.taskgate.store.MemoryThrottlerStore;
 import io.taskgate.store.StoredTask;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,8 +61,7 @@ public final class GateFixture {
   final io.taskgate.engine.event.TaskHistory history = new io.taskgate.engine.event.TaskHistory();
   final io.taskgate.engine.event.EngineEvents channel = new io.taskgate.engine.event.EngineEvents();
   final PacingLog pacing = new PacingLog(10);
-  final io.taskgate.store.ThrottlerStore policyStore =
-      new io.taskgate.engine.throttle.jobs.MemoryThrottlerStore();
+  final io.taskgate.store.ThrottlerStore policyStore = new MemoryThrottlerStore();
   final PushBacks pushBacks = new PushBacks();
 
   /**
@@ -135,7 +135,7 @@ public final class GateFixture {
   }
 
   public static RatePolicies policies(java.time.InstantSource clock) {
-    return policies(clock, new io.taskgate.engine.throttle.jobs.MemoryThrottlerStore());
+    return policies(clock, new MemoryThrottlerStore());
   }
 
   /** The run-time rate-limit changes in {@code store}. */

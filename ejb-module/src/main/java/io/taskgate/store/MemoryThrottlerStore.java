@@ -1,9 +1,6 @@
-package io.taskgate.engine.throttle.jobs;
+package io.taskgate.store;
 
 import io.taskgate.api.ThrottlerKind;
-import io.taskgate.store.ThrottlerChange;
-import io.taskgate.store.ThrottlerRecord;
-import io.taskgate.store.ThrottlerStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,8 +10,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A {@link ThrottlerStore} in memory for unit tests of the throttlers; the JPA one is tested on H2
- * and PostgreSQL with the same expectations.
+ * A {@link ThrottlerStore} in memory: the job throttlers' definitions, window counts and run-time
+ * rate limits of an engine outside the container (the standalone engine) and of the throttlers'
+ * unit tests; the JPA one is tested on H2 and PostgreSQL with the same expectations. Thread-safe.
  */
 public final class MemoryThrottlerStore implements ThrottlerStore {
   private final Map<String, ThrottlerRecord> rows = new ConcurrentHashMap<>();
