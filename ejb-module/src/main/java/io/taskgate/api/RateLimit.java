@@ -58,7 +58,7 @@ public @interface RateLimit {
   boolean throttleRetries() default true;
 
   /**
-   * Whether a key seen for the first time (or again after a restart: budgets live in memory) starts
+   * Whether a key seen for the first time (or after a restart with no budget saved for it) starts
    * with no saved-up budget (default false: it starts with the full burst).
    */
   boolean startEmpty() default false;

@@ -120,7 +120,7 @@ class ClusterIT {
     String a = Files.readString(log("a", 1), StandardCharsets.UTF_8);
     String b = Files.readString(log("b", 1), StandardCharsets.UTF_8);
     String migrated = "Taskgate migrated its schema on PostgreSQL from version 0 to 5";
-    String found = "Taskgate's schema is at version 5 on PostgreSQL (up to date)";
+    String found = "Taskgate's schema is at version 6 on PostgreSQL (up to date)";
     assertThat(List.of(a.contains(migrated), b.contains(migrated)))
         .as("which instance migrated")
         .containsExactlyInAnyOrder(true, false);
@@ -137,7 +137,8 @@ class ClusterIT {
       while (r.next()) {
         rows.add(r.getString(1) + " " + r.getBoolean(2));
       }
-      assertThat(rows).containsExactlyInAnyOrder("1 true", "2 true", "3 true", "4 true", "5 true");
+      assertThat(rows)
+          .containsExactlyInAnyOrder("1 true", "2 true", "3 true", "4 true", "5 true", "6 true");
     }
   }
 

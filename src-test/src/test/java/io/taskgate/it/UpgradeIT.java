@@ -187,7 +187,8 @@ class UpgradeIT {
             "V2__task_ended_index.sql",
             "V3__pause.sql",
             "V4__unique.sql",
-            "V5__trace_parent.sql")) {
+            "V5__trace_parent.sql",
+            "V6__rate_budget.sql")) {
       Path file = run.resolve(script);
       try (InputStream in =
           UpgradeIT.class.getResourceAsStream("/db/taskgate/postgresql/" + script)) {
@@ -205,7 +206,7 @@ class UpgradeIT {
             "postgresql", run, war, ledger, "validate.log", "-Dtaskgate.schema.migrate=validate");
     assertThat(Files.readString(run.resolve("validate.log"), StandardCharsets.UTF_8))
         .contains(
-            "Taskgate's tables have its schema's version 5 on PostgreSQL (applied without"
+            "Taskgate's tables have its schema's version 6 on PostgreSQL (applied without"
                 + " taskgate_schema_history)");
     awaitStatus(plain("v"), "v", "COMPLETED");
     current.destroy();
@@ -258,8 +259,8 @@ class UpgradeIT {
     assertThat(Files.readString(log, StandardCharsets.UTF_8))
         .contains(
             "taskgate.schema.migrate=validate and the database has no taskgate_schema_history and"
-                + " not this build's schema (version 5): table taskgate_instance is missing")
-        .contains("The SQL files are db/taskgate/postgresql/V1__… to V5__… in Taskgate's EJB jar");
+                + " not this build's schema (version 6): table taskgate_instance is missing")
+        .contains("The SQL files are db/taskgate/postgresql/V1__… to V6__… in Taskgate's EJB jar");
     assertThat(Http.get(UpgradeFixture.api("info")).statusCode()).isEqualTo(404);
     assertThat(ddlStatements()).isEmpty();
     try (Connection c = MicroRuns.connect(UpgradeFixture.PG_DATABASE)) {
@@ -322,7 +323,7 @@ class UpgradeIT {
   /** Table by table, column by column, index by index: the shape a fresh database gets. */
   private static void assertSchemaIsAFreshOne(String db, Path run) throws Exception {
     SchemaShape fresh =
-        SchemaShape.load(UpgradeIT.class.getClassLoader(), "db/taskgate-shape/" + db + "/V5.txt");
+        SchemaShape.load(UpgradeIT.class.getClassLoader(), "db/taskgate-shape/" + db + "/V6.txt");
     try (Connection c = connect(db, run)) {
       assertThat(SchemaShape.read(c, db.equals("h2") ? "PUBLIC" : "public").text())
           .isEqualTo(fresh.text());
@@ -335,7 +336,7 @@ class UpgradeIT {
         while (r.next()) {
           rows.add(r.getString(1) + " " + r.getString(2));
         }
-        assertThat(rows).containsExactly("1 BASELINE", "2 SQL", "3 SQL", "4 SQL", "5 SQL");
+        assertThat(rows).containsExactly("1 BASELINE", "2 SQL", "3 SQL", "4 SQL", "5 SQL", "6 SQL");
       }
     }
   }

@@ -273,6 +273,24 @@ public final class GcraCell {
   }
 
   /**
+   * Carries the key's budget over a restart of the cluster: its TAT and its starts' TAT move to at
+   * least {@code floor}, never back (see {@link KeyedRateLimiter#restore}). Returns whether either
+   * moved.
+   */
+  public boolean restore(long floor) {
+    changed = false;
+    if (floor > tat) {
+      tat = floor;
+      changed = true;
+    }
+    if (floor > startTat) {
+      startTat = floor;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
    * Until when the cell matters at {@code now}: after it, forgetting the key changes nothing (its
    * budget is full and it has no reservation younger than an hour past its slot). At least {@code
    * now}.

@@ -198,6 +198,23 @@ public final class GcraShard {
     return delta;
   }
 
+  /** See {@link KeyedRateLimiter#restore(RateLimitScope, String, long, long)}. */
+  public boolean restore(RateLimitScope scope, String key, long floor, long now) {
+    GcraTable table = table(scope);
+    int hash = key.hashCode();
+    int index = table.find(key, hash);
+    if (index >= 0) {
+      table.tats[index] = Math.max(table.tats[index], floor);
+      return true;
+    }
+    if (!claimKey(now)) {
+      trackedKeys.countUntracked();
+      return false;
+    }
+    table.insert(~index, key, hash, floor);
+    return true;
+  }
+
   /** See {@link KeyedRateLimiter#evictIdle(long)}. */
   public int evictIdle(long now) {
     int evicted = 0;

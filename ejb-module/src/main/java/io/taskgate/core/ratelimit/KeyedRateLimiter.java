@@ -70,6 +70,18 @@ public interface KeyedRateLimiter {
     return 0;
   }
 
+  /**
+   * Carries a key's budget over a restart: its theoretical arrival time (and, where the limiter
+   * keeps one, that of its starts) moves to at least {@code floorEpochNanos}, never back; a key not
+   * tracked is tracked from it. Reservations are not restored: their tasks reserve again. Returns
+   * whether the limiter now holds the floor. The default holds nothing: with a limiter that does
+   * not implement it, every key starts after a restart as a new one.
+   */
+  default boolean restore(
+      RateLimitScope scope, String key, long floorEpochNanos, long nowEpochNanos) {
+    return false;
+  }
+
   /** What {@link #reservedSlot} answers for no pending reservation. */
   long NO_RESERVATION = Long.MIN_VALUE;
 

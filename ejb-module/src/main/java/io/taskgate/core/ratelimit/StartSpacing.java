@@ -201,6 +201,31 @@ public final class StartSpacing {
   }
 
   /**
+   * The theoretical arrival time of {@code key}'s starts under {@code scope} (the observed chain),
+   * or {@link Long#MIN_VALUE} for a key not tracked: what a restart carries over.
+   */
+  public long observed(String scope, String key) {
+    State state = states.get(new Scoped(scope, key));
+    return state == null ? Long.MIN_VALUE : state.observed();
+  }
+
+  /**
+   * Carries a key's starts over a restart: both its chains move to at least {@code floor}, never
+   * back; a key not tracked is tracked from it (within the key cap).
+   */
+  public void restore(String scope, String key, long floor) {
+    Scoped scoped = new Scoped(scope, key);
+    if (!states.containsKey(scoped) && states.size() >= maxKeys) {
+      return; // fail open, as a new key at the cap
+    }
+    states.merge(
+        scoped,
+        new State(floor, floor, 0, false),
+        (was, restored) ->
+            was.with(Math.max(was.reserved(), floor), Math.max(was.observed(), floor), false));
+  }
+
+  /**
    * A key's two chains: the theoretical arrival time of its starts and waiting tasks ({@code
    * reserved}, as the line's places stand now: slipped), and of its starts alone ({@code
    * observed}); how far the line slipped since its places were given out ({@code slip}: a place

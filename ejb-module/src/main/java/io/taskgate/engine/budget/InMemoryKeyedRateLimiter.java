@@ -104,6 +104,15 @@ public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
   }
 
   @Override
+  public boolean restore(
+      RateLimitScope scope, String key, long floorEpochNanos, long nowEpochNanos) {
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.restore(scope, key, floorEpochNanos, nowEpochNanos);
+    }
+  }
+
+  @Override
   public int evictIdle(long nowEpochNanos) {
     int evicted = 0;
     for (GcraShard shard : shards) {

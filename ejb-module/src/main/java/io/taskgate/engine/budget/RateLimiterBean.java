@@ -214,6 +214,12 @@ public class RateLimiterBean implements KeyedRateLimiter {
   }
 
   @Override
+  public boolean restore(
+      RateLimitScope scope, String key, long floorEpochNanos, long nowEpochNanos) {
+    return limiter.restore(scope, key, floorEpochNanos, nowEpochNanos);
+  }
+
+  @Override
   public long reservedSlot(RateLimitScope scope, String key, Object reservationId) {
     return limiter.reservedSlot(scope, key, reservationId);
   }

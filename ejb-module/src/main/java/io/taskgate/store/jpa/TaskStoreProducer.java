@@ -1,6 +1,7 @@
 package io.taskgate.store.jpa;
 
 import io.taskgate.core.task.AuditLevel;
+import io.taskgate.store.BudgetStore;
 import io.taskgate.store.GroupCommitTaskStore;
 import io.taskgate.store.HistoryStore;
 import io.taskgate.store.InstanceStore;
@@ -123,6 +124,14 @@ public class TaskStoreProducer {
   PauseStore pauseStore() {
     schema.ensure();
     return new JpaPauseStore(transactor);
+  }
+
+  /** The rate-limited keys' saved budgets, on the same transactions. */
+  @Produces
+  @ApplicationScoped
+  BudgetStore budgetStore() {
+    schema.ensure();
+    return new JpaBudgetStore(transactor);
   }
 
   /** The per-minute history the instances share, on the same transactions. */

@@ -55,6 +55,14 @@ public abstract class KeyedRateLimiterContract {
     return true;
   }
 
+  /**
+   * Whether the limiter carries budgets over a restart ({@link KeyedRateLimiter#restore}); a
+   * replacement that keeps the default (every key starts anew) answers false.
+   */
+  protected boolean restoresBudgets() {
+    return true;
+  }
+
   private static long start(RateLimitDecision decision, long now) {
     return decision.runsNow() ? now : decision.slotEpochNanos();
   }
@@ -67,6 +75,27 @@ public abstract class KeyedRateLimiterContract {
       starts.add(start(limiter.reserve(TEN_A_SECOND, "acme", UUID.randomUUID(), T0), T0));
     }
     assertThat(starts).containsExactly(T0, T0, T0, T0 + 100 * MS, T0 + 200 * MS, T0 + 300 * MS);
+  }
+
+  @Test
+  void aRestoredKeyCountsFromItsFloorAndARestoreNeverMovesABudgetBack() {
+    KeyedRateLimiter limiter = newLimiter();
+    boolean kept = limiter.restore(TEN_A_SECOND, "acme", T0 + 250 * MS, T0);
+    List<Long> starts = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      starts.add(start(limiter.reserve(TEN_A_SECOND, "acme", UUID.randomUUID(), T0), T0));
+    }
+    for (int i = 0; i < 3; i++) {
+      limiter.reserve(TEN_A_SECOND, "globex", UUID.randomUUID(), T0);
+    }
+    limiter.restore(TEN_A_SECOND, "globex", T0 - 500 * MS, T0); // behind what it spent
+
+    assertThat(kept).isEqualTo(restoresBudgets());
+    assertThat(starts)
+        .as("slots from the floor less the burst tolerance (200 ms), or a new key's")
+        .containsExactlyElementsOf(kept ? List.of(T0 + 50 * MS, T0 + 150 * MS) : List.of(T0, T0));
+    assertThat(limiter.reserve(TEN_A_SECOND, "globex", UUID.randomUUID(), T0).slotEpochNanos())
+        .isEqualTo(T0 + 100 * MS);
   }
 
   @Test

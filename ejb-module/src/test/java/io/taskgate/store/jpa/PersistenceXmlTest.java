@@ -37,7 +37,9 @@ class PersistenceXmlTest {
             RateOverrideEntity.class.getName(),
             MinuteCountEntity.class.getName(),
             PauseEntity.class.getName(),
-            UniqueEntity.class.getName());
+            UniqueEntity.class.getName(),
+            RateBudgetEntity.class.getName(),
+            BudgetMarkEntity.class.getName());
     assertThat(text(unit, "exclude-unlisted-classes")).containsExactly("true");
     assertThat(text(unit, "shared-cache-mode")).containsExactly("NONE");
     assertThat(properties(unit))

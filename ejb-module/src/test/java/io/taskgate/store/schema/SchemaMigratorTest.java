@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchemaMigratorTest {
   /** The newest version this build has. */
-  static final String LATEST = "5";
+  static final String LATEST = "6";
 
   /** The scripts of every version, oldest first. */
   static final List<String> SCRIPTS =
@@ -44,7 +44,8 @@ class SchemaMigratorTest {
           "V2__task_ended_index.sql",
           "V3__pause.sql",
           "V4__unique.sql",
-          "V5__trace_parent.sql");
+          "V5__trace_parent.sql",
+          "V6__rate_budget.sql");
 
   private static final String PG = "jdbc:postgresql://127.0.0.1:5432/test";
 
@@ -55,17 +56,18 @@ class SchemaMigratorTest {
     SchemaMigrator.Outcome second = UrlDataSource.migrate(url, "sa");
 
     assertThat(first.before()).isEqualTo("0");
-    assertThat(first.after()).isEqualTo("5");
-    assertThat(first.summary()).contains("from version 0 to 5");
-    assertThat(second.before()).isEqualTo("5");
-    assertThat(second.summary()).contains("at version 5").contains("up to date");
+    assertThat(first.after()).isEqualTo("6");
+    assertThat(first.summary()).contains("from version 0 to 6");
+    assertThat(second.before()).isEqualTo("6");
+    assertThat(second.summary()).contains("at version 6").contains("up to date");
     assertThat(history(url))
         .containsExactly(
             "1 SQL V1__baseline.sql true",
             "2 SQL V2__task_ended_index.sql true",
             "3 SQL V3__pause.sql true",
             "4 SQL V4__unique.sql true",
-            "5 SQL V5__trace_parent.sql true");
+            "5 SQL V5__trace_parent.sql true",
+            "6 SQL V6__rate_budget.sql true");
   }
 
   @Test
@@ -75,14 +77,15 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("5");
+    assertThat(outcome.after()).isEqualTo("6");
     assertThat(history(url))
         .contains(
             "1 SQL V1__baseline.sql true",
             "2 SQL V2__task_ended_index.sql true",
             "3 SQL V3__pause.sql true",
             "4 SQL V4__unique.sql true",
-            "5 SQL V5__trace_parent.sql true");
+            "5 SQL V5__trace_parent.sql true",
+            "6 SQL V6__rate_budget.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM orders")).isEqualTo(1);
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task")).isZero();
   }
@@ -97,14 +100,15 @@ class SchemaMigratorTest {
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
     assertThat(outcome.before()).isEqualTo("1");
-    assertThat(outcome.after()).isEqualTo("5");
+    assertThat(outcome.after()).isEqualTo("6");
     assertThat(history(url))
         .containsExactly(
             "1 BASELINE << Flyway Baseline >> true",
             "2 SQL V2__task_ended_index.sql true",
             "3 SQL V3__pause.sql true",
             "4 SQL V4__unique.sql true",
-            "5 SQL V5__trace_parent.sql true");
+            "5 SQL V5__trace_parent.sql true",
+            "6 SQL V6__rate_budget.sql true");
     assertThat(count(url, "SELECT COUNT(*) FROM taskgate_task WHERE id = 't-1'")).isEqualTo(1);
   }
 
@@ -126,7 +130,7 @@ class SchemaMigratorTest {
 
     SchemaMigrator.Outcome outcome = UrlDataSource.migrate(url, "sa");
 
-    assertThat(outcome.after()).isEqualTo("5");
+    assertThat(outcome.after()).isEqualTo("6");
     try (Connection c = DriverManager.getConnection(url, "sa", "")) {
       // everything the versions have, the added column last, and not the earlier due index
       SchemaShape shape = SchemaShape.read(c, "PUBLIC");
@@ -140,7 +144,8 @@ class SchemaMigratorTest {
             "2 SQL V2__task_ended_index.sql true",
             "3 SQL V3__pause.sql true",
             "4 SQL V4__unique.sql true",
-            "5 SQL V5__trace_parent.sql true");
+            "5 SQL V5__trace_parent.sql true",
+            "6 SQL V6__rate_budget.sql true");
   }
 
   @Test
@@ -190,7 +195,7 @@ class SchemaMigratorTest {
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining("taskgate.schema.migrate=validate")
         .hasMessageContaining("table taskgate_task is missing")
-        .hasMessageContaining("db/taskgate/h2/V1__… to V5__…")
+        .hasMessageContaining("db/taskgate/h2/V1__… to V6__…")
         .hasMessageContaining("ejb-module/src/main/resources/db/taskgate/h2");
     assertThat(tables(url)).isEmpty();
   }
@@ -209,8 +214,9 @@ class SchemaMigratorTest {
     assertThatThrownBy(() -> migrator.apply(SchemaMode.VALIDATE, false))
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining(
-            "schema is at version 0, this build needs 5: apply V1__baseline.sql,"
-                + " V2__task_ended_index.sql, V3__pause.sql, V4__unique.sql, V5__trace_parent.sql");
+            "schema is at version 0, this build needs 6: apply V1__baseline.sql,"
+                + " V2__task_ended_index.sql, V3__pause.sql, V4__unique.sql, V5__trace_parent.sql,"
+                + " V6__rate_budget.sql");
     assertThat(tables(url)).containsExactly(SchemaMigrator.HISTORY);
   }
 
@@ -224,13 +230,13 @@ class SchemaMigratorTest {
     assertThat(
             new SchemaMigrator(new UrlDataSource(byHand, "sa")).apply(SchemaMode.VALIDATE, false))
         .extracting(SchemaMigrator.Outcome::after)
-        .isEqualTo("5");
+        .isEqualTo("6");
     assertThat(hasHistory(byHand)).as("validate writes nothing").isFalse();
     assertThat(
             new SchemaMigrator(new UrlDataSource(migrated, "sa"))
                 .apply(SchemaMode.VALIDATE, false)
                 .summary())
-        .isEqualTo("Taskgate's schema is at version 5 on H2");
+        .isEqualTo("Taskgate's schema is at version 6 on H2");
   }
 
   /** A DBA's Flyway (command line, Maven plugin: the same core) on the files taken from the jar. */
@@ -251,7 +257,7 @@ class SchemaMigratorTest {
         .migrate();
     SchemaMigrator migrator = new SchemaMigrator(new UrlDataSource(url, "sa"));
 
-    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("5");
+    assertThat(migrator.apply(SchemaMode.VALIDATE, false).after()).isEqualTo("6");
     assertThat(migrator.apply(SchemaMode.AUTO, false).summary()).contains("up to date");
     assertThat(history(url))
         .containsExactly(
@@ -259,7 +265,8 @@ class SchemaMigratorTest {
             "2 SQL V2__task_ended_index.sql true",
             "3 SQL V3__pause.sql true",
             "4 SQL V4__unique.sql true",
-            "5 SQL V5__trace_parent.sql true");
+            "5 SQL V5__trace_parent.sql true",
+            "6 SQL V6__rate_budget.sql true");
   }
 
   @Test
@@ -301,10 +308,10 @@ class SchemaMigratorTest {
       List<String> befores = new ArrayList<>();
       for (CompletableFuture<SchemaMigrator.Outcome> start : starts) {
         SchemaMigrator.Outcome outcome = start.get(60, TimeUnit.SECONDS);
-        assertThat(outcome.after()).isEqualTo("5");
+        assertThat(outcome.after()).isEqualTo("6");
         befores.add(outcome.before());
       }
-      assertThat(befores).containsExactlyInAnyOrder("0", "5");
+      assertThat(befores).containsExactlyInAnyOrder("0", "6");
       try (Statement s = holder.createStatement();
           ResultSet r =
               s.executeQuery(
@@ -314,7 +321,7 @@ class SchemaMigratorTest {
           rows.add(r.getString(1) + " " + r.getBoolean(2));
         }
         assertThat(rows)
-            .containsExactlyInAnyOrder("1 true", "2 true", "3 true", "4 true", "5 true");
+            .containsExactlyInAnyOrder("1 true", "2 true", "3 true", "4 true", "5 true", "6 true");
       }
     } finally {
       pool.shutdownNow();

@@ -50,6 +50,12 @@ public final class Restart {
   public record Even(String id, String key, int workMillis) implements Paced {}
 
   /**
+   * Starts full: 3 a minute, 3 back to back. Its burst spans a minute, longer than a restart takes:
+   * a key that started its burst before a restart must not start a second one after it.
+   */
+  public record Slow(String id, String key, int workMillis) implements Paced {}
+
+  /**
    * Writes each start to the ledger, before any work, as {@code start <task id> <type> <key> <µs>
    * <attempt>}.
    */
@@ -84,9 +90,13 @@ public final class Restart {
   @RateLimit(permits = 4, period = "PT1S", burst = 1, startEmpty = true)
   public static class EvenHandler extends Logged<Even> {}
 
+  @TaskHandler
+  @RateLimit(permits = 3, period = "PT1M", burst = 3)
+  public static class SlowHandler extends Logged<Slow> {}
+
   /**
-   * {@code POST /api/restart-test/batch?type=full|empty|even&n=&key=&prefix=&work=}: one {@code
-   * dispatchAll} of n tasks of one key.
+   * {@code POST /api/restart-test/batch?type=full|empty|even|slow&n=&key=&prefix=&work=}: one
+   * {@code dispatchAll} of n tasks of one key.
    */
   @Path("restart-test/batch")
   public static class BatchResource {
@@ -107,6 +117,7 @@ public final class Restart {
             switch (type) {
               case "full" -> new Full(id, key, work);
               case "empty" -> new Empty(id, key, work);
+              case "slow" -> new Slow(id, key, work);
               default -> new Even(id, key, work);
             });
       }

@@ -27,6 +27,16 @@ import java.util.logging.Logger;
  * one), and the first local decision of a key starts after the grid's last slot of it, not from a
  * full budget beside it: otherwise the local share's first slots would fall among the slots the
  * grid gave out just before, closer than the policy allows.
+ *
+ * <h2>Instances outside the grid ({@link GridKeyedRateLimiter})</h2>
+ *
+ * Instances that share the database but not this grid (another cluster name, a grid of their own,
+ * the local limiter) spend budgets of their own. Told so ({@link #peersOutside}, at each
+ * heartbeat), the instance decides locally at 1/N of each key's rate, N the live instances, until
+ * every one of them is in its grid again; then it resumes as after the degraded mode. The grid
+ * still answers meanwhile: a slot it holds for a task stays the task's, and a key's first local
+ * slot comes after the grid's last ({@link FallbackBridge#kept}). Logged as {@code SEVERE} once a
+ * minute at most.
  */
 final class FallbackBridge {
   private static final Logger LOG = Logger.getLogger(FallbackBridge.class.getName());

@@ -130,6 +130,26 @@ final class GridCells {
     }
   }
 
+  /**
+   * The starts' TAT of each of {@code keys} ({@link Long#MIN_VALUE} for a key without a cell), read
+   * in one call within {@code timeoutNanos}.
+   */
+  Map<String, Long> startTats(java.util.Set<String> keys, long timeoutNanos)
+      throws GridUnavailable {
+    try {
+      Map<String, byte[]> cells =
+          GridCalls.await(calls.submit(() -> map.getAll(keys)), timeoutNanos);
+      Map<String, Long> tats = new java.util.HashMap<>();
+      for (String key : keys) {
+        byte[] cell = cells.get(key);
+        tats.put(key, cell == null ? Long.MIN_VALUE : GcraCell.decode(cell).startTat());
+      }
+      return tats;
+    } catch (RuntimeException e) {
+      throw new GridUnavailable(e.toString(), e);
+    }
+  }
+
   /** Entries this member owns. */
   int ownedEntries() {
     return (int) Math.min(Integer.MAX_VALUE, map.getLocalMapStats().getOwnedEntryCount());

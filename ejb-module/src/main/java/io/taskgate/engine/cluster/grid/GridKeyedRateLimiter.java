@@ -26,32 +26,8 @@ import java.util.logging.Logger;
  * an entry nobody used for {@link GridMaps#MAX_IDLE} (by then a key's budget is full again, unless
  * its policy's burst spans more than that).
  *
- * <h2>Degraded mode</h2>
- *
- * A call the grid does not answer within the budget ({@code taskgate.rate-limit.grid-timeout}) or
- * answers with an error spends nothing: its task is deferred by the budget, without a reservation,
- * and asks the grid again then (a budget of this instance's own, beside the grid's, would let its
- * starts fall among the other instances'). After {@link #DEGRADE_AFTER} such calls within a second,
- * calls are decided by a local fallback limiter without waiting, at this instance's share of each
- * key's rate: the policy's rate divided by N, the number of members the grid has (and its burst
- * too, at least 1); one call a second tries the grid again. The first answer ends the degraded
- * mode: the TAT of every key the fallback spent budget on is carried into the grid ({@link
- * GcraCell#raise}), so that no key's slot moves back and no key bursts; tasks the fallback deferred
- * keep their slots. Entering it is logged once a minute at most, leaving it once; {@link #status()}
- * counts both.
- *
- * <p>A call that timed out may still reach the grid later and spend budget there: the key is then
- * slower for a while, never faster.
- *
- * <h2>Instances outside the grid</h2>
- *
- * Instances that share the database but not this grid (another cluster name, a grid of their own,
- * the local limiter) spend budgets of their own. Told so ({@link #peersOutside}, at each
- * heartbeat), the instance decides locally at 1/N of each key's rate, N the live instances, until
- * every one of them is in its grid again; then it resumes as after the degraded mode. The grid
- * still answers meanwhile: a slot it holds for a task stays the task's, and a key's first local
- * slot comes after the grid's last ({@link FallbackBridge#kept}). Logged as {@code SEVERE} once a
- * minute at most.
+ * <p>While the grid does not answer, a local fallback decides: see the package documentation
+ * ("Degraded mode"). Instances outside the grid: see {@link FallbackBridge}.
  */
 public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private static final Logger LOG = Logger.getLogger(GridKeyedRateLimiter.class.getName());
@@ -207,6 +183,28 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       }
     }
     return fallback.shift(shareOf(scope), key, untilEpochNanos, nowEpochNanos, first);
+  }
+
+  /**
+   * Raises the key's cell in the grid (both chains, never back); while degraded, the fallback's.
+   */
+  @Override
+  public boolean restore(
+      RateLimitScope scope, String key, long floorEpochNanos, long nowEpochNanos) {
+    if (!degraded.get()) {
+      try {
+        cells.update(GridCells.cellKey(scope, key), cell -> cell.restore(floorEpochNanos));
+        return true;
+      } catch (GridUnavailable e) {
+        LOG.log(Level.WARNING, "Taskgate could not restore a key's budget in the data grid", e);
+      }
+    }
+    return fallback.restore(shareOf(scope), key, floorEpochNanos, nowEpochNanos);
+  }
+
+  /** The keys' cells, for reads beside the limiter's own. */
+  GridCells cells() {
+    return cells;
   }
 
   /** The slot the grid (or, while degraded, the fallback) holds for the reservation. */

@@ -4,11 +4,16 @@ import com.hazelcast.core.HazelcastInstance;
 import io.taskgate.api.RateLimitPolicy;
 import io.taskgate.core.throttle.ThrottlerState;
 import io.taskgate.store.InstanceRecord;
+import io.taskgate.store.SavedBudget;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;
@@ -122,6 +127,49 @@ public class GridState {
     if (current != null) {
       current.starts().begun(scope, key, policy, token, atEpochNanos);
     }
+  }
+
+  /**
+   * The budgets of {@code keys} (scope, key) as their starts left them in the grid, each key's
+   * starts' TAT, for those the grid has a cell of; waits at most {@code timeout}. Empty when the
+   * budgets are local.
+   *
+   * @throws IllegalStateException when the grid did not answer in time
+   */
+  public List<SavedBudget> startTats(
+      Collection<Map.Entry<String, String>> keys, java.time.Duration timeout) {
+    GridKeyedRateLimiter current = limiter;
+    if (current == null || keys.isEmpty()) {
+      return List.of();
+    }
+    Map<String, Map.Entry<String, String>> byCell = new HashMap<>();
+    for (Map.Entry<String, String> key : keys) {
+      byCell.put(GridCells.cellKey(key.getKey(), key.getValue()), key);
+    }
+    List<SavedBudget> saved = new ArrayList<>();
+    Map<String, Long> tats;
+    try {
+      tats = current.cells().startTats(byCell.keySet(), timeout.toNanos());
+    } catch (GridUnavailable e) {
+      throw new IllegalStateException("the data grid did not answer: " + e.getMessage(), e);
+    }
+    tats.forEach(
+        (cell, tat) -> {
+          if (tat != Long.MIN_VALUE) {
+            Map.Entry<String, String> key = byCell.get(cell);
+            saved.add(new SavedBudget(key.getKey(), key.getValue(), tat));
+          }
+        });
+    return saved;
+  }
+
+  /**
+   * The members of this grid; empty when the budgets are local. An instance whose heartbeat names
+   * none of them is not in this grid (stopped, dead, or in another).
+   */
+  public Set<String> members() {
+    GridMembership grid = membership;
+    return grid == null ? Set.of() : grid.members();
   }
 
   /** The grid's status; empty when the budgets are local. */

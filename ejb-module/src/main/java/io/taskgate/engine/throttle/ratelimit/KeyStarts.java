@@ -22,17 +22,19 @@ class KeyStarts {
   private final StartSpacingGuard spacing;
   private final PacingLog pacing;
   private final InstantSource clock;
+  private final SavedBudgets saved;
 
   /** For the CDI proxy. */
   protected KeyStarts() {
-    this(null, null, null);
+    this(null, null, null, null);
   }
 
   @Inject
-  KeyStarts(StartSpacingGuard spacing, PacingLog pacing, InstantSource clock) {
+  KeyStarts(StartSpacingGuard spacing, PacingLog pacing, InstantSource clock, SavedBudgets saved) {
     this.spacing = spacing;
     this.pacing = pacing;
     this.clock = clock;
+    this.saved = saved;
   }
 
   /** The check of task {@code taskId}'s start, let through with {@code permit}. */
@@ -86,6 +88,7 @@ class KeyStarts {
     @Override
     public void entered(Instant now) {
       spacing.entered(permit.scope().name(), permit.key(), permit.policy(), now);
+      saved.started(permit.scope().name(), permit.key()); // after the chain moved
     }
 
     @Override

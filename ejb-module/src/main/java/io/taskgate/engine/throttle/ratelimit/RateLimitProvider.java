@@ -34,10 +34,11 @@ public class RateLimitProvider implements ThrottleProvider {
   private final RateLimitKeySelector keys;
   private final RatePolicies policies;
   private final KeyedRateLimiter limiter;
+  private final SavedBudgets saved;
 
   /** For the CDI proxy. */
   protected RateLimitProvider() {
-    this(null, null, null, null, null, null);
+    this(null, null, null, null, null, null, null);
   }
 
   @Inject
@@ -47,13 +48,15 @@ public class RateLimitProvider implements ThrottleProvider {
       GateSettings settings,
       RateLimitKeySelector keys,
       RatePolicies policies,
-      KeyedRateLimiter limiter) {
+      KeyedRateLimiter limiter,
+      SavedBudgets saved) {
     this.gate = gate;
     this.parkingLot = parkingLot;
     this.settings = settings;
     this.keys = keys;
     this.policies = policies;
     this.limiter = limiter;
+    this.saved = saved;
   }
 
   @Override
@@ -61,10 +64,14 @@ public class RateLimitProvider implements ThrottleProvider {
     return handler.gate().isPresent() ? List.of(gate) : List.of();
   }
 
-  /** Reads the policy overrides once, before any task runs, not on the first gated task. */
+  /**
+   * Before any task runs: reads the policy overrides once (not on the first gated task), and
+   * restores the keys' budgets saved before this start ({@link SavedBudgets}).
+   */
   @Override
   public int start(Collection<HandlerInfo> handlers, TaskQueries queries, Payloads payloads) {
     policies.overrides();
+    saved.restore(handlers);
     return 0;
   }
 

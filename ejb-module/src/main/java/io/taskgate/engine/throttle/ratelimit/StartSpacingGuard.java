@@ -144,6 +144,26 @@ public class StartSpacingGuard {
     }
   }
 
+  /**
+   * The theoretical arrival time of the key's starts on this instance, {@link Long#MIN_VALUE} for a
+   * key it does not track (or when the budgets are in the grid, which keeps them).
+   */
+  long observed(String scope, String key) {
+    return budgetsInTheGrid() ? Long.MIN_VALUE : spacing().observed(scope, key);
+  }
+
+  /** Carries the key's starts over a restart (locally; the grid's cell keeps its own). */
+  void restore(String scope, String key, long floorEpochNanos) {
+    if (!budgetsInTheGrid()) {
+      spacing().restore(scope, key, floorEpochNanos);
+    }
+  }
+
+  /** Whether the budgets, and the chains of the keys' starts, are in the data grid. */
+  boolean inTheGrid() {
+    return budgetsInTheGrid();
+  }
+
   /** The margin the spacing keeps for this policy's starts, in nanoseconds. */
   long marginNanos(RateLimitPolicy policy) {
     return spacing().marginNanos(policy);

@@ -63,6 +63,8 @@ public final class GateFixture {
   final PacingLog pacing = new PacingLog(10);
   final io.taskgate.store.ThrottlerStore policyStore = new MemoryThrottlerStore();
   final PushBacks pushBacks = new PushBacks();
+  final SavedBudgets saved = new SavedBudgets();
+  final StartSpacingGuard spacing;
 
   /**
    * @param policy the task type's policy
@@ -89,13 +91,13 @@ public final class GateFixture {
     this.limiter = limiter;
     policies = policies(clock, policyStore);
     parkingLot = new ParkingLot(limiter, settings, new TaskQueues(), null, ticker);
-    StartSpacingGuard spacing = new StartSpacingGuard(settings, null);
+    spacing = new StartSpacingGuard(settings, null);
     channel.subscribe(io.taskgate.engine.event.Counted.class, history::count);
     channel.subscribe(io.taskgate.api.RateLimitDeferred.class, deferred::fire);
     channel.subscribe(io.taskgate.api.RateLimitRejected.class, rejected::fire);
     events = new RateLimitEvents(settings, clock, channel, ticker);
     RateLimitKeySelector keys = new RateLimitKeySelector(settings, ticker, null);
-    KeyStarts starts = new KeyStarts(spacing, pacing, clock);
+    KeyStarts starts = new KeyStarts(spacing, pacing, clock, saved);
     KeyPushBacks keyPushBacks = new KeyPushBacks(limiter, pushBacks);
     gate =
         new RateLimitGate(
@@ -123,7 +125,25 @@ public final class GateFixture {
         .gate;
   }
 
-  /** The run-time rate-limit changes over an empty store: none until a test makes some. */
+  /**
+   * The fixture's {@link SavedBudgets} wired, as CDI would, to save into and restore from {@code
+   * store} as {@code instances}' instance, with the budgets local; its timers are not started
+   * (tests call {@code save()} themselves).
+   */
+  SavedBudgets savingIn(
+      io.taskgate.store.BudgetStore store, io.taskgate.engine.cluster.Instances instances) {
+    saved.store = store;
+    saved.limiter = limiter;
+    saved.spacing = spacing;
+    saved.policies = policies;
+    saved.instances = instances;
+    saved.grid =
+        io.taskgate.engine.cluster.grid.GridState.of(
+            io.taskgate.engine.cluster.grid.GridSettings.read(key -> Optional.empty()));
+    saved.clock = clock;
+    return saved;
+  }
+
   /** The gate's reads for the views, over the parts given. */
   public static GateReads reads(
       ParkingLot parkingLot,
