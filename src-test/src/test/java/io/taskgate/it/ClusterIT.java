@@ -1003,6 +1003,85 @@ class ClusterIT {
     }
   }
 
+  /**
+   * Both instances killed at once and started again, so the grid that held the budgets is gone: a
+   * key that started its burst (3 a minute, 3 back to back) just before gets no second one after,
+   * whether its budget was saved before the kill or its starts since the last save are read from
+   * the task rows. Every start of the key, before and after, is one conformance run.
+   */
+  @Test
+  @Order(8)
+  void aWholeClusterKilledAndStartedAgainKeepsEachKeysBudget() throws Exception {
+    for (String id : List.of("a", "b")) {
+      if (!instances.get(id).process().isAlive()) {
+        start(id, instances.get(id).port());
+      }
+    }
+    List<String> ids = new ArrayList<>(hourly("a", 3, "h-a"));
+    ids.addAll(hourly("b", 3, "h-b"));
+    Await.until(
+        () -> startsById().keySet().stream().filter(ids::contains).count(),
+        n -> n >= 3,
+        Duration.ofSeconds(30),
+        Duration.ofMillis(100),
+        n -> n + " of the hourly key's tasks started, 3 wanted");
+    // the starts saved (within a second): the restore reads them back, not a fresh bucket
+    Await.until(
+        () -> savedBudgets("hourly"),
+        n -> n == 1,
+        Duration.ofSeconds(10),
+        Duration.ofMillis(100),
+        n -> n + " saved budgets of the hourly key, 1 wanted");
+    kill("a");
+    kill("b");
+    Instant killed = Instant.now();
+    launch("a", 28970);
+    launch("b", 28971);
+    for (String id : List.of("a", "b")) {
+      MicroRuns.awaitAnswering(
+          instances.get(id).port(), instances.get(id).process(), log(id, bootOf(id)), BOOT_TIMEOUT);
+    }
+    System.out.printf(
+        "ClusterIT: the cluster answered again %.1f s after the kill%n",
+        Duration.between(killed, Instant.now()).toMillis() / 1000.0);
+    awaitCompleted(ids, Duration.ofMinutes(3));
+
+    Map<String, List<Start>> starts = startsById();
+    Conformance.Run run = Conformance.run();
+    Conformance.Key key = run.key("hourly", Conformance.Policy.of(3, Duration.ofMinutes(1), 3));
+    List<String> timeline = new ArrayList<>();
+    for (String id : ids) {
+      for (Start start : starts.get(id)) {
+        key.started(start.conformance());
+        timeline.add(
+            Duration.between(killed, start.conformance().at()).toMillis()
+                + " ms "
+                + start.instance());
+      }
+    }
+    timeline.sort(Comparator.comparingLong(t -> Long.parseLong(t.split(" ")[0])));
+    System.out.println("ClusterIT: the hourly key's starts, from the kill: " + timeline);
+    System.out.println("ClusterIT: the whole-cluster restart: " + run.assertConforms());
+  }
+
+  /** Rows of {@code key} in taskgate_rate_budget. */
+  private static long savedBudgets(String key) throws Exception {
+    try (Connection c = MicroRuns.connect(DB);
+        PreparedStatement s =
+            c.prepareStatement("SELECT COUNT(*) FROM taskgate_rate_budget WHERE rate_key = ?")) {
+      s.setString(1, key);
+      try (ResultSet r = s.executeQuery()) {
+        r.next();
+        return r.getLong(1);
+      }
+    }
+  }
+
+  private List<String> hourly(String id, int n, String prefix) throws Exception {
+    return dispatched(
+        id, "cluster-test/quarterly?n=" + n + "&key=hourly&kind=hourly&prefix=" + prefix, n);
+  }
+
   private JsonObject rateLimits(String id, String key) throws Exception {
     return Http.json(
         Http.send(

@@ -97,6 +97,27 @@ public final class Cluster {
     }
   }
 
+  /** A call of an upstream whose quota refills slowly, rate-limited per {@code key}. */
+  public record Hourly(String id, String key) implements RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return key;
+    }
+  }
+
+  /**
+   * 3 a minute per key, 3 back to back: its burst spans a minute, longer than a restart of the
+   * cluster takes. Each start goes to the ledger as the jobs' do.
+   */
+  @TaskHandler
+  @RateLimit(permits = 3, period = "PT1M", burst = 3)
+  public static class HourlyHandler implements Handler<Hourly> {
+    @Override
+    public void handle(Hourly task, TaskContext context) {
+      logStart(task.key(), context);
+    }
+  }
+
   /** A call of an upstream API, rate-limited per {@code key}. */
   public record UpstreamCall(String id, String key) implements RateLimitedTask {
     @Override
@@ -151,7 +172,8 @@ public final class Cluster {
   }
 
   /**
-   * {@code POST /api/cluster-test/quarterly?n=&key=&prefix=}: one {@code dispatchAll} of n calls.
+   * {@code POST /api/cluster-test/quarterly?n=&key=&prefix=&kind=}: one {@code dispatchAll} of n
+   * calls, {@link Quarterly} ones, or {@link Hourly} ones for {@code kind=hourly}.
    */
   @Path("cluster-test/quarterly")
   public static class QuarterlyResource {
@@ -162,10 +184,14 @@ public final class Cluster {
     public Map<String, List<String>> dispatch(
         @QueryParam("n") int n,
         @QueryParam("key") String key,
-        @QueryParam("prefix") String prefix) {
+        @QueryParam("prefix") String prefix,
+        @QueryParam("kind") String kind) {
       List<Task> calls = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        calls.add(new Quarterly(prefix + "-" + i, key));
+        calls.add(
+            "hourly".equals(kind)
+                ? new Hourly(prefix + "-" + i, key)
+                : new Quarterly(prefix + "-" + i, key));
       }
       return dispatched(dispatcher, calls);
     }
