@@ -119,7 +119,7 @@ class ClusterIT {
   void twoInstancesStartingTogetherMigratedTheSchemaOnce() throws Exception {
     String a = Files.readString(log("a", 1), StandardCharsets.UTF_8);
     String b = Files.readString(log("b", 1), StandardCharsets.UTF_8);
-    String migrated = "Taskgate migrated its schema on PostgreSQL from version 0 to 5";
+    String migrated = "Taskgate migrated its schema on PostgreSQL from version 0 to 6";
     String found = "Taskgate's schema is at version 6 on PostgreSQL (up to date)";
     assertThat(List.of(a.contains(migrated), b.contains(migrated)))
         .as("which instance migrated")
