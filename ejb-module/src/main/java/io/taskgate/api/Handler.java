@@ -70,4 +70,15 @@ public interface Handler<T extends Task> {
   default String rateLimitKey(T task) {
     return task instanceof RateLimitedTask limited ? limited.rateLimitKey() : null;
   }
+
+  /**
+   * How many units of its key's budget {@code task} spends: by default its {@link
+   * RateLimitedTask#rateLimitCost()}, or 1 when {@code T} does not implement {@link
+   * RateLimitedTask}. Override it to weigh tasks without touching the task type (an override, like
+   * one of {@link #rateLimitKey(Task)}, makes Taskgate ask this handler for the key too). At least
+   * 1 and at most the policy's burst; a dispatch outside that is refused.
+   */
+  default int rateLimitCost(T task) {
+    return task instanceof RateLimitedTask limited ? limited.rateLimitCost() : 1;
+  }
 }

@@ -29,6 +29,32 @@ public interface NamedRateLimiter {
    */
   CompletionStage<Permit> acquire(String key);
 
+  /**
+   * Takes {@code permits} for {@code key} now if all of them are free, otherwise none; never waits.
+   * {@code permits} is between 1 and the most one call may take (the burst or permit limit):
+   * another value is refused with {@link IllegalArgumentException}, naming the limiter and the
+   * value. The default takes one permit and refuses any other count.
+   */
+  default Permit tryAcquire(String key, int permits) {
+    if (permits != 1) {
+      throw new IllegalArgumentException(
+          "limiter " + name() + " takes one permit at a time, not " + permits);
+    }
+    return tryAcquire(key);
+  }
+
+  /**
+   * {@link #acquire(String)} for {@code permits}, all of them or none; {@code permits} as for
+   * {@link #tryAcquire(String, int)}.
+   */
+  default CompletionStage<Permit> acquire(String key, int permits) {
+    if (permits != 1) {
+      throw new IllegalArgumentException(
+          "limiter " + name() + " takes one permit at a time, not " + permits);
+    }
+    return acquire(key);
+  }
+
   /** The permits {@code key} could take now. */
   int availablePermits(String key);
 

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * A task the rate-limit gate will never run: its key's next free slot lies beyond the policy's
- * {@code maxReservationHorizon}, or the key had no budget and the policy discards on overflow. A
+ * {@code maxReservationHorizon}, the key had no budget and the policy discards on overflow, or the
+ * task costs more than the key's burst (and then {@code slotUtc=null} and {@code cost=} ends it). A
  * one-shot task so rejected ends FAILED (never CANCELLED) and its handler's {@link Handler#onError}
  * receives this exception.
  *
@@ -27,7 +28,12 @@ public class RateLimitRejectedException extends RuntimeException {
     /** The key's next free slot lies beyond the policy's reservation horizon. */
     BEYOND_HORIZON,
     /** The key had no budget and the policy discards on overflow. */
-    DISCARDED
+    DISCARDED,
+    /**
+     * The task costs more units than its key's burst (the key's policy was changed since the task
+     * was dispatched): it could never run.
+     */
+    COST_ABOVE_BURST
   }
 
   private final String taskType;
@@ -36,6 +42,7 @@ public class RateLimitRejectedException extends RuntimeException {
   private final Instant slotUtc;
   private final transient RateLimitPolicy policy;
   private final Reason reason;
+  private final int cost;
 
   /**
    * @param taskType the task type's name (the scope of the budget)
@@ -52,13 +59,33 @@ public class RateLimitRejectedException extends RuntimeException {
       Instant slotUtc,
       RateLimitPolicy policy,
       Reason reason) {
-    super(message(taskType, handler, key, slotUtc, policy, reason));
+    this(taskType, handler, key, slotUtc, policy, reason, 1);
+  }
+
+  /**
+   * The same, for a task that costs {@code cost} units of its key's budget.
+   *
+   * @param slotUtc the slot the task would have needed; null for {@link Reason#COST_ABOVE_BURST}
+   * @param cost the task's cost, at least 1
+   */
+  public RateLimitRejectedException(
+      String taskType,
+      String handler,
+      String key,
+      Instant slotUtc,
+      RateLimitPolicy policy,
+      Reason reason,
+      int cost) {
+    super(
+        message(taskType, handler, key, slotUtc, policy, reason)
+            + (cost == 1 ? "" : " cost=" + cost));
     this.taskType = taskType;
     this.handler = handler;
     this.key = key;
     this.slotUtc = slotUtc;
     this.policy = policy;
     this.reason = reason;
+    this.cost = cost;
   }
 
   private static String message(
@@ -120,5 +147,10 @@ public class RateLimitRejectedException extends RuntimeException {
   /** Why the task was rejected. */
   public Reason reason() {
     return reason;
+  }
+
+  /** How many units of its key's budget the task costs. */
+  public int cost() {
+    return cost;
   }
 }

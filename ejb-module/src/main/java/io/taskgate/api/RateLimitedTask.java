@@ -16,4 +16,15 @@ public interface RateLimitedTask extends Task {
 
   /** The throttling key of this task; null or empty: this task is not throttled. */
   String rateLimitKey();
+
+  /**
+   * How many units of its key's budget this task spends (default 1): a task that sends 5 messages
+   * to an API allowing 100 a minute costs 5. At least 1 and at most the policy's burst: a task
+   * costing more could never run, and its dispatch is refused ({@link InvalidTaskException}, naming
+   * the handler, the cost and the burst). Read at dispatch and again when the task passes the gate;
+   * it should be cheap and depend only on the task.
+   */
+  default int rateLimitCost() {
+    return 1;
+  }
 }

@@ -92,10 +92,19 @@ public final class Conformance {
    * @param at when its handler began
    * @param taskId the task
    * @param instance the instance that ran it
+   * @param cost how many units of its key's budget it spent (at least 1)
    */
-  public record Start(Instant at, String taskId, String instance) {
+  public record Start(Instant at, String taskId, String instance, int cost) {
     public Start {
       Objects.requireNonNull(at, "at");
+      if (cost < 1) {
+        throw new IllegalArgumentException("cost must be at least 1, was " + cost);
+      }
+    }
+
+    /** A start that spent one unit. */
+    public Start(Instant at, String taskId, String instance) {
+      this(at, taskId, instance, 1);
     }
   }
 
@@ -229,10 +238,10 @@ public final class Conformance {
   }
 
   /**
-   * Replays the key's starts through the GCRA: a start at {@code t} conforms when {@code TAT − t ≤
-   * τ + tolerance}, and moves {@code TAT} to {@code max(TAT, t) + T}. A new or reborn key's first
-   * start conforms whenever it comes; it leaves the bucket full less one start, or, for a policy
-   * starting empty, empty.
+   * Replays the key's starts through the GCRA: a start at {@code t} of {@code n} units conforms
+   * when {@code TAT + (n − 1)·T − t ≤ τ + tolerance}, and moves {@code TAT} to {@code max(TAT, t) +
+   * n·T}. A new or reborn key counts from a full bucket ({@code TAT = t}), or, for a policy
+   * starting empty, from an empty one ({@code TAT = t + τ}: its first start of one unit is free).
    */
   static List<Violation> check(Key key, Duration tolerance) {
     List<Start> sorted = new ArrayList<>(key.starts);
@@ -257,10 +266,12 @@ public final class Conformance {
       if (fresh) {
         tat = key.policy.startEmpty ? t + burstTolerance : t;
         fresh = false;
-      } else if (tat - t > allowed) {
-        found.add(new Violation(key.name, i, start, Duration.ofNanos(tat - t - allowed)));
       }
-      tat = Math.max(tat, t) + interval;
+      long early = tat + (start.cost() - 1) * interval - t - allowed;
+      if (early > 0) {
+        found.add(new Violation(key.name, i, start, Duration.ofNanos(early)));
+      }
+      tat = Math.max(tat, t) + start.cost() * interval;
     }
     return found;
   }

@@ -67,6 +67,48 @@ class ConformanceTest {
         .containsExactlyElementsOf(millis(expected).stream().map(Long::intValue).toList());
   }
 
+  /**
+   * Starts (ms after T0, each {@code ms:cost}) of one key under 10 per second with {@code burst}: a
+   * start of n units needs n of them, and spends them all.
+   */
+  @ParameterizedTest(name = "burst {0} empty={1}: starts {2} -> {3}")
+  @CsvSource(
+      delimiter = ';',
+      value = {
+        // a whole burst at once in one start, then the pace
+        "5; false; 0:5 500:1 600:1; ",
+        // cost 5 leaves nothing: the next unit comes one interval later, not before
+        "5; false; 0:5 99:1; 1",
+        "5; false; 0:5 100:1; ",
+        // cost 3 after cost 3 on burst 5: the second needs 100 ms more
+        "5; false; 0:3 0:3; 1",
+        "5; false; 0:3 100:3; ",
+        // above the burst it never conforms, even on a full bucket
+        "3; false; 0:4; 0",
+        // starting empty: cost 2 waits one interval, cost 1 is free
+        "5; true; 0:2; 0",
+        "5; true; 0:1 100:2; 1",
+        "5; true; 0:1 200:2; ",
+      })
+  void aStartOfSeveralUnitsNeedsThemAll(int burst, boolean empty, String starts, String expected) {
+    Conformance.Policy policy = Conformance.Policy.of(10, Duration.ofSeconds(1), burst);
+    if (empty) {
+      policy = policy.startingEmpty();
+    }
+    Conformance.Run run = Conformance.run(Duration.ZERO);
+    Conformance.Key key = run.key("k", policy);
+    int i = 0;
+    for (String start : starts.trim().split("\\s+")) {
+      String[] parts = start.split(":");
+      key.started(
+          new Conformance.Start(
+              T0.plusMillis(Long.parseLong(parts[0])), "t" + i++, "a", Integer.parseInt(parts[1])));
+    }
+    List<Integer> reported = run.violations().stream().map(Conformance.Violation::index).toList();
+    assertThat(reported)
+        .containsExactlyElementsOf(millis(expected).stream().map(Long::intValue).toList());
+  }
+
   @ParameterizedTest(name = "tolerance {0} ms: start 2 at {1} ms -> reported {2}")
   @CsvSource({"0, 190, true", "10, 190, false", "10, 189, true", "25, 176, false"})
   void aToleranceAllowsStartsThatMuchEarlier(long toleranceMs, long second, boolean reported) {

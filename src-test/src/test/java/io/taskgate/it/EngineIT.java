@@ -125,7 +125,7 @@ class EngineIT {
     return ShrinkWrap.create(ZipImporter.class, "taskgate.war")
         .importFrom(war)
         .as(WebArchive.class)
-        .addClasses(Await.class, Await.Check.class, Http.class, ItConfig.class)
+        .addClasses(Await.class, Await.Check.class, Http.class, ItConfig.class, Conformance.class)
         .addPackage(Probe.class.getPackage())
         .addAsResource(
             new StringAsset(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.taskgate.api.DispatchOptions;
+import io.taskgate.api.InvalidTaskException;
 import io.taskgate.api.QueueFullException;
 import io.taskgate.api.RateLimitDeferred;
 import io.taskgate.api.Recurrence;
@@ -94,6 +95,46 @@ class GateIT {
   @Deployment
   static WebArchive taskgateWar() {
     return EngineIT.taskgateWar();
+  }
+
+  /**
+   * Tasks of several units (10 a second, burst 5: costs 5, 5, 2, 3, 1, 4, 5, 25 units in all) each
+   * wait until all their units conform: every start conforms to the policy counted in units, and
+   * the last one comes 2 s after the first (at one unit each it would come after 0.2 s). A task
+   * costing more than the burst, or less than 1, is refused at dispatch, naming the cost.
+   */
+  @Test
+  void aTaskOfSeveralUnitsSpendsThemAllAndOneAboveTheBurstIsRefused() throws Exception {
+    String key = key();
+    int[] costs = {5, 5, 2, 3, 1, 4, 5};
+    List<TaskReceipt> receipts = new ArrayList<>();
+    for (int i = 0; i < costs.length; i++) {
+      receipts.add(dispatcher.dispatch(new GatedTasks.Weighted(key, key + "-" + i, costs[i])));
+    }
+    for (TaskReceipt receipt : receipts) {
+      await(receipt.taskId(), TaskStatus.COMPLETED);
+    }
+    Conformance.Run run = Conformance.run();
+    Conformance.Key conformance = run.key(key, Conformance.Policy.of(10, Duration.ofSeconds(1), 5));
+    List<Instant> starts = new ArrayList<>();
+    for (int i = 0; i < costs.length; i++) {
+      Instant at = GatedTasks.WEIGHTED_STARTS.get(key + "-" + i);
+      starts.add(at);
+      conformance.started(new Conformance.Start(at, key + "-" + i, "here", costs[i]));
+    }
+    System.out.println("GateIT: tasks of several units: " + run.assertConforms());
+    starts.sort(null);
+    assertThat(Duration.between(starts.get(0), starts.get(starts.size() - 1)))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(2000).minus(Conformance.START_TOLERANCE));
+
+    assertThatThrownBy(() -> dispatcher.dispatch(new GatedTasks.Weighted(key, key + "-big", 6)))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageContaining("rateLimitCost() must be between 1 and the burst of")
+        .hasMessageContaining("WeightedHandler's rate limit for key " + key + ", 5")
+        .hasMessageContaining("could never run, was 6");
+    assertThatThrownBy(() -> dispatcher.dispatch(new GatedTasks.Weighted(key, key + "-nil", 0)))
+        .isInstanceOf(InvalidTaskException.class)
+        .hasMessageContaining("was 0");
   }
 
   @Test

@@ -86,6 +86,47 @@ class ManualTaskgateTest {
     assertThat(taskgate.runs()).extracting(Run::startedAt).last().isEqualTo(T0.plusSeconds(1));
   }
 
+  /** A mailing of {@code messages} messages: that many units of its tenant's budget. */
+  public record Mailing(String tenant, int messages) implements Task, RateLimitedTask {
+    @Override
+    public String rateLimitKey() {
+      return tenant;
+    }
+
+    @Override
+    public int rateLimitCost() {
+      return messages;
+    }
+  }
+
+  /** 10 messages a second per tenant, 5 back to back. */
+  @TaskHandler
+  @RateLimit(permits = 10, period = "PT1S", burst = 5)
+  public static class MailingHandler implements Handler<Mailing> {
+    @Override
+    public void handle(Mailing task, TaskContext context) {}
+  }
+
+  @Test
+  void aTaskOfSeveralUnitsWaitsForAllOfThemAndOneAboveTheBurstIsRefused() {
+    ManualTaskgate taskgate = ManualTaskgate.create().register(new MailingHandler());
+    UUID five = taskgate.dispatch(new Mailing("acme", 5));
+    UUID three = taskgate.dispatch(new Mailing("acme", 3));
+    UUID one = taskgate.dispatch(new Mailing("acme", 1));
+
+    taskgate.runUntilIdle(Duration.ofMinutes(1));
+
+    assertThat(taskgate.runsOf(five)).extracting(Run::startedAt).containsExactly(T0);
+    assertThat(taskgate.runsOf(three))
+        .extracting(Run::startedAt)
+        .containsExactly(T0.plusMillis(300));
+    assertThat(taskgate.runsOf(one)).extracting(Run::startedAt).containsExactly(T0.plusMillis(400));
+    assertThatThrownBy(() -> taskgate.dispatch(new Mailing("acme", 6)))
+        .isInstanceOf(io.taskgate.api.InvalidTaskException.class)
+        .hasMessageContaining("rateLimitCost() must be between 1 and the burst of")
+        .hasMessageContaining("MailingHandler's rate limit, 5, was 6");
+  }
+
   @Test
   void aFailedAttemptIsRetriedAfterItsDelayAndTheLastFailureFailsTheTask() {
     SyncHandler handler = new SyncHandler();

@@ -19,9 +19,10 @@ import java.util.UUID;
  * a call decided without the grid) and an on-time one after it would otherwise come closer together
  * than the policy allows, so every gated start is checked against it at the last moment.
  *
- * <p>Encoding: the TAT (8 bytes), the reservation count (4), then per reservation the task id's two
- * halves and the slot (24 bytes), then, once a start was counted, the starts' TAT (8 bytes; a cell
- * without it reads as one whose starts have a full bucket). A key with no reservation is 12 bytes.
+ * <p>Encoding: TAT (8 bytes), reservation count (4), per reservation the id's halves and the slot
+ * (24), then once a start was counted the starts' TAT (8; absent: a full bucket), then a pending
+ * start's token and lease (16). A key with no reservation is 12 bytes. Requests may cost several
+ * units of the key's budget (the {@code cost} overloads); the others cost one.
  */
 public final class GcraCell {
   /** The TAT of a key never seen (or forgotten). */
@@ -102,6 +103,10 @@ public final class GcraCell {
    * @param reservationId the task's id, or null when no reservation should be remembered
    */
   public RateLimitDecision reserve(Rules rules, UUID reservationId, long now) {
+    return reserve(rules, reservationId, now, 1);
+  }
+
+  public RateLimitDecision reserve(Rules rules, UUID reservationId, long now, int cost) {
     changed = false;
     dropStale(now);
     if (reservationId != null) {
@@ -117,7 +122,7 @@ public final class GcraCell {
       }
     }
     long from = from(rules, now);
-    long slot = Gcra.slot(from, 1, rules.interval(), rules.tolerance());
+    long slot = Gcra.slot(from, cost, rules.interval(), rules.tolerance());
     RateLimitDecision decision = Gcra.reservation(slot, now, rules.horizon(), rules.discard());
     if (decision.rejected()) {
       return decision;
@@ -125,7 +130,7 @@ public final class GcraCell {
     if (decision.outcome() == RateLimitDecision.Outcome.DEFERRED && reservationId != null) {
       add(reservationId, slot);
     }
-    tat = Gcra.spend(from, 1, rules.interval());
+    tat = Gcra.spend(from, cost, rules.interval());
     changed = true;
     return decision;
   }
@@ -157,6 +162,17 @@ public final class GcraCell {
       long token,
       long leaseNanos,
       long pendingRetryNanos) {
+    return tryStart(rules, now, jitterNanos, token, leaseNanos, pendingRetryNanos, 1);
+  }
+
+  public long tryStart(
+      Rules rules,
+      long now,
+      long jitterNanos,
+      long token,
+      long leaseNanos,
+      long pendingRetryNanos,
+      int cost) {
     changed = false;
     if (pendingToken != 0 && now < pendingUntil) {
       if (pendingToken == token) {
@@ -165,13 +181,13 @@ public final class GcraCell {
       return Math.max(1, Math.min(pendingUntil - now, pendingRetryNanos));
     }
     if (startTat != NEW_KEY) {
-      long earliest = Gcra.slot(startTat, 1, rules.interval(), rules.tolerance()) - jitterNanos;
+      long earliest = Gcra.slot(startTat, cost, rules.interval(), rules.tolerance()) - jitterNanos;
       if (!Gcra.conforms(earliest, now)) {
         return Gcra.retryAfter(earliest, now);
       }
     }
     long from = Gcra.from(startTat, now, rules.tolerance(), rules.startEmpty());
-    startTat = Gcra.spend(from, 1, rules.interval());
+    startTat = Gcra.spend(from, cost, rules.interval());
     pendingToken = token;
     pendingUntil = now + leaseNanos;
     changed = true;
@@ -184,13 +200,17 @@ public final class GcraCell {
    * ({@code TAT} never moves back).
    */
   public void begun(Rules rules, long token, long at) {
+    begun(rules, token, at, 1);
+  }
+
+  public void begun(Rules rules, long token, long at, int cost) {
     changed = false;
     if (token != 0 && pendingToken == token) {
       pendingToken = 0;
       pendingUntil = 0;
       changed = true;
     }
-    long begunTat = Gcra.spend(at, 1, rules.interval());
+    long begunTat = Gcra.spend(at, cost, rules.interval());
     if (startTat != NEW_KEY && begunTat > startTat) {
       startTat = begunTat;
       changed = true;
@@ -209,7 +229,11 @@ public final class GcraCell {
 
   /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
   public RateLimitDecision peek(Rules rules, long now) {
-    long slot = Gcra.slot(from(rules, now), 1, rules.interval(), rules.tolerance());
+    return peek(rules, now, 1);
+  }
+
+  public RateLimitDecision peek(Rules rules, long now, int cost) {
+    long slot = Gcra.slot(from(rules, now), cost, rules.interval(), rules.tolerance());
     return Gcra.reservation(slot, now, rules.horizon(), rules.discard());
   }
 
@@ -272,21 +296,11 @@ public final class GcraCell {
     }
   }
 
-  /**
-   * Carries the key's budget over a restart of the cluster: its TAT and its starts' TAT move to at
-   * least {@code floor}, never back (see {@link KeyedRateLimiter#restore}). Returns whether either
-   * moved.
-   */
+  /** Carries the key's budget over a restart: both TATs move to at least {@code floor}. */
   public boolean restore(long floor) {
-    changed = false;
-    if (floor > tat) {
-      tat = floor;
-      changed = true;
-    }
-    if (floor > startTat) {
-      startTat = floor;
-      changed = true;
-    }
+    changed = floor > tat || floor > startTat;
+    tat = Math.max(tat, floor);
+    startTat = Math.max(startTat, floor);
     return changed;
   }
 

@@ -52,8 +52,17 @@ public final class GcraShard {
   /** See {@link KeyedRateLimiter#reserve(RateLimitScope, String, Object, long)}. */
   public RateLimitDecision reserve(
       RateLimitScope scope, String key, Object reservationId, long now) {
+    return reserve(scope, key, reservationId, now, 1);
+  }
+
+  /** See {@link KeyedRateLimiter#reserve(RateLimitScope, String, Object, long, int)}. */
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long now, int cost) {
     // The hot path, kept small enough for the JIT to inline: a known key with budget.
     GcraTable table = table(scope);
+    if (cost != 1) {
+      return reserveSlow(table, key, reservationId, now, cost);
+    }
     if (reservationId == null || table.reservations == null || table.reservations.isEmpty()) {
       int index = table.find(key, key.hashCode());
       if (index >= 0) {
@@ -64,11 +73,11 @@ public final class GcraShard {
         }
       }
     }
-    return reserveSlow(table, key, reservationId, now);
+    return reserveSlow(table, key, reservationId, now, 1);
   }
 
   private RateLimitDecision reserveSlow(
-      GcraTable table, String key, Object reservationId, long now) {
+      GcraTable table, String key, Object reservationId, long now, int cost) {
     if (reservationId != null && table.reservations != null) {
       Reservation pending = table.reservations.get(reservationId);
       if (pending != null) {
@@ -86,12 +95,12 @@ public final class GcraShard {
     int hash = key.hashCode();
     int index = table.find(key, hash);
     long from = from(table, index, now);
-    long slot = Gcra.slot(from, 1, table.interval, table.tolerance);
+    long slot = Gcra.slot(from, cost, table.interval, table.tolerance);
     RateLimitDecision decision = Gcra.reservation(slot, now, table.horizon, table.discard);
     if (decision.rejected()) {
       return decision;
     }
-    long newTat = Gcra.spend(from, 1, table.interval);
+    long newTat = Gcra.spend(from, cost, table.interval);
     if (index >= 0) {
       table.tats[index] = newTat;
     } else if (claimKey(now)) {
@@ -112,12 +121,17 @@ public final class GcraShard {
 
   /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long)}. */
   public RateLimitDecision peek(RateLimitScope scope, String key, long now) {
+    return peek(scope, key, now, 1);
+  }
+
+  /** See {@link KeyedRateLimiter#peek(RateLimitScope, String, long, int)}. */
+  public RateLimitDecision peek(RateLimitScope scope, String key, long now, int cost) {
     GcraTable table = table(scope);
     int index = table.find(key, key.hashCode());
     if (index < 0 && trackedKeys.tracked() >= trackedKeys.max()) {
       return RateLimitDecision.untracked();
     }
-    long slot = Gcra.slot(from(table, index, now), 1, table.interval, table.tolerance);
+    long slot = Gcra.slot(from(table, index, now), cost, table.interval, table.tolerance);
     return Gcra.reservation(slot, now, table.horizon, table.discard);
   }
 

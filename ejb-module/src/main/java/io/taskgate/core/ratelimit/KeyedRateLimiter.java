@@ -1,5 +1,7 @@
 package io.taskgate.core.ratelimit;
 
+import io.taskgate.api.OverflowBehavior;
+import io.taskgate.api.RateLimitPolicy;
 import java.time.Instant;
 
 /**
@@ -46,10 +48,57 @@ public interface KeyedRateLimiter {
   }
 
   /**
+   * {@link #reserve(RateLimitScope, String, Object, long)} for a task that spends {@code cost}
+   * units of the key's budget (1 to the policy's burst): its slot is where all of them conform,
+   * {@code max(TAT, now) + (cost − 1)·T − τ}, and the key's TAT moves on by {@code cost · T}.
+   *
+   * <p>The default, for a limiter written before costs, reserves {@code cost} units one by one (the
+   * id with {@code #1} … {@code #(cost − 1)}, then the task's id), after a {@link #peek} for {@code
+   * cost} units that rejects without spending, and answers the last one's decision: the same slots
+   * and budget as one reservation of {@code cost} units, redeemed together when the task comes back
+   * with its id. (A key with budget for some units whose last would lie beyond the horizon is
+   * rejected after spending the first: Taskgate's own limiters never do that.)
+   */
+  default RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos, int cost) {
+    if (cost == 1) {
+      return reserve(scope, key, reservationId, nowEpochNanos);
+    }
+    RateLimitDecision last = peek(scope, key, nowEpochNanos, cost);
+    if (last.rejected()) {
+      return last;
+    }
+    for (int unit = 1; unit <= cost; unit++) {
+      Object id =
+          reservationId == null || unit == cost ? reservationId : reservationId + "#" + unit;
+      last = reserve(scope, key, id, nowEpochNanos);
+    }
+    return last;
+  }
+
+  /**
    * The decision a new reservation for {@code key} would get now, spending nothing and remembering
    * nothing.
    */
   RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos);
+
+  /**
+   * {@link #peek(RateLimitScope, String, long)} for {@code cost} units. The default moves a
+   * deferred one-unit answer's slot on by {@code (cost − 1)·T} and judges it again; a one-unit
+   * answer that runs now it answers as it is (it cannot tell how many units the key has).
+   */
+  default RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos, int cost) {
+    RateLimitDecision one = peek(scope, key, nowEpochNanos);
+    if (cost == 1 || one.slotEpochNanos() == RateLimitDecision.NO_SLOT) {
+      return one;
+    }
+    RateLimitPolicy policy = scope.policy();
+    return Gcra.reservation(
+        one.slotEpochNanos() + (cost - 1) * policy.emissionIntervalNanos(),
+        nowEpochNanos,
+        policy.maxReservationHorizonNanos(),
+        policy.overflow() == OverflowBehavior.DISCARD);
+  }
 
   /**
    * Forgets a pending reservation (its task was cancelled or re-keyed). The slot is not given back:

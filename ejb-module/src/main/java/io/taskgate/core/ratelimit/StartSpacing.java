@@ -117,6 +117,21 @@ public final class StartSpacing {
    */
   public Hold hold(
       String scope, String key, RateLimitPolicy policy, long nowEpochNanos, Hold previous) {
+    return hold(scope, key, policy, nowEpochNanos, previous, 1);
+  }
+
+  /**
+   * {@link #hold(String, String, RateLimitPolicy, long, Hold)} of a start that spends {@code cost}
+   * units of the key's budget: it conforms at {@code TAT + (cost − 1)·T − τ} and moves {@code TAT}
+   * on by {@code cost · T}.
+   */
+  public Hold hold(
+      String scope,
+      String key,
+      RateLimitPolicy policy,
+      long nowEpochNanos,
+      Hold previous,
+      int cost) {
     Objects.requireNonNull(policy, "policy");
     Scoped scoped = new Scoped(scope, key);
     if (!states.containsKey(scoped)) {
@@ -129,8 +144,10 @@ public final class StartSpacing {
         return null; // fail open: too many keys in use to check one more
       }
     }
-    long emission = policy.emissionIntervalNanos();
+    long interval = policy.emissionIntervalNanos();
+    long emission = cost * interval; // how far a start moves the chains
     long tolerance = policy.burstToleranceNanos();
+    long reach = tolerance - (cost - 1) * interval; // how far ahead of now TAT may be
     long margin = marginNanos(policy);
     Hold[] hold = {null};
     states.compute(
@@ -140,10 +157,10 @@ public final class StartSpacing {
               state != null
                   ? state
                   : policy.startEmpty() ? State.empty(nowEpochNanos, tolerance) : State.NEW;
-          long observedBound = bound(was.observed(), tolerance);
+          long observedBound = bound(was.observed(), reach);
           long startNow = nowEpochNanos + margin;
           if (previous == null) {
-            long lineBound = Math.max(bound(was.reserved(), tolerance), observedBound);
+            long lineBound = Math.max(bound(was.reserved(), reach), observedBound);
             if (nowEpochNanos >= lineBound) {
               long observed = Math.max(was.observed(), startNow) + emission;
               long reserved = Math.max(was.reserved(), startNow) + emission;
@@ -185,7 +202,13 @@ public final class StartSpacing {
    * of the margin.
    */
   public void started(String scope, String key, RateLimitPolicy policy, long nowEpochNanos) {
-    long emission = policy.emissionIntervalNanos();
+    started(scope, key, policy, nowEpochNanos, 1);
+  }
+
+  /** {@link #started(String, String, RateLimitPolicy, long)} of a start of {@code cost} units. */
+  public void started(
+      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, int cost) {
+    long emission = cost * policy.emissionIntervalNanos();
     long margin = marginNanos(policy);
     long tolerance = policy.burstToleranceNanos();
     states.computeIfPresent(

@@ -13,7 +13,7 @@ public final class LastErrors {
   private static final Pattern REJECTED =
       Pattern.compile(
           "io\\.taskgate\\.api\\.RateLimitRejectedException: Rate limit rejected task of type"
-              + " \\S+: reason=(BEYOND_HORIZON|DISCARDED) key=(.*) slotUtc=(\\S+) handler=.*",
+              + " \\S+: reason=(BEYOND_HORIZON|DISCARDED|COST_ABOVE_BURST) key=(.*) slotUtc=(\\S+) handler=.*",
           Pattern.DOTALL);
 
   /** A class name followed by its message: {@code com.acme.Outer$Failure: boom}. */

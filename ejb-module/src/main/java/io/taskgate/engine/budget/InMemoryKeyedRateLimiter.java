@@ -66,6 +66,23 @@ public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
   }
 
   @Override
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos, int cost) {
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.reserve(scope, key, reservationId, nowEpochNanos, cost);
+    }
+  }
+
+  @Override
+  public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos, int cost) {
+    GcraShard shard = shard(scope, key);
+    synchronized (shard) {
+      return shard.peek(scope, key, nowEpochNanos, cost);
+    }
+  }
+
+  @Override
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
     GcraShard shard = shard(scope, key);
     synchronized (shard) {

@@ -198,6 +198,17 @@ public class RateLimiterBean implements KeyedRateLimiter {
   }
 
   @Override
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos, int cost) {
+    return limiter.reserve(scope, key, reservationId, nowEpochNanos, cost);
+  }
+
+  @Override
+  public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos, int cost) {
+    return limiter.peek(scope, key, nowEpochNanos, cost);
+  }
+
+  @Override
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
     return limiter.peek(scope, key, nowEpochNanos);
   }

@@ -154,6 +154,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
       }
       validation.check(task, "tasks[" + i + "]");
       TaskValidation.checkThrottlers(task, handler, "tasks[" + i + "]");
+      throttles.check(handler, task, "tasks[" + i + "]");
       String payload = payloads.write(task);
       limits.checkPayload(handler.typeName(), payload);
       String queue = queues.resolve(options.queue().orElse(handler.queue()));
@@ -234,9 +235,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
         return false;
       }
       StoredTask cancelled = task.withStatus(TaskStatus.CANCELLED);
-      if (reason != null) {
-        cancelled = cancelled.withLastError(reason);
-      }
+      cancelled = reason == null ? cancelled : cancelled.withLastError(reason);
       if (store.update(task, cancelled, clock.instant()).isPresent()) {
         scheduler.cancelTimer(taskId);
         throttles.cancelled(taskId);
@@ -332,6 +331,7 @@ public class DefaultTaskDispatcher implements TaskDispatcher {
     HandlerInfo handler = registry.require(task.getClass());
     validation.check(task, null);
     TaskValidation.checkThrottlers(task, handler, null);
+    throttles.check(handler, task, null);
     String payload = payloads.write(task);
     limits.checkPayload(handler.typeName(), payload);
     String queue = queues.resolve(options.queue().orElse(handler.queue()));

@@ -313,9 +313,11 @@ public class TaskgateExtension implements Extension {
           e);
     }
     GateSpec.KeySource keys;
-    if (overridesKey(beanClass)) {
+    boolean overridesCost = declaredOutsideHandler(beanClass, "rateLimitCost", Task.class);
+    if (overridesKey(beanClass)
+        || (overridesCost && RateLimitedTask.class.isAssignableFrom(taskType))) {
       keys = GateSpec.KeySource.HANDLER;
-      if (RateLimitedTask.class.isAssignableFrom(taskType)) {
+      if (RateLimitedTask.class.isAssignableFrom(taskType) && overridesKey(beanClass)) {
         LOG.log(
             Level.CONFIG,
             "{0}: its rateLimitKey(task) replaces the key of {1}.rateLimitKey()",

@@ -59,12 +59,12 @@ final class ClusterBudgets implements SharedBudgets {
       if (permits == 0) {
         return probe(1, nowNanos);
       }
-      return lease(keyed.reserve(scope, key, null, wallNanos()), permits);
+      return lease(keyed.reserve(scope, key, null, wallNanos(), permits), permits);
     }
 
     @Override
     public RateLimitLease probe(int permits, long nowNanos) {
-      RateLimitLease lease = lease(keyed.peek(scope, key, wallNanos()), permits);
+      RateLimitLease lease = lease(keyed.peek(scope, key, wallNanos(), permits), permits);
       return lease == NamedLimiter.UNTRACKED ? RateLimitLease.acquired(permits) : lease;
     }
 

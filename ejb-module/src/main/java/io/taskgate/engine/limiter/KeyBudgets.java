@@ -25,8 +25,11 @@ import java.util.function.ObjIntConsumer;
  */
 interface KeyBudgets {
 
-  /** Takes one permit of {@code key}'s budget now, or refuses with the retry-after it can tell. */
-  RateLimitLease tryAcquire(String key, long nowNanos);
+  /**
+   * Takes {@code permits} of {@code key}'s budget now, or refuses with the retry-after it can tell
+   * (taking nothing).
+   */
+  RateLimitLease tryAcquire(String key, int permits, long nowNanos);
 
   /** What taking {@code permits} of {@code key}'s budget now would answer; takes nothing. */
   RateLimitLease probe(String key, int permits, long nowNanos);
@@ -89,8 +92,8 @@ interface KeyBudgets {
     }
 
     @Override
-    public RateLimitLease tryAcquire(String key, long nowNanos) {
-      return keys.tryAcquire(key, 1, nowNanos, NamedLimiter.UNTRACKED);
+    public RateLimitLease tryAcquire(String key, int permits, long nowNanos) {
+      return keys.tryAcquire(key, permits, nowNanos, NamedLimiter.UNTRACKED);
     }
 
     @Override
@@ -158,8 +161,8 @@ interface KeyBudgets {
     }
 
     @Override
-    public RateLimitLease tryAcquire(String key, long nowNanos) {
-      return lease(keyed.reserve(scope, key, null, nowNanos), key);
+    public RateLimitLease tryAcquire(String key, int permits, long nowNanos) {
+      return lease(keyed.reserve(scope, key, null, nowNanos, permits), permits, key, "");
     }
 
     @Override
@@ -226,8 +229,8 @@ interface KeyBudgets {
     }
 
     @Override
-    public RateLimitLease tryAcquire(String key, long nowNanos) {
-      return shared.of(spec, key).tryAcquire(1, nowNanos);
+    public RateLimitLease tryAcquire(String key, int permits, long nowNanos) {
+      return shared.of(spec, key).tryAcquire(permits, nowNanos);
     }
 
     @Override
@@ -268,10 +271,6 @@ interface KeyBudgets {
   }
 
   /** A lease for the gate's decision on one call of {@code key}. */
-  private static RateLimitLease lease(RateLimitDecision decision, String key) {
-    return lease(decision, 1, key, "");
-  }
-
   /**
    * A lease of {@code permits} for a gate's decision on a call of {@code key}: {@link
    * NamedLimiter#UNTRACKED} when the key could not be tracked; a refusal's reason names the key and
@@ -308,12 +307,8 @@ interface KeyBudgets {
       if (permits == 0) {
         return budgets.probe(key, 1, nowNanos);
       }
-      if (permits != 1) {
-        throw new IllegalArgumentException(
-            "a call takes one permit of key '" + key + "', not " + permits);
-      }
-      RateLimitLease lease = budgets.tryAcquire(key, nowNanos);
-      return lease == NamedLimiter.UNTRACKED ? RateLimitLease.acquired(1) : lease;
+      RateLimitLease lease = budgets.tryAcquire(key, permits, nowNanos);
+      return lease == NamedLimiter.UNTRACKED ? RateLimitLease.acquired(permits) : lease;
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletionStage;
  * @param async whether the method returns a {@link CompletionStage}
  * @param http whether the method is a JAX-RS resource method
  * @param fallback what answers a refused call instead of the refusal; null: the refusal is thrown
+ * @param cost how many permits a call takes, of each of its limits
  */
 public record LimitedMethod(
     NamedLimiter limiter,
@@ -28,7 +29,8 @@ public record LimitedMethod(
     List<Limit> chained,
     boolean async,
     boolean http,
-    Fallback fallback) {
+    Fallback fallback,
+    CallCost cost) {
 
   /**
    * One more limit of a method with several.

@@ -34,6 +34,29 @@ final class LimiterHandle implements NamedRateLimiter {
   }
 
   @Override
+  public Permit tryAcquire(String key, int permits) {
+    return new LeasePermit(limiter.tryAcquire(key, checked(permits), ticker.nanos()));
+  }
+
+  @Override
+  public CompletionStage<Permit> acquire(String key, int permits) {
+    return limiter.acquire(key, checked(permits), ticker.nanos()).thenApply(LeasePermit::new);
+  }
+
+  private int checked(int permits) {
+    if (permits < 1 || permits > limiter.permitLimit()) {
+      throw new IllegalArgumentException(
+          "limiter "
+              + limiter.name()
+              + " takes between 1 and "
+              + limiter.permitLimit()
+              + " permits in one call (more could never be granted), not "
+              + permits);
+    }
+    return permits;
+  }
+
+  @Override
   public int availablePermits(String key) {
     return limiter.availablePermits(key, ticker.nanos());
   }

@@ -142,7 +142,8 @@ public class MethodLimits {
         List.copyOf(limits.subList(1, limits.size())),
         LimitedMethod.isAsync(method),
         LimitedMethod.isResourceMethod(method),
-        fallback.isEmpty() ? null : LimitedMethod.Fallback.of(method, beanClass, fallback));
+        fallback.isEmpty() ? null : LimitedMethod.Fallback.of(method, beanClass, fallback),
+        CallCost.of(method));
   }
 
   private NamedLimiter limiter(String name, RateLimited limited, String method) {

@@ -145,7 +145,12 @@ public final class NamedLimiter {
    * never waits. An acquired lease is to be closed when the call ends.
    */
   public RateLimitLease tryAcquire(String key, long nowNanos) {
-    RateLimitLease lease = attempt(state, key, nowNanos);
+    return tryAcquire(key, 1, nowNanos);
+  }
+
+  /** {@link #tryAcquire(String, long)} for {@code permits} (1 to {@link #permitLimit()}). */
+  public RateLimitLease tryAcquire(String key, int permits, long nowNanos) {
+    RateLimitLease lease = attempt(state, key, permits, nowNanos);
     if (!lease.isAcquired()) {
       refused(nowNanos);
     }
@@ -154,7 +159,17 @@ public final class NamedLimiter {
 
   /** What {@link #tryAcquire} would answer now for {@code key}, taking (and counting) nothing. */
   public RateLimitLease probe(String key, long nowNanos) {
-    return state.keys().probe(key, 1, nowNanos);
+    return probe(key, 1, nowNanos);
+  }
+
+  /** {@link #probe(String, long)} for {@code permits}. */
+  public RateLimitLease probe(String key, int permits, long nowNanos) {
+    return state.keys().probe(key, permits, nowNanos);
+  }
+
+  /** The most permits one call may take: the burst, or the permit limit. */
+  public int permitLimit() {
+    return state.permitLimit();
   }
 
   /** Counts a call refused for another limiter's sake (a chain of limits), here at the root. */
@@ -213,8 +228,13 @@ public final class NamedLimiter {
    * (a permit granted meanwhile is given back).
    */
   public CompletableFuture<RateLimitLease> acquire(String key, long nowNanos) {
+    return acquire(key, 1, nowNanos);
+  }
+
+  /** {@link #acquire(String, long)} for {@code permits}. */
+  public CompletableFuture<RateLimitLease> acquire(String key, int permits, long nowNanos) {
     State current = state;
-    RateLimitLease first = attempt(current, key, nowNanos);
+    RateLimitLease first = attempt(current, key, permits, nowNanos);
     if (first.isAcquired() || !current.spec().waits()) {
       if (!first.isAcquired()) {
         refused(nowNanos);
@@ -229,7 +249,8 @@ public final class NamedLimiter {
                 k ->
                     new WaitingRateLimiter(
                         current.keys().budget(k), current.waiting(), clock, scheduler));
-    CompletableFuture<RateLimitLease> permit = queue.acquireAsync(1, current.spec().maxWait());
+    CompletableFuture<RateLimitLease> permit =
+        queue.acquireAsync(permits, current.spec().maxWait());
     permit.whenComplete( // counted on the side: cancelling the returned future withdraws the call
         (lease, error) -> {
           if (lease != null && lease.isAcquired()) {
@@ -245,14 +266,14 @@ public final class NamedLimiter {
     return permit;
   }
 
-  private RateLimitLease attempt(State current, String key, long nowNanos) {
+  private RateLimitLease attempt(State current, String key, int permits, long nowNanos) {
     long sweep = nextSweep.get();
     if (nowNanos - sweep >= 0 && nextSweep.compareAndSet(sweep, nowNanos + SWEEP_INTERVAL_NANOS)) {
       current.keys().evictIdle(nowNanos);
       // a call that took a queue just before it went may wait in it alone: served all the same
       current.queues().values().removeIf(q -> q.queueLength() == 0);
     }
-    RateLimitLease lease = current.keys().tryAcquire(key, nowNanos);
+    RateLimitLease lease = current.keys().tryAcquire(key, permits, nowNanos);
     if (lease == UNTRACKED) {
       failedOpen.increment();
       counted.accept(Count.FAILED_OPEN);

@@ -48,8 +48,11 @@ public class RateLimitedInterceptor {
     if (plan.async()) {
       return limitLater(invocation, plan, key, now);
     }
+    int cost = plan.cost().of(invocation.getParameters(), limiter);
     RateLimitLease lease =
-        limiter.spec().waits() ? await(limiter.acquire(key, now)) : limiter.tryAcquire(key, now);
+        limiter.spec().waits()
+            ? await(limiter.acquire(key, cost, now))
+            : limiter.tryAcquire(key, cost, now);
     if (!lease.isAcquired()) {
       RateLimitExceededException refusal = refusal(limiter, key, lease);
       if (plan.fallback() != null) {
@@ -72,6 +75,7 @@ public class RateLimitedInterceptor {
     int size = plan.chained().size() + 1;
     NamedLimiter[] limiters = new NamedLimiter[size];
     String[] keys = new String[size];
+    int[] costs = new int[size];
     limiters[0] = plan.limiter();
     keys[0] = firstKey;
     for (int i = 1; i < size; i++) {
@@ -79,9 +83,12 @@ public class RateLimitedInterceptor {
       limiters[i] = limit.limiter();
       keys[i] = key(limit.key(), args);
     }
+    for (int i = 0; i < size; i++) {
+      costs[i] = plan.cost().of(args, limiters[i]);
+    }
     RateLimitExceededException refusal = null;
     for (int i = 0; i < size && refusal == null; i++) {
-      RateLimitLease probe = limiters[i].probe(keys[i], now);
+      RateLimitLease probe = limiters[i].probe(keys[i], costs[i], now);
       if (!probe.isAcquired()) {
         limiters[i].countRefusal(now);
         refusal = refusal(limiters[i], keys[i], probe);
@@ -89,7 +96,7 @@ public class RateLimitedInterceptor {
     }
     RateLimitLease[] leases = new RateLimitLease[size];
     for (int i = 0; i < size && refusal == null; i++) {
-      leases[i] = limiters[i].tryAcquire(keys[i], now);
+      leases[i] = limiters[i].tryAcquire(keys[i], costs[i], now);
       if (!leases[i].isAcquired()) {
         refusal = refusal(limiters[i], keys[i], leases[i]);
         closeAll(leases);
@@ -154,10 +161,11 @@ public class RateLimitedInterceptor {
   private Object limitLater(InvocationContext invocation, LimitedMethod plan, String key, long now)
       throws Exception {
     NamedLimiter limiter = plan.limiter();
+    int cost = plan.cost().of(invocation.getParameters(), limiter);
     CompletableFuture<RateLimitLease> permit =
         limiter.spec().waits()
-            ? limiter.acquire(key, now)
-            : CompletableFuture.completedFuture(limiter.tryAcquire(key, now));
+            ? limiter.acquire(key, cost, now)
+            : CompletableFuture.completedFuture(limiter.tryAcquire(key, cost, now));
     if (permit.isDone()) {
       return runAsync(invocation, plan, key, permit.join());
     }

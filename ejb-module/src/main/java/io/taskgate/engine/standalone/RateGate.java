@@ -35,7 +35,19 @@ final class RateGate {
     if (key == null) {
       return null;
     }
-    RateLimitDecision decision = limiter.reserve(gate.scope(), key, entry.id, EpochNanos.of(now));
+    int cost = costOf(entry);
+    if (cost > gate.policy().burst()) {
+      return new RateLimitRejectedException(
+          entry.info.taskType().getName(),
+          entry.info.beanClass().getName(),
+          key,
+          null,
+          gate.policy(),
+          RateLimitRejectedException.Reason.COST_ABOVE_BURST,
+          cost);
+    }
+    RateLimitDecision decision =
+        limiter.reserve(gate.scope(), key, entry.id, EpochNanos.of(now), cost);
     return switch (decision.outcome()) {
       case RUN_NOW, UNTRACKED -> null;
       case DEFERRED -> new Deferred(EpochNanos.toInstant(decision.slotEpochNanos()));
@@ -62,6 +74,18 @@ final class RateGate {
     }
     limiter.shift(gate.scope(), key, EpochNanos.of(until), EpochNanos.of(now), entry.id);
     return true;
+  }
+
+  /**
+   * The task's cost as the server's gate reads it, from the task or from its handler; refused (as a
+   * dispatch refuses it) below 1 or above the burst.
+   */
+  static int costOf(TaskEntry entry) {
+    GateSpec gate = entry.info.gate().orElseThrow();
+    return switch (gate.keySource()) {
+      case TASK -> entry.task instanceof RateLimitedTask limited ? limited.rateLimitCost() : 1;
+      case HANDLER -> entry.handler.rateLimitCost(entry.task);
+    };
   }
 
   /** The task's key as the server's gate reads it, from the task or from its handler. */

@@ -129,9 +129,33 @@ public final class StandaloneEngine {
               + "; register one with its @TaskHandler class first");
     }
     UUID id = UUID.randomUUID();
-    tasks.put(id, new TaskEntry(id, task, handler.info, handler.handler, due, recurrence, now));
+    TaskEntry entry = new TaskEntry(id, task, handler.info, handler.handler, due, recurrence, now);
+    checkCost(entry);
+    tasks.put(id, entry);
     due(id, due);
     return id;
+  }
+
+  /** A cost the server's dispatch refuses: below 1, or above the burst (it could never run). */
+  private static void checkCost(TaskEntry entry) {
+    if (entry.info.gate().isEmpty()) {
+      return;
+    }
+    int cost = RateGate.costOf(entry);
+    int burst = entry.info.gate().get().policy().burst();
+    if (cost < 1 || cost > burst) {
+      throw new io.taskgate.api.InvalidTaskException(
+          entry.info.typeName(),
+          null,
+          java.util.List.of(
+              new io.taskgate.api.InvalidTaskException.Violation(
+                  "rateLimitCost()",
+                  "must be between 1 and the burst of "
+                      + entry.info.beanClass().getName()
+                      + "'s rate limit, "
+                      + burst,
+                  Integer.toString(cost))));
+    }
   }
 
   private void due(UUID id, Instant at) {

@@ -46,6 +46,13 @@ public interface ThrottleProvider {
   }
 
   /**
+   * Refuses at dispatch a task of {@code handler}'s type that this kind could never run, with an
+   * {@link io.taskgate.api.InvalidTaskException} naming what is wrong ({@code where}: which task of
+   * a batch, or null). The default refuses nothing.
+   */
+  default void check(HandlerInfo handler, Task task, String where) {}
+
+  /**
    * When a task of {@code handler}'s type with key {@code key} (null: none), due at {@code due},
    * would start by this kind's budgets: {@code due} when they do not delay it. An estimate only:
    * nothing is spent or reserved, and it never throws.

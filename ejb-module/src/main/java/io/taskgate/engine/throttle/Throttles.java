@@ -136,6 +136,13 @@ public class Throttles {
     return null;
   }
 
+  /** Refuses a task some kind could never run ({@link ThrottleProvider#check}). */
+  public void check(HandlerInfo handler, Task task, String where) {
+    for (ThrottleProvider provider : providers) {
+      provider.check(handler, task, where);
+    }
+  }
+
   /** When a task due at {@code due} would start: the latest any kind estimates. */
   public Instant estimatedStart(HandlerInfo handler, String key, Instant due, Instant now) {
     Instant start = due;

@@ -57,7 +57,9 @@ class GcraCellTest {
         if (id != null) {
           ids.add(id);
         }
-        assertThat(cell.reserve(rules, id, now)).isEqualTo(shard.reserve(scope, "k", id, now));
+        int cost = 1 + step % burst; // from one unit to the whole burst
+        assertThat(cell.reserve(rules, id, now, cost))
+            .isEqualTo(shard.reserve(scope, "k", id, now, cost));
       } else if (step < 85) {
         UUID id = ids.get(step % ids.size());
         assertThat(cell.reserve(rules, id, now)).isEqualTo(shard.reserve(scope, "k", id, now));
@@ -65,7 +67,8 @@ class GcraCellTest {
         UUID id = ids.get(step % ids.size());
         assertThat(cell.release(id)).isEqualTo(shard.release(scope, "k", id));
       } else {
-        assertThat(cell.peek(rules, now)).isEqualTo(shard.peek(scope, "k", now));
+        int cost = 1 + step % burst;
+        assertThat(cell.peek(rules, now, cost)).isEqualTo(shard.peek(scope, "k", now, cost));
       }
       if (cell.changed()) {
         stored = cell.encode();

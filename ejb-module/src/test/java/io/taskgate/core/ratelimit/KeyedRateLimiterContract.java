@@ -99,6 +99,24 @@ public abstract class KeyedRateLimiterContract {
   }
 
   @Test
+  void aTaskOfSeveralUnitsWaitsUntilAllConformAndSpendsThemAll() {
+    KeyedRateLimiter limiter = newLimiter();
+    RateLimitDecision three = limiter.reserve(TEN_A_SECOND, "acme", UUID.randomUUID(), T0, 3);
+    UUID two = UUID.randomUUID();
+    RateLimitDecision deferred = limiter.reserve(TEN_A_SECOND, "acme", two, T0, 2);
+    RateLimitDecision one = limiter.reserve(TEN_A_SECOND, "acme", UUID.randomUUID(), T0, 1);
+
+    assertThat(three.runsNow()).as("the whole burst at once").isTrue();
+    // as units one by one: 0, 0, 0 | 100, 200 | 300
+    assertThat(deferred.slotEpochNanos()).isEqualTo(T0 + 200 * MS);
+    assertThat(one.slotEpochNanos()).isEqualTo(T0 + 300 * MS);
+    assertThat(limiter.reserve(TEN_A_SECOND, "acme", two, T0 + 200 * MS, 2).runsNow())
+        .as("redeemed at its slot, spending nothing more")
+        .isTrue();
+    assertThat(limiter.peek(TEN_A_SECOND, "acme", T0, 1).slotEpochNanos()).isEqualTo(T0 + 400 * MS);
+  }
+
+  @Test
   void eachKeyKeepsItsOwnBudget() {
     KeyedRateLimiter limiter = newLimiter();
     for (int i = 0; i < 3; i++) {

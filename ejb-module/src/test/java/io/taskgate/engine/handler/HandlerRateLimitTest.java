@@ -88,6 +88,16 @@ class HandlerRateLimitTest {
     }
   }
 
+  /** Weighs the task's units itself: it is asked for the key too (the task's, by default). */
+  @TaskHandler
+  @RateLimit(permits = 15, period = "PT1M")
+  static class WeighingSyncHandler extends SyncHandler {
+    @Override
+    public int rateLimitCost(Sync task) {
+      return 3;
+    }
+  }
+
   @TaskHandler
   static class UnlimitedHandler implements Handler<Sync> {
     @Override
@@ -206,6 +216,12 @@ class HandlerRateLimitTest {
         .isEqualTo(KeySource.HANDLER);
     assertThat(TaskgateExtension.overridesKey(SyncHandler.class)).isFalse();
     assertThat(TaskgateExtension.overridesKey(KeyingSyncHandler.class)).isTrue();
+  }
+
+  @Test
+  void aHandlerThatWeighsItsTasksIsAskedForTheirKeyAndCost() {
+    assertThat(describe(WeighingSyncHandler.class).gate().orElseThrow().keySource())
+        .isEqualTo(KeySource.HANDLER);
   }
 
   @Test

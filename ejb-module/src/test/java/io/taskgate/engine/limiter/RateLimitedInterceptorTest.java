@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.taskgate.api.LimiterStats;
+import io.taskgate.api.RateLimitCost;
 import io.taskgate.api.RateLimitExceededException;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
@@ -117,6 +118,22 @@ class RateLimitedInterceptorTest {
       return user;
     }
 
+    @RateLimited(permits = 10, period = "PT1S", burst = 5)
+    public String send(@RateLimitKey String tenant, @RateLimitCost int messages) {
+      return tenant + " sent " + messages;
+    }
+
+    @RateLimited(algorithm = FIXED_WINDOW, permits = 5, period = "PT1S")
+    public String sendInWindows(@RateLimitCost Integer messages) {
+      return "sent " + messages;
+    }
+
+    @RateLimited(value = "cost-per-user", permits = 4, period = "PT1M", burst = 4, key = "#{user}")
+    @RateLimited(value = "cost-everybody", permits = 6, period = "PT1M", burst = 6)
+    public String sendChained(String user, @RateLimitCost long messages) {
+      return user;
+    }
+
     @RateLimited(value = "per-user", permits = 2, period = "PT1M", burst = 2, key = "#{user}")
     @RateLimited(value = "everybody", permits = 3, period = "PT1M", burst = 3)
     public String chained(String user) {
@@ -138,6 +155,78 @@ class RateLimitedInterceptorTest {
 
   private void advance(long millis) {
     limited.timeline.advance(Duration.ofMillis(millis));
+  }
+
+  @Test
+  void aCallTakesThePermitsItsCostSaysAllOrNone() throws Exception {
+    call("send", "acme", 3);
+    call("send", "acme", 2);
+    RateLimitExceededException refusal = refused("send", "acme", 1);
+    assertThat(refusal.retryAfter()).contains(Duration.ofMillis(100));
+    assertThat(refused("send", "acme", 2).retryAfter())
+        .as("two units: the second comes an interval after the first")
+        .contains(Duration.ofMillis(200));
+    advance(100);
+    call("send", "acme", 1);
+    assertThat(call("send", "globex", 5)).isEqualTo("globex sent 5");
+
+    call("sendInWindows", 3);
+    call("sendInWindows", 2);
+    assertThat(refused("sendInWindows", 1)).isNotNull();
+  }
+
+  @Test
+  void aMethodWithSeveralLimitsTakesTheCostFromEachOrFromNone() throws Exception {
+    call("sendChained", "u", 3L); // per-user u 3 of 4, everybody 3 of 6
+    call("sendChained", "v", 3L); // per-user v 3 of 4, everybody 6 of 6
+    assertThat(refused("sendChained", "w", 1L)).as("everybody is spent").isNotNull();
+    advance(10_000); // one unit back for everybody, none spent by the refusal
+    assertThat(refused("sendChained", "u", 2L))
+        .as("u has 1 of its own left, whatever everybody has")
+        .isNotNull();
+    call("sendChained", "w", 1L);
+  }
+
+  @Test
+  void aCostOutsideOneToTheBurstIsRefusedNamingTheMethodTheParameterAndTheValue() throws Exception {
+    assertThatThrownBy(() -> call("send", "acme", 6))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "#send: its @RateLimitCost parameter messages must be between 1 and 5")
+        .hasMessageContaining("(a call costing more could never pass), was 6");
+    assertThatThrownBy(() -> call("send", "acme", 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was 0");
+    assertThatThrownBy(() -> call("sendInWindows", (Object) null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("was null");
+    call("send", "acme", 5); // nothing was taken by the refused calls
+  }
+
+  /** Declarations the deployment refuses. */
+  public static class BadCosts {
+    @RateLimited(permits = 1, period = "PT1S")
+    public void twoCosts(@RateLimitCost int a, @RateLimitCost int b) {}
+
+    @RateLimited(permits = 1, period = "PT1S")
+    public void textCost(@RateLimitCost String a) {}
+  }
+
+  @Test
+  void twoCostParametersOrOneThatIsNotAWholeNumberAreRefusedNamingTheMethod() throws Exception {
+    assertThatThrownBy(
+            () ->
+                limited.limits.plan(
+                    BadCosts.class.getMethod("twoCosts", int.class, int.class), BadCosts.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("BadCosts#twoCosts has more than one @RateLimitCost parameter");
+    assertThatThrownBy(
+            () ->
+                limited.limits.plan(
+                    BadCosts.class.getMethod("textCost", String.class), BadCosts.class))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "BadCosts#textCost: its @RateLimitCost parameter a is a java.lang.String");
   }
 
   @Test

@@ -51,6 +51,12 @@ class WaitingCallsTest {
       return CompletableFuture.completedFuture(id);
     }
 
+    @RateLimited(permits = 10, period = "PT1S", burst = 3, maxWait = "PT1S")
+    public CompletionStage<String> weighed(String id, @io.taskgate.api.RateLimitCost int units) {
+      ran.add(id);
+      return CompletableFuture.completedFuture(id);
+    }
+
     @RateLimited(permits = 1, period = "PT1S", maxWait = "PT0.15S")
     public CompletionStage<String> shortWait(String id) {
       ran.add(id);
@@ -144,6 +150,18 @@ class WaitingCallsTest {
     assertThat(minute.get(0).total(MinuteCounts.Count.CALL_GRANTED)).isEqualTo(3);
     assertThat(minute.get(0).total(MinuteCounts.Count.CALL_WAITED)).isEqualTo(2);
     assertThat(minute.get(0).total(MinuteCounts.Count.CALL_REFUSED)).isEqualTo(1);
+  }
+
+  @Test
+  void aWaitingCallOfSeveralPermitsRunsWhenAllOfThemHaveComeBack() throws Exception {
+    assertThat(call("weighed", "a", 3)).isCompletedWithValue("a");
+    CompletableFuture<String> b = call("weighed", "b", 2);
+
+    advance(199);
+    assertThat(b).as("its second permit comes at 200 ms").isNotDone();
+    advance(1);
+    assertThat(b).isCompletedWithValue("b");
+    assertThat(api.ran).containsExactly("a", "b");
   }
 
   @Test

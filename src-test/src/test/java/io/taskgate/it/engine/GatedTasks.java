@@ -26,6 +26,17 @@ public final class GatedTasks {
     }
   }
 
+  /** A task of {@code cost} units of its key's budget (10 a second, burst 5). */
+  public record Weighted(String key, String id, int cost) implements Keyed {
+    @Override
+    public int rateLimitCost() {
+      return cost;
+    }
+  }
+
+  /** When each weighted task's handler started, by task id. */
+  public static final Map<String, java.time.Instant> WEIGHTED_STARTS = new ConcurrentHashMap<>();
+
   /** When each task's handler started ({@code System.nanoTime()}), by task id. */
   public static final Map<String, Long> STARTS = new ConcurrentHashMap<>();
 
@@ -195,6 +206,21 @@ public final class GatedTasks {
     public void handle(Lingering task, TaskContext context) throws Exception {
       super.handle(task, context);
       Thread.sleep(task.millis());
+    }
+  }
+
+  @TaskHandler
+  @RateLimit(permits = 10, period = "PT1S", burst = 5)
+  public static class WeightedHandler extends Recording<Weighted> {
+    @Override
+    public void handle(Weighted task, TaskContext context) throws Exception {
+      WEIGHTED_STARTS.putIfAbsent(task.id(), java.time.Instant.now());
+      super.handle(task, context);
+    }
+
+    @Override
+    String id(Weighted task) {
+      return task.id();
     }
   }
 

@@ -24,10 +24,8 @@ import java.util.logging.Logger;
  * changed by compare-and-set on its bytes, retried while another instance changed it in between, so
  * that the grid runs only its own code; the map keeps a backup copy on another member and forgets
  * an entry nobody used for {@link GridMaps#MAX_IDLE} (by then a key's budget is full again, unless
- * its policy's burst spans more than that).
- *
- * <p>While the grid does not answer, a local fallback decides: see the package documentation
- * ("Degraded mode"). Instances outside the grid: see {@link FallbackBridge}.
+ * its policy's burst spans more than that). While the grid does not answer a local fallback decides
+ * (package documentation, "Degraded mode"); instances outside it: {@link FallbackBridge}.
  */
 public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   private static final Logger LOG = Logger.getLogger(GridKeyedRateLimiter.class.getName());
@@ -94,6 +92,12 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
   @Override
   public RateLimitDecision reserve(
       RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
+    return reserve(scope, key, reservationId, nowEpochNanos, 1);
+  }
+
+  @Override
+  public RateLimitDecision reserve(
+      RateLimitScope scope, String key, Object reservationId, long nowEpochNanos, int cost) {
     UUID id = reservationId == null ? null : GridCells.idOf(reservationId);
     if (id != null && !fallbackReservations.isEmpty()) {
       Long slot = fallbackReservations.get(id);
@@ -111,7 +115,8 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
       try {
         RateLimitDecision decision =
             cells.update(
-                GridCells.cellKey(scope, key), cell -> cell.reserve(rules, id, nowEpochNanos));
+                GridCells.cellKey(scope, key),
+                cell -> cell.reserve(rules, id, nowEpochNanos, cost));
         return decision;
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
@@ -130,7 +135,7 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     if (kept != null) {
       return kept; // the grid answers, and holds a slot for it
     }
-    RateLimitDecision decision = local.reserve(shareOf(scope), key, id, nowEpochNanos);
+    RateLimitDecision decision = local.reserve(shareOf(scope), key, id, nowEpochNanos, cost);
     if (id != null && decision.outcome() == RateLimitDecision.Outcome.DEFERRED) {
       fallbackReservations.put(id, decision.slotEpochNanos());
     }
@@ -139,15 +144,20 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
 
   @Override
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
+    return peek(scope, key, nowEpochNanos, 1);
+  }
+
+  @Override
+  public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos, int cost) {
     if (!degraded.get()) {
       try {
         byte[] cell = cells.read(GridCells.cellKey(scope, key));
-        return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos);
+        return GcraCell.decode(cell).peek(GcraCell.Rules.of(scope.policy()), nowEpochNanos, cost);
       } catch (GridUnavailable e) {
         failed(nowEpochNanos, e);
       }
     }
-    return fallback.peek(shareOf(scope), key, nowEpochNanos);
+    return fallback.peek(shareOf(scope), key, nowEpochNanos, cost);
   }
 
   @Override
@@ -185,26 +195,18 @@ public final class GridKeyedRateLimiter implements KeyedRateLimiter {
     return fallback.shift(shareOf(scope), key, untilEpochNanos, nowEpochNanos, first);
   }
 
-  /**
-   * Raises the key's cell in the grid (both chains, never back); while degraded, the fallback's.
-   */
+  /** Raises the key's cell in the grid (both chains, never back); else the fallback's. */
   @Override
-  public boolean restore(
-      RateLimitScope scope, String key, long floorEpochNanos, long nowEpochNanos) {
+  public boolean restore(RateLimitScope scope, String key, long floor, long nowEpochNanos) {
     if (!degraded.get()) {
       try {
-        cells.update(GridCells.cellKey(scope, key), cell -> cell.restore(floorEpochNanos));
-        return true;
+        cells.update(GridCells.cellKey(scope, key), cell -> cell.restore(floor));
+        return true; // the cell holds the floor now, whether it moved or was there
       } catch (GridUnavailable e) {
         LOG.log(Level.WARNING, "Taskgate could not restore a key's budget in the data grid", e);
       }
     }
-    return fallback.restore(shareOf(scope), key, floorEpochNanos, nowEpochNanos);
-  }
-
-  /** The keys' cells, for reads beside the limiter's own. */
-  GridCells cells() {
-    return cells;
+    return fallback.restore(shareOf(scope), key, floor, nowEpochNanos);
   }
 
   /** The slot the grid (or, while degraded, the fallback) holds for the reservation. */

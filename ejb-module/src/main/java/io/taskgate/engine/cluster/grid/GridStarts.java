@@ -43,6 +43,11 @@ public final class GridStarts {
   private final BooleanSupplier degraded;
   private final long missRetryNanos;
 
+  /** The keys' cells, for reads beside the starts' own. */
+  GridCells cells() {
+    return cells;
+  }
+
   GridStarts(GridCells cells, BooleanSupplier degraded, long missRetryNanos) {
     this.cells = cells;
     this.degraded = degraded;
@@ -60,6 +65,12 @@ public final class GridStarts {
    */
   public long tryStart(
       String scope, String key, RateLimitPolicy policy, long nowEpochNanos, long token) {
+    return tryStart(scope, key, policy, nowEpochNanos, token, 1);
+  }
+
+  /** {@link #tryStart(String, String, RateLimitPolicy, long, long)} of {@code cost} units. */
+  public long tryStart(
+      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, long token, int cost) {
     if (degraded.getAsBoolean()) {
       return UNCHECKED;
     }
@@ -69,7 +80,13 @@ public final class GridStarts {
           GridCells.cellKey(scope, key),
           cell ->
               cell.tryStart(
-                  rules, nowEpochNanos, JITTER_NANOS, token, LEASE_NANOS, PENDING_RETRY_NANOS));
+                  rules,
+                  nowEpochNanos,
+                  JITTER_NANOS,
+                  token,
+                  LEASE_NANOS,
+                  PENDING_RETRY_NANOS,
+                  cost));
     } catch (GridUnavailable e) {
       // asked again after the budget, with the same mark (the change may still land meanwhile);
       // not counted towards the degraded mode: the reservations decide the budgets
@@ -86,11 +103,17 @@ public final class GridStarts {
    */
   public CompletableFuture<?> begun(
       String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos) {
+    return begun(scope, key, policy, token, atEpochNanos, 1);
+  }
+
+  /** {@link #begun(String, String, RateLimitPolicy, long, long)} of {@code cost} units. */
+  public CompletableFuture<?> begun(
+      String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos, int cost) {
     GcraCell.Rules rules = GcraCell.Rules.of(policy);
     return cells.updateLater(
         GridCells.cellKey(scope, key),
         cell -> {
-          cell.begun(rules, token, atEpochNanos);
+          cell.begun(rules, token, atEpochNanos, cost);
           return null;
         });
   }

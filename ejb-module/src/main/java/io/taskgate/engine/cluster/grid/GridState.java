@@ -114,18 +114,24 @@ public class GridState {
    */
   public long tryStart(
       String scope, String key, RateLimitPolicy policy, long nowEpochNanos, long token) {
+    return tryStart(scope, key, policy, nowEpochNanos, token, 1);
+  }
+
+  /** {@link #tryStart(String, String, RateLimitPolicy, long, long)} of {@code cost} units. */
+  public long tryStart(
+      String scope, String key, RateLimitPolicy policy, long nowEpochNanos, long token, int cost) {
     GridKeyedRateLimiter current = limiter;
     return current == null
         ? GridStarts.UNCHECKED
-        : current.starts().tryStart(scope, key, policy, nowEpochNanos, token);
+        : current.starts().tryStart(scope, key, policy, nowEpochNanos, token, cost);
   }
 
   /** See {@link GridStarts#begun}; nothing when the budgets are local. */
   public void begun(
-      String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos) {
+      String scope, String key, RateLimitPolicy policy, long token, long atEpochNanos, int cost) {
     GridKeyedRateLimiter current = limiter;
     if (current != null) {
-      current.starts().begun(scope, key, policy, token, atEpochNanos);
+      current.starts().begun(scope, key, policy, token, atEpochNanos, cost);
     }
   }
 
@@ -149,7 +155,7 @@ public class GridState {
     List<SavedBudget> saved = new ArrayList<>();
     Map<String, Long> tats;
     try {
-      tats = current.cells().startTats(byCell.keySet(), timeout.toNanos());
+      tats = current.starts().cells().startTats(byCell.keySet(), timeout.toNanos());
     } catch (GridUnavailable e) {
       throw new IllegalStateException("the data grid did not answer: " + e.getMessage(), e);
     }

@@ -62,7 +62,8 @@ class KeyStarts {
     public Hold holdUntil(Instant now, Hold previous) {
       String scope = permit.scope().name();
       Hold holdUntil =
-          spacing.holdUntil(scope, permit.key(), permit.policy(), now, previous, taskId);
+          spacing.holdUntil(
+              scope, permit.key(), permit.policy(), now, previous, taskId, permit.cost());
       if (holdUntil != null) {
         LOG.fine(
             () ->
@@ -82,12 +83,12 @@ class KeyStarts {
     @Override
     public void starting(Instant now) {
       // counted locally; with the budgets in the grid, the handler's entry counts a late start
-      spacing.startedNow(permit.scope().name(), permit.key(), permit.policy(), now);
+      spacing.startedNow(permit.scope().name(), permit.key(), permit.policy(), now, permit.cost());
     }
 
     @Override
     public void entered(Instant now) {
-      spacing.entered(permit.scope().name(), permit.key(), permit.policy(), now);
+      spacing.entered(permit.scope().name(), permit.key(), permit.policy(), now, permit.cost());
       saved.started(permit.scope().name(), permit.key()); // after the chain moved
     }
 

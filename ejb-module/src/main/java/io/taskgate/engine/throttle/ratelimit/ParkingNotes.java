@@ -119,6 +119,14 @@ public class ParkingNotes {
    */
   public void parked(
       StoredTask task, String key, Instant slot, RateLimitPolicy policy, Instant now) {
+    parked(task, key, slot, policy, now, 1);
+  }
+
+  /**
+   * {@link #parked(StoredTask, String, Instant, RateLimitPolicy, Instant)} of {@code cost} units.
+   */
+  public void parked(
+      StoredTask task, String key, Instant slot, RateLimitPolicy policy, Instant now, int cost) {
     if (!enabled) {
       return;
     }
@@ -127,7 +135,8 @@ public class ParkingNotes {
       dropped.incrementAndGet();
       return;
     }
-    pending.add(new Parking(task.id(), task.version(), task.attempt(), now, slot, key, policy));
+    pending.add(
+        new Parking(task.id(), task.version(), task.attempt(), now, slot, key, policy, cost));
   }
 
   /** A parking not noted yet. */
@@ -138,7 +147,8 @@ public class ParkingNotes {
       Instant at,
       Instant slot,
       String key,
-      RateLimitPolicy policy) {
+      RateLimitPolicy policy,
+      int cost) {
     TaskNote note() {
       return new TaskNote(
           taskId,
@@ -149,6 +159,7 @@ public class ParkingNotes {
               + slot.truncatedTo(ChronoUnit.MILLIS)
               + ", the next free slot of key "
               + key
+              + (cost == 1 ? "" : " for its " + cost + " units")
               + " ("
               + Limit.of(policy).describe()
               + ")");

@@ -94,11 +94,15 @@ public class RateLimitGate implements Throttle {
   }
 
   /**
-   * The permit of task {@code taskId} the gate let through: its key's scope and key, and the slot
-   * it was parked until (null if it was not).
+   * The permit of task {@code taskId} the gate let through: its key's scope and key, the slot it
+   * was parked until (null if it was not), and how many units of the key's budget it spends.
    */
-  record GatePermit(RateLimitScope scope, String key, UUID taskId, Instant heldUntil)
+  record GatePermit(RateLimitScope scope, String key, UUID taskId, Instant heldUntil, int cost)
       implements Permit {
+    GatePermit(RateLimitScope scope, String key, UUID taskId, Instant heldUntil) {
+      this(scope, key, taskId, heldUntil, 1);
+    }
+
     RateLimitPolicy policy() {
       return scope.policy();
     }
@@ -160,10 +164,12 @@ public class RateLimitGate implements Throttle {
     if (gate == null || (queued.attempt() > 0 && !gate.policy().throttleRetries())) {
       return ThrottleDecision.Run.now(Permit.NOTHING);
     }
-    String key = keys.keyOf(handlerInfo, attempt.payload()).orElse(null);
-    if (key == null) {
+    RateLimitKeySelector.Keyed keyed = keys.keyedOf(handlerInfo, attempt.payload()).orElse(null);
+    if (keyed == null) {
       return ThrottleDecision.Run.now(Permit.NOTHING);
     }
+    String key = keyed.key();
+    int cost = keyed.cost();
     RateLimitScope scope = policies.scopeOf(gate, key);
     if (scope != gate.scope()) {
       gate = new GateSpec(scope, gate.keySource(), gate.policySource()); // changed at run time
@@ -171,7 +177,15 @@ public class RateLimitGate implements Throttle {
     ParkedTask parkedBefore = parkingLot.get(queued.id());
     GatePermit permit =
         new GatePermit(
-            gate.scope(), key, queued.id(), parkedBefore == null ? null : parkedBefore.slot());
+            gate.scope(),
+            key,
+            queued.id(),
+            parkedBefore == null ? null : parkedBefore.slot(),
+            cost);
+    if (cost > gate.policy().burst()) {
+      parkingLot.left(queued.id());
+      return costAboveBurst(queued, handlerInfo, gate, key, cost);
+    }
     RateLimitDecision decision;
     try {
       if (parkingLot.full(gate.scope(), key, queued.id(), now)) {
@@ -188,7 +202,7 @@ public class RateLimitGate implements Throttle {
           parkedBefore != null
               ? now
               : now.plusNanos(startLead.nanos() + spacing.marginNanos(gate.policy()));
-      decision = limiter.reserve(gate.scope(), key, queued.id(), startsAt);
+      decision = limiter.reserve(gate.scope(), key, queued.id(), EpochNanos.of(startsAt), cost);
     } catch (RuntimeException e) {
       LOG.log(
           Level.WARNING,
@@ -255,12 +269,13 @@ public class RateLimitGate implements Throttle {
       // deferred again
       pacing.reserved(gate.scope().name(), key, now, slot);
       events.deferred(queued, key, slot);
-      notes.parked(queued, key, slot, gate.policy(), now);
+      notes.parked(queued, key, slot, gate.policy(), now, permit.cost());
     }
     Duration claimAhead = gateSettings.claimAhead();
     if (!claimAhead.isZero()
         && Duration.between(now, slot).compareTo(claimAhead.plus(CLAIM_AHEAD_SLACK)) <= 0) {
-      return new ThrottleDecision.Run(new GatePermit(permit.scope(), key, queued.id(), slot), slot);
+      return new ThrottleDecision.Run(
+          new GatePermit(permit.scope(), key, queued.id(), slot, permit.cost()), slot);
     }
     return new ThrottleDecision.ParkUntil(slot);
   }
@@ -284,6 +299,25 @@ public class RateLimitGate implements Throttle {
             queued.type(), handlerInfo.beanClass().getName(), key, slot, gate.policy(), reason);
     events.rejected(queued, key, slot, reason);
     return new ThrottleDecision.Reject(HandlerInvoker.describe(rejection), slot, rejection);
+  }
+
+  /**
+   * A task that costs more than its key's burst (the policy changed since its dispatch, which
+   * refuses such a task): it could never run, and fails as a rejected one does, spending nothing.
+   */
+  private ThrottleDecision costAboveBurst(
+      StoredTask queued, HandlerInfo handlerInfo, GateSpec gate, String key, int cost) {
+    RateLimitRejectedException rejection =
+        new RateLimitRejectedException(
+            queued.type(),
+            handlerInfo.beanClass().getName(),
+            key,
+            null,
+            gate.policy(),
+            RateLimitRejectedException.Reason.COST_ABOVE_BURST,
+            cost);
+    events.rejected(queued, key, null, rejection.reason());
+    return new ThrottleDecision.Reject(HandlerInvoker.describe(rejection), null, rejection);
   }
 
   /** The claims of tasks this gate let through were committed {@code nanos} after its decision. */

@@ -1,5 +1,6 @@
 package io.taskgate.engine.throttle.ratelimit;
 
+import io.taskgate.api.InvalidTaskException;
 import io.taskgate.api.Task;
 import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.ratelimit.KeyedRateLimiter;
@@ -86,6 +87,50 @@ public class RateLimitProvider implements ThrottleProvider {
     } catch (RuntimeException e) {
       return null; // kept for the views only: the gate decides with the key it reads itself
     }
+  }
+
+  /**
+   * Refuses a task whose cost is below 1, cannot be read, or exceeds its key's burst (it could
+   * never run), naming the handler, the cost and the burst.
+   */
+  @Override
+  public void check(HandlerInfo handler, Task task, String where) {
+    GateSpec spec = handler.gate().orElse(null);
+    if (spec == null) {
+      return;
+    }
+    String key = keyOf(handler, task);
+    if (key == null) {
+      return; // not throttled: its cost spends nothing
+    }
+    int cost;
+    try {
+      cost = keys.declaredCost(handler, task);
+    } catch (RuntimeException e) {
+      throw invalid(handler, where, "could not be read: it threw " + e, "?");
+    }
+    int burst = policies.scopeOf(spec, key).policy().burst();
+    if (cost < 1 || cost > burst) {
+      throw invalid(
+          handler,
+          where,
+          "must be between 1 and the burst of "
+              + handler.beanClass().getName()
+              + "'s rate limit for key "
+              + key
+              + ", "
+              + burst
+              + (cost > burst ? " (a task costing more could never run)" : ""),
+          Integer.toString(cost));
+    }
+  }
+
+  private static InvalidTaskException invalid(
+      HandlerInfo handler, String where, String message, String value) {
+    return new InvalidTaskException(
+        handler.typeName(),
+        where,
+        List.of(new InvalidTaskException.Violation("rateLimitCost()", message, value)));
   }
 
   /**

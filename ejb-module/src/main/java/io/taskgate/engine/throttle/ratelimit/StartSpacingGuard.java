@@ -82,12 +82,24 @@ public class StartSpacingGuard {
       Instant now,
       StartCheck.Hold previous,
       UUID taskId) {
+    return holdUntil(scope, key, policy, now, previous, taskId, 1);
+  }
+
+  /** {@link #holdUntil} of a start that spends {@code cost} units of the key's budget. */
+  public StartCheck.Hold holdUntil(
+      String scope,
+      String key,
+      RateLimitPolicy policy,
+      Instant now,
+      StartCheck.Hold previous,
+      UUID taskId,
+      int cost) {
     long nowNanos = EpochNanos.of(now);
     long until;
     long place;
     if (budgetsInTheGrid()) {
       long token = (taskId.getMostSignificantBits() ^ taskId.getLeastSignificantBits()) | 1;
-      long wait = grid.tryStart(scope, key, policy, nowNanos, token);
+      long wait = grid.tryStart(scope, key, policy, nowNanos, token, cost);
       pendingToken.get()[0] = wait == 0 ? token : 0;
       if (wait <= 0) {
         return null; // unchecked: the grid's slots alone space it
@@ -121,8 +133,13 @@ public class StartSpacingGuard {
    * is later than when it was checked ({@link StartSpacing#started}).
    */
   public void startedNow(String scope, String key, RateLimitPolicy policy, Instant now) {
+    startedNow(scope, key, policy, now, 1);
+  }
+
+  /** {@link #startedNow(String, String, RateLimitPolicy, Instant)} of {@code cost} units. */
+  public void startedNow(String scope, String key, RateLimitPolicy policy, Instant now, int cost) {
     if (!budgetsInTheGrid()) {
-      spacing().started(scope, key, policy, EpochNanos.of(now));
+      spacing().started(scope, key, policy, EpochNanos.of(now), cost);
     }
   }
 
@@ -132,15 +149,20 @@ public class StartSpacingGuard {
    * until then, holding the key's other starts on every instance), without waiting.
    */
   public void entered(String scope, String key, RateLimitPolicy policy, Instant now) {
+    entered(scope, key, policy, now, 1);
+  }
+
+  /** {@link #entered(String, String, RateLimitPolicy, Instant)} of {@code cost} units. */
+  public void entered(String scope, String key, RateLimitPolicy policy, Instant now, int cost) {
     if (!budgetsInTheGrid()) {
-      spacing().started(scope, key, policy, EpochNanos.of(now));
+      spacing().started(scope, key, policy, EpochNanos.of(now), cost);
       return;
     }
     long[] pending = pendingToken.get();
     long token = pending[0];
     pending[0] = 0;
     if (token != 0) {
-      grid.begun(scope, key, policy, token, EpochNanos.of(now));
+      grid.begun(scope, key, policy, token, EpochNanos.of(now), cost);
     }
   }
 

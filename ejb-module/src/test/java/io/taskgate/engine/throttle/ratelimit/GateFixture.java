@@ -31,11 +31,20 @@ import java.util.UUID;
 public final class GateFixture {
   static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
 
-  /** A task keyed by its tenant. */
-  record Mail(String tenant) implements RateLimitedTask {
+  /** A task keyed by its tenant, of {@code messages} units of its budget. */
+  record Mail(String tenant, int messages) implements RateLimitedTask {
+    Mail(String tenant) {
+      this(tenant, 1);
+    }
+
     @Override
     public String rateLimitKey() {
       return tenant;
+    }
+
+    @Override
+    public int rateLimitCost() {
+      return messages;
     }
   }
 
@@ -64,6 +73,7 @@ public final class GateFixture {
   final io.taskgate.store.ThrottlerStore policyStore = new MemoryThrottlerStore();
   final PushBacks pushBacks = new PushBacks();
   final SavedBudgets saved = new SavedBudgets();
+  final RateLimitKeySelector keys;
   final StartSpacingGuard spacing;
 
   /**
@@ -96,7 +106,7 @@ public final class GateFixture {
     channel.subscribe(io.taskgate.api.RateLimitDeferred.class, deferred::fire);
     channel.subscribe(io.taskgate.api.RateLimitRejected.class, rejected::fire);
     events = new RateLimitEvents(settings, clock, channel, ticker);
-    RateLimitKeySelector keys = new RateLimitKeySelector(settings, ticker, null);
+    keys = new RateLimitKeySelector(settings, ticker, null);
     KeyStarts starts = new KeyStarts(spacing, pacing, clock, saved);
     KeyPushBacks keyPushBacks = new KeyPushBacks(limiter, pushBacks);
     gate =
@@ -113,6 +123,11 @@ public final class GateFixture {
             notes,
             starts,
             keyPushBacks);
+  }
+
+  /** The rate limit as a kind of throttle, over this fixture's parts. */
+  RateLimitProvider provider() {
+    return new RateLimitProvider(gate, parkingLot, settings, keys, policies, limiter, saved);
   }
 
   /**
@@ -167,6 +182,12 @@ public final class GateFixture {
   /** A first attempt of a new task of {@code tenant}, due now. */
   ThrottledAttempt attempt(String tenant) {
     return attempt(UUID.randomUUID(), tenant, null);
+  }
+
+  /** A first attempt of a new task of {@code tenant} costing {@code messages} units, due now. */
+  ThrottledAttempt attempt(String tenant, int messages) {
+    ThrottledAttempt one = attempt(UUID.randomUUID(), tenant, null);
+    return new ThrottledAttempt(one.task(), handler, new Mail(tenant, messages));
   }
 
   /** An attempt of task {@code id} of {@code tenant}, recurring by {@code recurrence} (or null). */
