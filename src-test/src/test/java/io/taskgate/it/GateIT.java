@@ -122,6 +122,20 @@ class GateIT {
       starts.add(at);
       conformance.started(new Conformance.Start(at, key + "-" + i, "here", costs[i]));
     }
+    System.out.println(
+        "GateIT: tasks of several units, id:cost@ms after the first: "
+            + java.util.stream.IntStream.range(0, costs.length)
+                .boxed()
+                .sorted(java.util.Comparator.comparing(i -> starts.get(i)))
+                .map(
+                    i ->
+                        i
+                            + ":"
+                            + costs[i]
+                            + "@"
+                            + Duration.between(java.util.Collections.min(starts), starts.get(i))
+                                .toMillis())
+                .toList());
     System.out.println("GateIT: tasks of several units: " + run.assertConforms());
     starts.sort(null);
     assertThat(Duration.between(starts.get(0), starts.get(starts.size() - 1)))
@@ -131,7 +145,7 @@ class GateIT {
         .isInstanceOf(InvalidTaskException.class)
         .hasMessageContaining("rateLimitCost() must be between 1 and the burst of")
         .hasMessageContaining("WeightedHandler's rate limit for key " + key + ", 5")
-        .hasMessageContaining("could never run, was 6");
+        .hasMessageContaining("could never run), was 6");
     assertThatThrownBy(() -> dispatcher.dispatch(new GatedTasks.Weighted(key, key + "-nil", 0)))
         .isInstanceOf(InvalidTaskException.class)
         .hasMessageContaining("was 0");

@@ -1,6 +1,7 @@
 package io.taskgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.taskgate.api.LimiterAlgorithm;
@@ -64,6 +65,21 @@ class LimiterIT {
             d -> assertThat(d).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(1)));
 
     assertThat(quotes.quote("bob", "sku-1")).isEqualTo("quote for bob: sku-1");
+  }
+
+  @Test
+  void aCallTakesThePermitsOfItsCostParameterAndOneThatCouldNeverPassIsRefused() {
+    assertThat(quotes.mail("acme", 6)).isEqualTo("6 messages for acme");
+    assertThat(quotes.mail("acme", 4)).isEqualTo("4 messages for acme");
+    assertThat(catchThrowableOfType(() -> quotes.mail("acme", 1), RateLimitExceededException.class))
+        .as("ten messages sent")
+        .isNotNull();
+    assertThat(quotes.mail("globex", 10)).isEqualTo("10 messages for globex");
+    assertThatThrownBy(() -> quotes.mail("initech", 11))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("@RateLimitCost parameter messages must be between 1 and 10")
+        .hasMessageContaining("was 11");
+    assertThat(limiters.find("it-mailings").orElseThrow().granted()).isEqualTo(3);
   }
 
   @Test

@@ -18,6 +18,7 @@ import io.taskgate.engine.admin.dto.RateLimitQuery;
 import io.taskgate.engine.admin.dto.RateLimitRow;
 import io.taskgate.engine.admin.dto.RateLimitSort;
 import io.taskgate.engine.admin.dto.RateLimitTotals;
+import io.taskgate.engine.admin.dto.RestoredView;
 import io.taskgate.engine.cluster.Instances;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
@@ -30,6 +31,7 @@ import io.taskgate.engine.throttle.PacingMark;
 import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.PushBack;
 import io.taskgate.engine.throttle.RateLimitReads;
+import io.taskgate.engine.throttle.Restored;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.TaskQueries;
@@ -121,7 +123,8 @@ public class ThrottleViews {
               parkedKey == null ? null : parkedKey.latest,
               key.availablePermits(),
               policies.computeIfAbsent(key.policy(), PolicyView::of),
-              pushBackOf(key, now)));
+              pushBackOf(key, now),
+              restoredOf(key, now)));
     }
     KeyedRateLimiter.Stats stats = KeyedRateLimiter.statsOf(limiter);
     RateLimitTotals totals =
@@ -380,6 +383,14 @@ public class ThrottleViews {
             state.availablePermits(),
             slots,
             marks));
+  }
+
+  private RestoredView restoredOf(KeyState key, long nowEpochNanos) {
+    Restored restored =
+        rateLimits.restored(key.scope(), key.key(), EpochNanos.toInstant(nowEpochNanos));
+    return restored == null
+        ? null
+        : new RestoredView(restored.at(), restored.until(), restored.unsaved());
   }
 
   private PushBackView pushBackOf(KeyState key, long nowEpochNanos) {

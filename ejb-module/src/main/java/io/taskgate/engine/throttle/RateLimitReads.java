@@ -44,6 +44,12 @@ public interface RateLimitReads {
   /** The key's pacing timeline, oldest mark first; empty when it has none. */
   Optional<List<PacingMark>> pacingMarks(String scope, String key);
 
+  /**
+   * How the key's budget was carried over the last restart, while it still counts at {@code now}
+   * (until the budget is whole again); else null.
+   */
+  Restored restored(String scope, String key, Instant now);
+
   /** The key's last upstream push-back if it is still shown at {@code now}, else null. */
   PushBack lastPushBack(String scope, String key, Instant now);
 }

@@ -121,6 +121,22 @@ class GcraCellTest {
   static final long LEASE = 2_000 * MS;
   static final long RETRY = 2 * MS;
 
+  /** A start of several units moves the starts' chain by all of them, the begun one too. */
+  @Test
+  void aStartOfSeveralUnitsCountsThemAllInTheStartsChain() {
+    GcraCell.Rules rules =
+        GcraCell.Rules.of(RateLimitPolicy.of(10, Duration.ofSeconds(1)).withBurst(5));
+    GcraCell cell = GcraCell.decode(null);
+    assertThat(cell.tryStart(rules, T0, 0, 1, LEASE, RETRY, 5)).isZero();
+    cell.begun(rules, 1, T0 + 100 * MS, 5); // began 100 ms late: its 5 units count from then
+    assertThat(GcraCell.decode(cell.encode()).tryStart(rules, T0 + 150 * MS, 0, 2, LEASE, RETRY, 1))
+        .as("the sixth unit conforms one interval after the late start")
+        .isEqualTo(50 * MS);
+    assertThat(cell.tryStart(rules, T0 + 200 * MS, 0, 2, LEASE, RETRY, 2))
+        .as("two units: one interval more")
+        .isEqualTo(100 * MS);
+  }
+
   /**
    * The chain of starts really made: a late start holds the next, on-time one back instead of
    * letting the two bunch; on-time starts pass; the chain survives the cell's bytes, and a cell

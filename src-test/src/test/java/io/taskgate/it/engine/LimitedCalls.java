@@ -3,6 +3,7 @@ package io.taskgate.it.engine;
 import io.taskgate.api.Limiter;
 import io.taskgate.api.LimiterAlgorithm;
 import io.taskgate.api.NamedRateLimiter;
+import io.taskgate.api.RateLimitCost;
 import io.taskgate.api.RateLimitKey;
 import io.taskgate.api.RateLimited;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,6 +34,12 @@ public final class LimitedCalls {
         period = "PT1S")
     public String quote(@RateLimitKey String user, String sku) {
       return "quote for " + user + ": " + sku;
+    }
+
+    /** Ten messages a minute per tenant, in mailings of any size: each takes its messages. */
+    @RateLimited(value = "it-mailings", permits = 10, period = "PT1M", burst = 10)
+    public String mail(@RateLimitKey String tenant, @RateLimitCost int messages) {
+      return messages + " messages for " + tenant;
     }
 
     /** Two per user and three for everybody, per minute. */

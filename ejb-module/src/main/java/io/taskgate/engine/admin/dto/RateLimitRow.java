@@ -16,6 +16,8 @@ import java.time.Instant;
  * @param policy the key's policy (its task type's)
  * @param pushBack the key's last upstream push-back on this instance within the last hour; null if
  *     none
+ * @param restored how the key's budget was carried over this instance's last restart, while it is
+ *     not whole again; null otherwise
  */
 public record RateLimitRow(
     String taskType,
@@ -26,4 +28,5 @@ public record RateLimitRow(
     Instant parkedUntil,
     int availablePermits,
     PolicyView policy,
-    PushBackView pushBack) {}
+    PushBackView pushBack,
+    RestoredView restored) {}

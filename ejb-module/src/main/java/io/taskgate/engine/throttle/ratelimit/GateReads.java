@@ -8,6 +8,7 @@ import io.taskgate.engine.throttle.PacingMark;
 import io.taskgate.engine.throttle.ParkedTask;
 import io.taskgate.engine.throttle.PushBack;
 import io.taskgate.engine.throttle.RateLimitReads;
+import io.taskgate.engine.throttle.Restored;
 import io.taskgate.store.ParkedSummary;
 import io.taskgate.store.ThrottlerStore.RateOverride;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,10 +28,11 @@ public class GateReads implements RateLimitReads {
   private final RatePolicies policies;
   private final PacingLog pacing;
   private final PushBacks pushBacks;
+  private final SavedBudgets saved;
 
   /** For the CDI proxy. */
   protected GateReads() {
-    this(null, null, null, null, null);
+    this(null, null, null, null, null, null);
   }
 
   @Inject
@@ -39,7 +41,9 @@ public class GateReads implements RateLimitReads {
       GateSettings settings,
       RatePolicies policies,
       PacingLog pacing,
-      PushBacks pushBacks) {
+      PushBacks pushBacks,
+      SavedBudgets saved) {
+    this.saved = saved;
     this.parkingLot = parkingLot;
     this.settings = settings;
     this.policies = policies;
@@ -95,5 +99,10 @@ public class GateReads implements RateLimitReads {
   @Override
   public PushBack lastPushBack(String scope, String key, Instant now) {
     return pushBacks.last(scope, key, now);
+  }
+
+  @Override
+  public Restored restored(String scope, String key, Instant now) {
+    return saved == null ? null : saved.restored(scope, key, now);
   }
 }

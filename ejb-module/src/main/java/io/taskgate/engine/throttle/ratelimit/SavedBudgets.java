@@ -10,6 +10,7 @@ import io.taskgate.engine.cluster.grid.GridState;
 import io.taskgate.engine.handler.GateSpec;
 import io.taskgate.engine.handler.HandlerInfo;
 import io.taskgate.engine.schedule.OffTimer;
+import io.taskgate.engine.throttle.Restored;
 import io.taskgate.store.BudgetStore;
 import io.taskgate.store.InstanceRecord;
 import io.taskgate.store.SavedBudget;
@@ -84,6 +85,7 @@ public class SavedBudgets {
   Executor executor;
 
   private final Set<Map.Entry<String, String>> noted = ConcurrentHashMap.newKeySet();
+  private final Map<Map.Entry<String, String>, Restored> restoredKeys = new ConcurrentHashMap<>();
   private final Object saving = new Object();
   private volatile ScheduledFuture<?> saver;
   private volatile boolean restored;
@@ -138,7 +140,7 @@ public class SavedBudgets {
     Set<Map.Entry<String, String>> done = new LinkedHashSet<>();
     for (SavedBudget saved : store.load(nowNanos)) {
       GateSpec gate = gates.get(saved.scope());
-      if (gate != null && restore(gate, saved.key(), saved.tatEpochNanos(), nowNanos)) {
+      if (gate != null && restore(gate, saved.key(), saved.tatEpochNanos(), nowNanos, false)) {
         done.add(Map.entry(saved.scope(), saved.key()));
       }
     }
@@ -154,7 +156,7 @@ public class SavedBudgets {
         }
         RateLimitPolicy policy = policies.scopeOf(gate, touched.key()).policy();
         long floor = nowNanos + policy.burstToleranceNanos() + policy.emissionIntervalNanos();
-        if (restore(gate, touched.key(), floor, nowNanos)) {
+        if (restore(gate, touched.key(), floor, nowNanos, true)) {
           done.add(Map.entry(gate.scope().name(), touched.key()));
           unsaved++;
         }
@@ -173,12 +175,30 @@ public class SavedBudgets {
     return done.size();
   }
 
-  /** Raises the key's budget to {@code floor}, in the limiter and in its starts' chain. */
-  private boolean restore(GateSpec gate, String key, long floor, long nowNanos) {
+  /**
+   * Raises the key's budget to {@code floor}, in the limiter and in its starts' chain, and notes it
+   * for the views ({@code unsaved}: the floor covers starts that may not have been saved).
+   */
+  private boolean restore(GateSpec gate, String key, long floor, long nowNanos, boolean unsaved) {
     RateLimitScope scope = policies.scopeOf(gate, key);
     boolean kept = limiter.restore(scope, key, floor, nowNanos);
     spacing.restore(scope.name(), key, floor);
+    if (kept) {
+      restoredKeys.merge(
+          Map.entry(scope.name(), key),
+          new Restored(EpochNanos.toInstant(nowNanos), EpochNanos.toInstant(floor), unsaved),
+          (was, now) -> now.until().isAfter(was.until()) ? now : was);
+    }
     return kept;
+  }
+
+  /**
+   * How {@code key}'s budget was carried over the last restart, while its budget is not whole again
+   * at {@code now}; else null.
+   */
+  public Restored restored(String scope, String key, Instant now) {
+    Restored restored = restoredKeys.get(Map.entry(scope, key));
+    return restored == null || !restored.until().isAfter(now) ? null : restored;
   }
 
   /**
@@ -252,6 +272,7 @@ public class SavedBudgets {
       }
       if (Duration.between(lastPrune, now).compareTo(PRUNE_EVERY) >= 0) {
         lastPrune = now;
+        restoredKeys.values().removeIf(restored -> !restored.until().isAfter(now));
         try {
           store.prune(EpochNanos.of(now));
         } catch (RuntimeException e) {

@@ -117,7 +117,8 @@ public class StartSpacingGuard {
                   previous == null
                       ? null
                       : new StartSpacing.Hold(
-                          EpochNanos.of(previous.until()) - SLACK_NANOS, previous.place()));
+                          EpochNanos.of(previous.until()) - SLACK_NANOS, previous.place()),
+                  cost);
       if (hold == null) {
         return null;
       }

@@ -166,7 +166,7 @@ public final class GateFixture {
       RatePolicies policies,
       PacingLog pacing,
       PushBacks pushBacks) {
-    return new GateReads(parkingLot, settings, policies, pacing, pushBacks);
+    return new GateReads(parkingLot, settings, policies, pacing, pushBacks, null);
   }
 
   public static RatePolicies policies(java.time.InstantSource clock) {

@@ -8,6 +8,7 @@ import io.taskgate.core.ratelimit.EpochNanos;
 import io.taskgate.core.task.AuditLevel;
 import io.taskgate.engine.cluster.ClusterWiring;
 import io.taskgate.engine.cluster.Instances;
+import io.taskgate.engine.throttle.Restored;
 import io.taskgate.engine.throttle.StartCheck;
 import io.taskgate.engine.throttle.ThrottleDecision;
 import io.taskgate.engine.throttle.ThrottledAttempt;
@@ -75,6 +76,11 @@ class SavedBudgetsTest {
 
     assertThat(next).as("a full bucket would have let it start at once").isAfter(at(100));
     assertThat(next).isEqualTo(at(505));
+    assertThat(second.saved.restored(second.scope.name(), "acme", at(1504)))
+        .as("shown until the restored budget is whole again")
+        .isEqualTo(new Restored(at(100), at(1505), false));
+    assertThat(second.saved.restored(second.scope.name(), "acme", at(1505))).isNull();
+    assertThat(second.saved.restored(second.scope.name(), "globex", at(100))).isNull();
     assertThat(other).as("a key with nothing saved starts as a new one").isEqualTo(at(100));
     assertConforms();
   }
@@ -102,6 +108,8 @@ class SavedBudgetsTest {
     Instant next = startWhenAllowed(second, "acme");
 
     assertThat(next).as("restore + one interval").isEqualTo(at(600));
+    assertThat(second.saved.restored(second.scope.name(), "acme", at(600)))
+        .isEqualTo(new Restored(at(100), at(100 + 1500), true));
     assertConforms();
   }
 

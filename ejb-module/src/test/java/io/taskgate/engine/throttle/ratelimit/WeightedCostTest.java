@@ -64,6 +64,31 @@ class WeightedCostTest {
   }
 
   @Test
+  void startsThatCameLateHoldBackTheNextTaskOfSeveralUnitsByAsMuch() {
+    ThrottleDecision.Run a = (ThrottleDecision.Run) acquire(f.attempt("acme", 3));
+    ThrottleDecision.Run b = (ThrottleDecision.Run) acquire(f.attempt("acme", 2));
+    ThrottledAttempt c = f.attempt("acme", 5);
+    Instant slot = ((ThrottleDecision.ParkUntil) acquire(c)).until();
+    Instant late = GateFixture.T0.plusMillis(200); // both began 200 ms after they were let through
+    start(a, late);
+    start(b, late.plusMillis(5)); // the chain lets the second 5 ms after the first
+
+    f.clock.set(slot);
+    ThrottleDecision.Run atSlot = (ThrottleDecision.Run) acquire(c);
+    StartCheck check = f.gate.startOf(atSlot.permit(), c.task().id());
+    check.open();
+    try {
+      StartCheck.Hold hold = check.holdUntil(slot, null);
+      assertThat(hold)
+          .as("5 units began at " + late + ": the next 5 conform 500 ms later")
+          .isNotNull();
+      assertThat(hold.until()).isAfterOrEqualTo(late.plusMillis(500));
+    } finally {
+      check.close();
+    }
+  }
+
+  @Test
   void aTaskAboveItsKeysBurstIsRefusedAtDispatchNamingTheCostAndTheBurst() {
     RateLimitProvider provider = f.provider();
 
