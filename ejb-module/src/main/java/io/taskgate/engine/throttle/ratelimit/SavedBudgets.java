@@ -89,6 +89,7 @@ public class SavedBudgets {
   private final Object saving = new Object();
   private volatile ScheduledFuture<?> saver;
   private volatile boolean restored;
+  private volatile boolean gated; // some task type has a rate limit: there is something to save
   private Instant lastPrune = Instant.MIN;
   private Instant lastWarning = Instant.MIN;
 
@@ -117,7 +118,8 @@ public class SavedBudgets {
               });
     }
     int restored = 0;
-    if (!gates.isEmpty()) {
+    gated = !gates.isEmpty();
+    if (gated) {
       try {
         restored = restore(gates, clock.instant());
       } catch (RuntimeException e) {
@@ -129,7 +131,7 @@ public class SavedBudgets {
       }
     }
     this.restored = true;
-    if (timers != null) { // outside the container a test saves by hand
+    if (gated && timers != null) { // outside the container a test saves by hand
       saver = OffTimer.every(timers, "rate-limit budget save", SAVE_EVERY, executor, this::save);
     }
     return restored;
@@ -258,6 +260,9 @@ public class SavedBudgets {
 
   /** One save: the keys noted since the last one, with this instance's mark. */
   void save() {
+    if (!gated) {
+      return; // no task type has a rate limit: nothing to save, nothing to prune
+    }
     synchronized (saving) {
       Instant now = clock.instant();
       if (!noted.isEmpty()) {
