@@ -385,12 +385,9 @@ public class ThrottleViews {
             marks));
   }
 
-  private RestoredView restoredOf(KeyState key, long nowEpochNanos) {
-    Restored restored =
-        rateLimits.restored(key.scope(), key.key(), EpochNanos.toInstant(nowEpochNanos));
-    return restored == null
-        ? null
-        : new RestoredView(restored.at(), restored.until(), restored.unsaved());
+  private RestoredView restoredOf(KeyState key, long now) {
+    Restored r = rateLimits.restored(key.scope(), key.key(), EpochNanos.toInstant(now));
+    return r == null ? null : new RestoredView(r.at(), r.until(), r.unsaved());
   }
 
   private PushBackView pushBackOf(KeyState key, long nowEpochNanos) {
