@@ -259,7 +259,7 @@ class UpgradeIT {
     assertThat(Files.readString(log, StandardCharsets.UTF_8))
         .contains(
             "taskgate.schema.migrate=validate and the database has no taskgate_schema_history and"
-                + " not this build's schema (version 6): table taskgate_instance is missing")
+                + " not this build's schema (version 6): table taskgate_budget_mark is missing")
         .contains("The SQL files are db/taskgate/postgresql/V1__… to V6__… in Taskgate's EJB jar");
     assertThat(Http.get(UpgradeFixture.api("info")).statusCode()).isEqualTo(404);
     assertThat(ddlStatements()).isEmpty();
