@@ -59,10 +59,7 @@ public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
   @Override
   public RateLimitDecision reserve(
       RateLimitScope scope, String key, Object reservationId, long nowEpochNanos) {
-    GcraShard shard = shard(scope, key);
-    synchronized (shard) {
-      return shard.reserve(scope, key, reservationId, nowEpochNanos);
-    }
+    return reserve(scope, key, reservationId, nowEpochNanos, 1);
   }
 
   @Override
@@ -84,10 +81,7 @@ public final class InMemoryKeyedRateLimiter implements KeyedRateLimiter {
 
   @Override
   public RateLimitDecision peek(RateLimitScope scope, String key, long nowEpochNanos) {
-    GcraShard shard = shard(scope, key);
-    synchronized (shard) {
-      return shard.peek(scope, key, nowEpochNanos);
-    }
+    return peek(scope, key, nowEpochNanos, 1);
   }
 
   /**
